@@ -1,0 +1,181 @@
+//! The one trait every game implements.
+//!
+//! A game is its position type. Search, time control, perft and the protocol are
+//! generic over [`Game`] and never know a rule; a game module never prints and never
+//! knows the protocol. Adding a game means adding one module under `src/games/` and one
+//! line in `src/games/mod.rs`.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use thiserror::Error;
+
+/// The two players. Sente moves first in `startpos`, is uppercase in SFEN and `b` as
+/// side to move; its clock is `btime`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Sente,
+    Gote,
+}
+
+impl Color {
+    pub fn flip(self) -> Color {
+        match self {
+            Color::Sente => Color::Gote,
+            Color::Gote => Color::Sente,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The result of a finished game, from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// A malformed or impossible SFEN. The message says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SfenError {
+    #[error("sfen has {0} fields, expected 3 or 4 (board, side, hand[, ply])")]
+    FieldCount(usize),
+    #[error("sfen board: {0}")]
+    Board(String),
+    #[error("sfen side to move '{0}' is not 'b' or 'w'")]
+    Side(String),
+    #[error("sfen hand: {0}")]
+    Hand(String),
+    #[error("sfen ply '{0}' is not a positive number")]
+    Ply(String),
+    #[error("sfen describes an impossible position: {0}")]
+    Invalid(String),
+}
+
+/// A move token that is malformed or not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    #[error("'{0}' is not a move token of this game")]
+    Syntax(String),
+    #[error("'{0}' is not a legal move here: {1}")]
+    Illegal(String, String),
+    #[error("'{0}' cannot be played: the game is already over")]
+    GameOver(String),
+}
+
+/// A rules switch (`setoption`) with a value the game does not accept.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("option {name}: {why}")]
+pub struct RuleError {
+    pub name: String,
+    pub why: String,
+}
+
+/// How a rules switch is offered in the `usi` option list.
+#[derive(Clone, Copy, Debug)]
+pub enum RuleKind {
+    /// `type combo default D var A var B ...`
+    Combo(&'static [&'static str]),
+    /// `type string default D`
+    Text,
+}
+
+/// One rules switch of a game (rules.md: "every switch is a setoption").
+#[derive(Clone, Copy, Debug)]
+pub struct RuleOption {
+    pub name: &'static str,
+    pub kind: RuleKind,
+    pub default: &'static str,
+}
+
+/// A game: its position type, its move type and its rules.
+///
+/// Positions are small plain values (no heap): the search copies a position and plays a
+/// move on the copy (copy-make), so `Clone` must be cheap.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move as the game knows it. One value per distinct token.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// The values of this game's rules switches. Every position carries a copy.
+    type Rules: Copy + Default + Debug + Send + Sync + 'static;
+
+    /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
+    const NAME: &'static str;
+    /// Board size, for `info string variant ... files F ranks R`.
+    const FILES: usize;
+    const RANKS: usize;
+    /// The same position for this many times ends the game (a draw unless
+    /// [`Game::PERPETUAL_CHECK_LOSES`] says otherwise).
+    const REPETITION_LIMIT: usize = 4;
+    /// Shogi: a side that gave check with every move of the repetition cycle loses.
+    const PERPETUAL_CHECK_LOSES: bool = false;
+
+    /// The game's rules switches, in the order `usi` lists them.
+    fn rule_options() -> &'static [RuleOption] {
+        &[]
+    }
+    /// Set one switch. Unknown names and bad values are errors; `rules` is left as it was.
+    fn set_rule(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
+        let _ = rules;
+        Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") })
+    }
+
+    /// `position startpos`.
+    fn startpos(rules: &Self::Rules) -> Self;
+    /// `position sfen ...`: validated; never panics on any input.
+    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, SfenError>;
+    /// The SFEN of this position; `from_sfen(to_sfen())` gives the same position.
+    fn to_sfen(&self) -> String;
+    /// A board diagram for `d` (several lines, no trailing newline needed).
+    fn diagram(&self) -> String;
+
+    fn side_to_move(&self) -> Color;
+    /// Appends every legal move to `out` (which the caller has cleared), each distinct
+    /// token once. Empty when the game is over by a rule ([`Game::result`]).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a move that [`Game::legal_moves`] produced.
+    fn play(&mut self, mv: Self::Move);
+    /// Reads a token and checks that it is legal here.
+    fn parse_move(&self, token: &str) -> Result<Self::Move, MoveError>;
+    /// The token of a move of this position.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// A hash of everything that makes positions the same for repetition: board, hands,
+    /// side to move and placement state.
+    fn key(&self) -> u64;
+    /// A result already declared by a rule (sum of seven, three captures, ...), from the
+    /// side to move's view. `None` while the game goes on. Not for "no legal move".
+    fn result(&self) -> Option<Outcome> {
+        None
+    }
+    /// The result when the side to move has no legal move (and `result` is `None`).
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::Loss
+    }
+    /// Whether the side to move is in check (games without check: always false).
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// A move-count draw (kokesu: 100 plies without capture or pawn move). Judged by the
+    /// search on game history; it never cuts perft or `moves`.
+    fn move_count_draw(&self) -> bool {
+        false
+    }
+
+    /// Static evaluation in centipawns from the side to move's view.
+    fn evaluate(&self) -> i32;
+    /// Moves the quiescence search looks at (captures, promotions).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Ordering hint for non-hash moves: larger first (e.g. victim value * 16 - attacker).
+    fn order_score(&self, mv: Self::Move) -> i32;
+    /// A number that identifies the move in history tables (any value; it is reduced
+    /// modulo the table size).
+    fn move_id(mv: Self::Move) -> u32;
+    /// A move chosen without search, e.g. a placement from a setup study. The engine plays
+    /// it if it is `Some` (it must be legal).
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
+}
