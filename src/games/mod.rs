@@ -3,6 +3,8 @@
 //! To add a game: write its module implementing [`crate::game::Game`], then add it to the
 //! `games!` list at the bottom of this file. Everything else finds it from there.
 
+pub mod shogi66;
+
 use crate::game::{Game, RuleError, RuleOption};
 use crate::session::{GameSession, Session};
 
@@ -39,4 +41,4 @@ macro_rules! games {
     };
 }
 
-games!();
+games!(shogi66::Shogi66);
