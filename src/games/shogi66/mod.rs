@@ -158,6 +158,7 @@ impl Game for Shogi66 {
     const RANKS: usize = 6;
     const REPETITION_LIMIT: usize = 4;
     const PERPETUAL_CHECK_LOSES: bool = true;
+    const MATE_NEEDS_CHECK: bool = true;
 
     fn startpos(_rules: &Rules) -> Self {
         match sfen::from_sfen(sfen::STARTPOS) {
