@@ -6,6 +6,7 @@
 //! - `<~ text`    the next output line starts with `text`
 //! - `<... text`  skip output lines until one starts with `text` (it is consumed)
 //! - `<silent MS` nothing is printed for MS milliseconds
+//! - `eof`        close the engine's input now (what follows reads its last words)
 //! - `# ...` and blank lines are comments.
 //! After the last directive stdin is closed: the engine must exit cleanly, print nothing
 //! more, and never write to stderr.
@@ -43,6 +44,7 @@ fn replay(path: &std::path::Path) -> Result<(), String> {
                     break;
                 }
             },
+            "eof" => koma.close_input(),
             "<silent" => {
                 let ms: u64 = arg.parse().map_err(|_| format!("{at}: bad <silent"))?;
                 if let Some(l) = koma.next_line(Duration::from_millis(ms)) {

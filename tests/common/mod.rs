@@ -64,6 +64,11 @@ impl Koma {
         stdin.flush().expect("flush");
     }
 
+    /// Closes the engine's stdin (end of input).
+    pub fn close_input(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// The next output line, or `None` after `timeout`.
     pub fn next_line_timed(&mut self, timeout: Duration) -> Option<(Instant, String)> {
         match self.lines.recv_timeout(timeout) {
