@@ -29,6 +29,8 @@ pub struct Engine {
     session: Box<dyn Session>,
     signals: Arc<Signals>,
     search: Option<JoinHandle<()>>,
+    /// The running search only ends on `stop`/`ponderhit` (infinite, ponder, mate infinite).
+    search_is_open_ended: bool,
     sink: Sink,
 }
 
@@ -38,7 +40,7 @@ impl Engine {
         let session = games::new_session(options.variant)
             .or_else(|| games::names().first().and_then(|n| games::new_session(n)))
             .expect("at least one game is registered");
-        Engine { options, session, signals: Arc::new(Signals::default()), search: None, sink }
+        Engine { options, session, signals: Arc::new(Signals::default()), search: None, search_is_open_ended: false, sink }
     }
 
     fn say(&self, r: Reply) {
@@ -58,6 +60,17 @@ impl Engine {
                 self.error("the search thread failed; the position is unchanged");
             }
         }
+    }
+
+    /// End of input: like `quit`, but a search with limits of its own (time, depth,
+    /// nodes) is allowed to finish, so `echo "go depth 8" | koma` prints the whole search.
+    pub fn end_of_input(&mut self) {
+        if !self.search_is_open_ended {
+            if let Some(handle) = self.search.take() {
+                let _ = handle.join();
+            }
+        }
+        self.finish_search();
     }
 
     pub fn is_searching(&self) -> bool {
@@ -177,6 +190,7 @@ impl Engine {
         self.signals = Arc::new(Signals::default());
         self.signals.pondering.store(params.ponder, Ordering::SeqCst);
         let is_mate = params.mate.is_some();
+        self.search_is_open_ended = params.infinite || params.ponder || params.mate == Some(None);
         let job = SearchJob {
             params,
             time: TimeOptions { minimum_ms: self.options.minimum_thinking_ms, overhead_ms: self.options.move_overhead_ms },

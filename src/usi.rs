@@ -46,6 +46,6 @@ pub fn run(input: impl BufRead, sink: Sink) {
             Err(e) => sink(Reply::Error(e.to_string())),
         }
     }
-    // End of input is `quit`: a running search still ends with its bestmove.
-    engine.handle(crate::protocol::Command::Quit);
+    // End of input is `quit`; a search with its own limits may finish first.
+    engine.end_of_input();
 }
