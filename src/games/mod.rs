@@ -2,3 +2,7 @@
 //!
 //! To add a game: write its module implementing [`crate::game::Game`], then add one line
 //! to the `games!` list at the bottom of this file.
+
+pub mod crab;
+pub mod kaninariebi;
+pub mod kanishogi;

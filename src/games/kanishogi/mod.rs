@@ -1,0 +1,1 @@
+//! Kani Shogi (`kanishogi`, rules.md §4).
