@@ -280,14 +280,14 @@ fn sfen_round_trip_and_rejections() {
     // the same pips on different sides are fine
     assert!(KaniShogi::from_sfen("A3a/D3c/K3k/C3d/B3b b - 1", &r).is_ok());
     for bad in [
-        "A3b/A3c/K3k/C3d/B3a b - 1",   // pip 1 twice for black
-        "A3b/D3c/K3k/C3d/K3a b - 1",   // two black parents
-        "A3b/D3c/+K3k/C3d/B3a b - 1",  // a grown parent
-        "A3b/D3c/2A1k/C3d/B3a b - 1",  // pip 1 twice
-        "AD2b/D3c/K3k/C3d/B3a b - 1",  // six pieces
-        "A3b/D3c/5/C3d/B3a b - 1",     // no parent at all
-        "A3b/D3c/K3k/C3d/B3e b - 1",   // no such piece
-        "A3b/D3c/K3k/C3d/B3a b b 1",   // a hand
+        "A3b/A3c/K3k/C3d/B3a b - 1",  // pip 1 twice for black
+        "A3b/D3c/K3k/C3d/K3a b - 1",  // two black parents
+        "A3b/D3c/+K3k/C3d/B3a b - 1", // a grown parent
+        "A3b/D3c/2A1k/C3d/B3a b - 1", // pip 1 twice
+        "AD2b/D3c/K3k/C3d/B3a b - 1", // six pieces
+        "A3b/D3c/5/C3d/B3a b - 1",    // no parent at all
+        "A3b/D3c/K3k/C3d/B3e b - 1",  // no such piece
+        "A3b/D3c/K3k/C3d/B3a b b 1",  // a hand
         "A3b/D3c/K3k/C3d b - 1",
     ] {
         assert!(KaniShogi::from_sfen(bad, &r).is_err(), "{bad}");

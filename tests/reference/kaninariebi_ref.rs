@@ -209,7 +209,10 @@ pub fn turns(p: &Pos, any_bond: bool) -> BTreeMap<String, Pos> {
                     let (gr, gc) = group[i];
                     for (dr, dc) in [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)] {
                         let (rr, cc) = (gr as i32 + dr, gc as i32 + dc);
-                        if inside(rr, cc) && same(nb[rr as usize][cc as usize]) && !group.contains(&(rr as usize, cc as usize)) {
+                        if inside(rr, cc)
+                            && same(nb[rr as usize][cc as usize])
+                            && !group.contains(&(rr as usize, cc as usize))
+                        {
                             group.push((rr as usize, cc as usize));
                         }
                     }

@@ -210,7 +210,8 @@ fn captures(b: &mut Board, r: usize, c: usize, me: i8) {
             let (gr, gc) = grp[i];
             for (er, ec) in ORTH {
                 let (xr, xc) = (gr as i32 + er, gc as i32 + ec);
-                if inside(xr, xc) && b[xr as usize][xc as usize] * me < 0 && !grp.contains(&(xr as usize, xc as usize)) {
+                if inside(xr, xc) && b[xr as usize][xc as usize] * me < 0 && !grp.contains(&(xr as usize, xc as usize))
+                {
                     grp.push((xr as usize, xc as usize));
                 }
             }
@@ -221,7 +222,8 @@ fn captures(b: &mut Board, r: usize, c: usize, me: i8) {
         for &(gr, gc) in &grp {
             for (er, ec) in ORTH {
                 let (xr, xc) = (gr as i32 + er, gc as i32 + ec);
-                if inside(xr, xc) && !grp.contains(&(xr as usize, xc as usize)) && b[xr as usize][xc as usize] * me <= 0 {
+                if inside(xr, xc) && !grp.contains(&(xr as usize, xc as usize)) && b[xr as usize][xc as usize] * me <= 0
+                {
                     closed = false;
                 }
             }
@@ -235,14 +237,21 @@ fn captures(b: &mut Board, r: usize, c: usize, me: i8) {
     }
 }
 
-fn part_moves(b: &Board, r: usize, c: usize, me: i8, bond: bool, diagonal_only: bool) -> Vec<(String, Board, usize, usize)> {
+fn part_moves(
+    b: &Board,
+    r: usize,
+    c: usize,
+    me: i8,
+    bond: bool,
+    diagonal_only: bool,
+) -> Vec<(String, Board, usize, usize)> {
     let v = b[r][c];
     let grown = v.abs() > 10;
     let mut lifted = *b;
     lifted[r][c] = 0;
     let mut landings = vec![];
     let diag = bond || grown;
-    let side = !bond && !(grown && diagonal_only);
+    let sideways_ok = !(bond || (grown && diagonal_only));
     if diag {
         for (dr, dc) in [(1i32, 1i32), (1, -1), (-1, 1), (-1, -1)] {
             let (rr, cc) = (r as i32 + dr, c as i32 + dc);
@@ -251,7 +260,7 @@ fn part_moves(b: &Board, r: usize, c: usize, me: i8, bond: bool, diagonal_only: 
             }
         }
     }
-    if side {
+    if sideways_ok {
         for dc in [1i32, -1] {
             let mut cc = c as i32 + dc;
             while inside(r as i32, cc) && lifted[r][cc as usize] == 0 {
@@ -314,7 +323,10 @@ pub fn turns(p: &Pos, diagonal_only: bool) -> BTreeMap<String, Pos> {
                     let (gr, gc) = group[i];
                     for (dr, dc) in ORTH {
                         let (rr, cc) = (gr as i32 + dr, gc as i32 + dc);
-                        if inside(rr, cc) && nb[rr as usize][cc as usize] * me > 0 && !group.contains(&(rr as usize, cc as usize)) {
+                        if inside(rr, cc)
+                            && nb[rr as usize][cc as usize] * me > 0
+                            && !group.contains(&(rr as usize, cc as usize))
+                        {
                             group.push((rr as usize, cc as usize));
                         }
                     }

@@ -6,10 +6,7 @@ use crate::game::{Color, SfenError};
 
 /// A board, side and ply read from an SFEN. `piece` maps a letter (case gives the
 /// colour) and the promoted flag to a cell byte, or says why it cannot.
-pub fn parse(
-    sfen: &str,
-    piece: impl Fn(char, bool) -> Result<u8, String>,
-) -> Result<(Cells, Color, u32), SfenError> {
+pub fn parse(sfen: &str, piece: impl Fn(char, bool) -> Result<u8, String>) -> Result<(Cells, Color, u32), SfenError> {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     if !(3..=4).contains(&fields.len()) {
         return Err(SfenError::FieldCount(fields.len()));

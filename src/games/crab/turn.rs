@@ -29,16 +29,10 @@ pub trait Variant {
 }
 
 /// A small set of squares (no repeats), in insertion order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Squares {
     len: usize,
     sq: [u8; 24],
-}
-
-impl Default for Squares {
-    fn default() -> Self {
-        Squares { len: 0, sq: [0; 24] }
-    }
 }
 
 impl Squares {

@@ -124,7 +124,7 @@ impl Game for KaniNariEbi {
     fn play(&mut self, mv: CrabMove) {
         turn::apply_turn(&self.rules, &mut self.cells, self.side, mv);
         self.side = self.side.flip();
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         self.key = zobrist::key(&self.cells, self.side, SALT);
     }
 

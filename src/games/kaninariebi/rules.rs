@@ -35,9 +35,7 @@ impl Rules {
         self.bonds = match value {
             "same-type" => Bonds::SameType,
             "any" => Bonds::Any,
-            _ => {
-                return Err(RuleError { name: name.to_string(), why: format!("'{value}' is not same-type or any") })
-            }
+            _ => return Err(RuleError { name: name.to_string(), why: format!("'{value}' is not same-type or any") }),
         };
         Ok(())
     }
