@@ -3,6 +3,9 @@
 //! To add a game: write its module implementing [`crate::game::Game`], then add it to the
 //! `games!` list at the bottom of this file. Everything else finds it from there.
 
+pub mod crab;
+pub mod kaninariebi;
+pub mod kanishogi;
 pub mod shogi66;
 
 use crate::game::{Game, RuleError, RuleOption};
@@ -41,4 +44,4 @@ macro_rules! games {
     };
 }
 
-games!(shogi66::Shogi66);
+games!(shogi66::Shogi66, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);

@@ -1,0 +1,17 @@
+//! What the two crab games (Kani Shogi §4, Kani Nari Ebi §5 of rules.md) share: the 5x5
+//! board with its flowing column (file 3), sideways slides and diagonal steps, sandwich
+//! captures, orthogonally connected groups for the bond, the shape of a two-part turn
+//! and its token `<from><final>[+][,<from><final>[+]]`, SFEN without hands and Zobrist
+//! keys. Each game supplies its own pieces, flow, captures and end conditions through
+//! [`turn::Variant`].
+
+pub mod capture;
+pub mod cell;
+pub mod flow;
+pub mod sfen;
+pub mod square;
+pub mod token;
+pub mod turn;
+pub mod zobrist;
+
+pub use token::CrabMove;

@@ -1,0 +1,179 @@
+//! The shape of a crab turn, shared by both games: a normal move (with the flow, the
+//! promotion and the captures), the end check, then, if the moved piece bonded with its
+//! group, one optional diagonal bond move with the same steps. Each game supplies only
+//! what differs through [`Variant`].
+
+use super::capture::squares;
+use super::cell::{self, Cells, EMPTY};
+use super::square::{in_flow, step, DIAGONAL};
+use super::token::{CrabMove, Part};
+use crate::game::{Color, Outcome};
+
+/// What one crab game decides for itself.
+pub trait Variant {
+    /// Squares where `piece` (already lifted from `from`, so `cells[from]` is empty) may
+    /// end a normal move before the flowing column acts.
+    fn normal_targets(&self, cells: &Cells, piece: u8, from: usize, out: &mut Squares);
+    /// The final squares of `piece` entering the flowing column at `entry` (called only
+    /// for `entry` in file 3; `cells[entry]` is empty).
+    fn flow(&self, cells: &Cells, piece: u8, entry: usize, out: &mut Squares);
+    /// Whether `piece` of `side` may promote (grow) ending on `at`.
+    fn can_promote(&self, piece: u8, at: usize, side: Color) -> bool;
+    /// Removes what a piece of `mover` that just arrived on `at` captures.
+    fn capture(&self, cells: &mut Cells, at: usize, mover: Color);
+    /// A result declared by the board, from `to_move`'s view.
+    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome>;
+    /// The pieces that may make the bond move after a normal move ended on `at`
+    /// (0 when there is no bond).
+    fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32;
+}
+
+/// A small set of squares (no repeats), in insertion order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Squares {
+    len: usize,
+    sq: [u8; 24],
+}
+
+impl Squares {
+    /// Adds a square unless already there.
+    pub fn add(&mut self, sq: usize) {
+        if !self.contains(sq) && self.len < self.sq.len() {
+            self.sq[self.len] = sq as u8;
+            self.len += 1;
+        }
+    }
+    pub fn contains(&self, sq: usize) -> bool {
+        self.sq[..self.len].iter().any(|&s| s as usize == sq)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.sq[..self.len].iter().map(|&s| s as usize)
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Every empty square of a slide along the rank from `from`, both ways, no jumping.
+pub fn slides(cells: &Cells, from: usize, out: &mut Squares) {
+    for df in [1, -1] {
+        let mut sq = from;
+        while let Some(next) = step(sq, df, 0) {
+            if cells[next] != EMPTY {
+                break;
+            }
+            out.add(next);
+            sq = next;
+        }
+    }
+}
+
+/// Every empty square one diagonal step from `from`.
+pub fn diagonal_steps(cells: &Cells, from: usize, out: &mut Squares) {
+    for &(df, dr) in &DIAGONAL {
+        if let Some(n) = step(from, df, dr) {
+            if cells[n] == EMPTY {
+                out.add(n);
+            }
+        }
+    }
+}
+
+/// The distinct final squares from a set of targets (after the flow).
+fn finals<V: Variant>(v: &V, cells: &Cells, piece: u8, targets: &Squares) -> Squares {
+    let mut out = Squares::default();
+    for t in targets.iter() {
+        if in_flow(t) {
+            v.flow(cells, piece, t, &mut out);
+        } else {
+            out.add(t);
+        }
+    }
+    out
+}
+
+/// Plays one part of a turn on `cells`: lift, place (promoted or not), capture.
+pub fn apply_part<V: Variant>(v: &V, cells: &mut Cells, side: Color, part: Part) {
+    let piece = cells[part.from];
+    cells[part.from] = EMPTY;
+    cells[part.to] = if part.promote { cell::promote(piece) } else { piece };
+    v.capture(cells, part.to, side);
+}
+
+/// Plays a whole turn on `cells` (the side to move is `side`).
+pub fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMove) {
+    apply_part(v, cells, side, mv.first());
+    if let Some(b) = mv.bond() {
+        apply_part(v, cells, side, b);
+    }
+}
+
+/// Whether `side` has at least one normal move.
+pub fn has_normal_move<V: Variant>(v: &V, cells: &Cells, side: Color) -> bool {
+    for from in 0..cells.len() {
+        let piece = cells[from];
+        if !cell::is(piece, side) {
+            continue;
+        }
+        let mut base = *cells;
+        base[from] = EMPTY;
+        let mut targets = Squares::default();
+        v.normal_targets(&base, piece, from, &mut targets);
+        if !targets.is_empty() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Appends every legal whole turn of `side` (the game is not over), each token once.
+pub fn generate<V: Variant>(v: &V, cells: &Cells, side: Color, out: &mut Vec<CrabMove>) {
+    for from in 0..cells.len() {
+        let piece = cells[from];
+        if !cell::is(piece, side) {
+            continue;
+        }
+        let mut base = *cells;
+        base[from] = EMPTY;
+        let mut targets = Squares::default();
+        v.normal_targets(&base, piece, from, &mut targets);
+        let ends = finals(v, &base, piece, &targets);
+        for to in ends.iter() {
+            for promote in [false, true] {
+                if promote && !v.can_promote(piece, to, side) {
+                    continue;
+                }
+                let part = Part { from, to, promote };
+                let mut after = *cells;
+                apply_part(v, &mut after, side, part);
+                let mv = CrabMove::normal(from, to, promote);
+                out.push(mv);
+                if v.outcome(&after, side.flip()).is_some() {
+                    continue;
+                }
+                let group = v.bond_group(&after, to, side);
+                for b in squares(group) {
+                    generate_bond(v, &after, side, b, mv, out);
+                }
+            }
+        }
+    }
+}
+
+fn generate_bond<V: Variant>(v: &V, cells: &Cells, side: Color, from: usize, mv: CrabMove, out: &mut Vec<CrabMove>) {
+    let piece = cells[from];
+    let mut base = *cells;
+    base[from] = EMPTY;
+    let mut targets = Squares::default();
+    diagonal_steps(&base, from, &mut targets);
+    let ends = finals(v, &base, piece, &targets);
+    for to in ends.iter() {
+        out.push(mv.with_bond(from, to, false));
+        if v.can_promote(piece, to, side) {
+            out.push(mv.with_bond(from, to, true));
+        }
+    }
+}

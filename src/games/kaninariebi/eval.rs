@@ -1,0 +1,128 @@
+//! Kani Nari Ebi evaluation and move ordering.
+//!
+//! Terms, from the side to move's view: pieces (each capture is a third of a win),
+//! shrimps (likewise), crabs with a clear run to the enemy home column (a promotion
+//! threat), enemy pieces that one more friendly piece would sandwich, and mobility.
+
+use super::rules::{shrimps, Rules, PIECES};
+use crate::game::Color;
+use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::square::{enemy_home_file, file_of, step};
+use crate::games::crab::turn::{apply_turn, Squares, Variant};
+use crate::games::crab::CrabMove;
+
+const PIECE: i32 = 300;
+const SECOND_CAPTURE: i32 = 250;
+const SHRIMP: i32 = 220;
+const SECOND_SHRIMP: i32 = 250;
+const PROMOTION_THREAT: i32 = 60;
+const SANDWICH_THREAT: i32 = 45;
+const MOBILITY: i32 = 4;
+
+/// Static evaluation from `side`'s view.
+pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
+    let mut s = [0i32; 2];
+    for c in [Color::Sente, Color::Gote] {
+        let mine = cell::count(cells, c) as i32;
+        let theirs = cell::count(cells, c.flip()) as i32;
+        let captured = PIECES as i32 - theirs;
+        let sh = shrimps(cells, c) as i32;
+        let mut v = mine * PIECE + sh * SHRIMP;
+        if captured >= 2 {
+            v += SECOND_CAPTURE;
+        }
+        if sh >= 2 {
+            v += SECOND_SHRIMP;
+        }
+        v += promotion_threats(cells, c) * PROMOTION_THREAT * if sh >= 2 { 3 } else { 1 };
+        v += sandwich_threats(cells, c) * SANDWICH_THREAT * if captured >= 2 { 2 } else { 1 };
+        v += mobility(cells, c, rules) * MOBILITY;
+        s[c.index()] = v;
+    }
+    // The side to move gets to carry out its threats first.
+    let tempo = 20;
+    s[side.index()] - s[side.flip().index()] + tempo
+}
+
+/// Crabs of `c` whose rank is clear all the way to the enemy home column.
+fn promotion_threats(cells: &Cells, c: Color) -> i32 {
+    let target = enemy_home_file(c) as i32;
+    let mut n = 0;
+    for sq in 0..25 {
+        let p = cells[sq];
+        if !cell::is(p, c) || cell::promoted(p) || file_of(sq) as i32 == target {
+            continue;
+        }
+        let df = if target > file_of(sq) as i32 { 1 } else { -1 };
+        let mut at = sq;
+        let mut clear = true;
+        while let Some(n2) = step(at, df, 0) {
+            if cells[n2] != EMPTY {
+                clear = false;
+                break;
+            }
+            at = n2;
+        }
+        if clear {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Enemy pieces with a piece of `c` on one side and an empty square on the other
+/// (along a rank or file): one more piece there would capture them.
+fn sandwich_threats(cells: &Cells, c: Color) -> i32 {
+    let enemy = c.flip();
+    let mut n = 0;
+    for sq in 0..25 {
+        if !cell::is(cells[sq], enemy) {
+            continue;
+        }
+        let mut threatened = false;
+        for (df, dr) in [(1, 0), (0, 1)] {
+            let a = step(sq, df, dr);
+            let b = step(sq, -df, -dr);
+            if let (Some(a), Some(b)) = (a, b) {
+                let (ca, cb) = (cells[a], cells[b]);
+                if (cell::is(ca, c) && cb == EMPTY) || (cell::is(cb, c) && ca == EMPTY) {
+                    threatened = true;
+                }
+            }
+        }
+        if threatened {
+            n += 1;
+        }
+    }
+    n
+}
+
+fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
+    let mut n = 0;
+    for sq in 0..25 {
+        let p = cells[sq];
+        if !cell::is(p, c) {
+            continue;
+        }
+        let mut base = *cells;
+        base[sq] = EMPTY;
+        let mut t = Squares::default();
+        rules.normal_targets(&base, p, sq, &mut t);
+        n += t.len() as i32;
+    }
+    n
+}
+
+/// Enemy pieces a turn captures.
+pub fn captures(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> usize {
+    let before = cell::count(cells, side.flip());
+    let mut after = *cells;
+    apply_turn(rules, &mut after, side, mv);
+    before - cell::count(&after, side.flip())
+}
+
+/// Move ordering: captures first, then promotions, then bond turns.
+pub fn order_score(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> i32 {
+    let caught = captures(cells, side, rules, mv) as i32;
+    caught * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+}

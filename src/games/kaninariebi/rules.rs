@@ -1,0 +1,100 @@
+//! The rules of Kani Nari Ebi that differ from Kani Shogi: crabs and shrimps, the
+//! current (both directions always allowed), sandwich-only captures, the win checks and
+//! the same-type bond.
+
+use crate::game::{Color, Outcome, RuleError};
+use crate::games::crab::capture::{group, remove, sandwich};
+use crate::games::crab::cell::{self, Cells};
+use crate::games::crab::flow;
+use crate::games::crab::square::{enemy_home_file, file_of};
+use crate::games::crab::turn::{diagonal_steps, slides, Squares, Variant};
+
+/// Who may make the bond move: switch `KaniNariEbiBonds`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bonds {
+    /// The moved piece's orthogonally connected group of its own type (default).
+    #[default]
+    SameType,
+    /// The moved piece's orthogonally connected group of any friendly pieces.
+    Any,
+}
+
+/// The rules switches of Kani Nari Ebi.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub bonds: Bonds,
+}
+
+pub const BONDS_OPTION: &str = "KaniNariEbiBonds";
+
+impl Rules {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        if name != BONDS_OPTION {
+            return Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") });
+        }
+        self.bonds = match value {
+            "same-type" => Bonds::SameType,
+            "any" => Bonds::Any,
+            _ => return Err(RuleError { name: name.to_string(), why: format!("'{value}' is not same-type or any") }),
+        };
+        Ok(())
+    }
+}
+
+/// The crab kind (a shrimp is a promoted crab).
+pub const CRAB: u8 = 1;
+/// Pieces per side at the start.
+pub const PIECES: usize = 5;
+
+/// Shrimps of `color` on the board.
+pub fn shrimps(cells: &Cells, color: Color) -> usize {
+    cells.iter().filter(|&&c| cell::is(c, color) && cell::promoted(c)).count()
+}
+
+impl Variant for Rules {
+    fn normal_targets(&self, cells: &Cells, piece: u8, from: usize, out: &mut Squares) {
+        if cell::promoted(piece) {
+            diagonal_steps(cells, from, out);
+        } else {
+            slides(cells, from, out);
+        }
+    }
+
+    fn flow(&self, cells: &Cells, _piece: u8, entry: usize, out: &mut Squares) {
+        out.add(flow::end(cells, entry, true));
+        out.add(flow::end(cells, entry, false));
+    }
+
+    fn can_promote(&self, piece: u8, at: usize, side: Color) -> bool {
+        !cell::promoted(piece) && file_of(at) == enemy_home_file(side)
+    }
+
+    fn capture(&self, cells: &mut Cells, at: usize, mover: Color) {
+        let caught = sandwich(cells, at, mover);
+        remove(cells, caught);
+    }
+
+    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome> {
+        let won = |c: Color| shrimps(cells, c) >= 3 || cell::count(cells, c.flip()) + 3 <= PIECES;
+        if won(to_move.flip()) {
+            Some(Outcome::Loss)
+        } else if won(to_move) {
+            Some(Outcome::Win)
+        } else {
+            None
+        }
+    }
+
+    fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32 {
+        let shrimp = cell::promoted(cells[at]);
+        let g = match self.bonds {
+            Bonds::SameType => group(cells, at, |c| cell::is(c, side) && cell::promoted(c) == shrimp),
+            Bonds::Any => group(cells, at, |c| cell::is(c, side)),
+        };
+        if g.count_ones() >= 2 {
+            g
+        } else {
+            0
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The rules of Kani Shogi that differ from Kani Nari Ebi: parent and children with
+//! pips, grown children, the river (children carried to the far end, the parent drifting
+//! at will), wall captures besides sandwiches, the bond with any friendly piece, and the
+//! end conditions with the 2-2 pip race.
+
+use crate::game::{Color, Outcome, RuleError};
+use crate::games::crab::capture::{group, remove, sandwich, squares};
+use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::flow;
+use crate::games::crab::square::{enemy_home_file, file_of, on_edge, rank_of, step, ORTHOGONAL};
+use crate::games::crab::turn::{diagonal_steps, slides, Squares, Variant};
+
+/// How a grown child moves: switch `KaniShogiGrownMove`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GrownMove {
+    /// Sideways like every crab, and one step diagonally (default).
+    #[default]
+    SidewaysDiagonal,
+    /// One step diagonally only.
+    Diagonal,
+}
+
+/// The rules switches of Kani Shogi.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub grown: GrownMove,
+}
+
+pub const GROWN_OPTION: &str = "KaniShogiGrownMove";
+
+impl Rules {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        if name != GROWN_OPTION {
+            return Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") });
+        }
+        self.grown = match value {
+            "sideways+diagonal" => GrownMove::SidewaysDiagonal,
+            "diagonal" => GrownMove::Diagonal,
+            _ => {
+                return Err(RuleError {
+                    name: name.to_string(),
+                    why: format!("'{value}' is not sideways+diagonal or diagonal"),
+                })
+            }
+        };
+        Ok(())
+    }
+}
+
+/// The parent crab's kind; children are `PARENT + pip` (pips 1..=4).
+pub const PARENT: u8 = 1;
+
+/// The pip of a child (1..=4), 0 for the parent.
+pub const fn pip(c: u8) -> u8 {
+    cell::kind(c) - PARENT
+}
+
+pub fn is_parent(c: u8) -> bool {
+    c != EMPTY && cell::kind(c) == PARENT
+}
+
+/// Whether `color`'s parent is on the board.
+pub fn has_parent(cells: &Cells, color: Color) -> bool {
+    cells.iter().any(|&c| cell::is(c, color) && is_parent(c))
+}
+
+/// Bit set (bit p for pip p) of `color`'s children on the board.
+pub fn pips_on_board(cells: &Cells, color: Color) -> u8 {
+    cells.iter().filter(|&&c| cell::is(c, color) && !is_parent(c)).fold(0, |m, &c| m | 1 << pip(c))
+}
+
+/// Bit set of the pips of `color`'s children that the enemy has captured.
+pub fn pips_lost(cells: &Cells, color: Color) -> u8 {
+    0b11110 & !pips_on_board(cells, color)
+}
+
+fn pip_sum(set: u8) -> u32 {
+    (1..=4).filter(|p| set & (1 << p) != 0).sum()
+}
+
+/// The squares of the wall captures made by a piece of `mover` standing on `at`: every
+/// maximal orthogonally connected enemy group beside it that touches the edge and whose
+/// every on-board orthogonal neighbour is a piece of `mover`.
+pub fn walls(cells: &Cells, at: usize, mover: Color) -> u32 {
+    let enemy = mover.flip();
+    let mut caught = 0u32;
+    let mut seen = 0u32;
+    for &(df, dr) in &ORTHOGONAL {
+        let Some(n) = step(at, df, dr) else { continue };
+        if seen & (1 << n) != 0 || !cell::is(cells[n], enemy) {
+            continue;
+        }
+        let g = group(cells, n, |c| cell::is(c, enemy));
+        seen |= g;
+        if !squares(g).any(on_edge) {
+            continue;
+        }
+        let enclosed = squares(g).all(|sq| {
+            ORTHOGONAL.iter().all(|&(a, b)| match step(sq, a, b) {
+                Some(m) => g & (1 << m) != 0 || cell::is(cells[m], mover),
+                None => true,
+            })
+        });
+        if enclosed {
+            caught |= g;
+        }
+    }
+    caught
+}
+
+impl Variant for Rules {
+    fn normal_targets(&self, cells: &Cells, piece: u8, from: usize, out: &mut Squares) {
+        if !cell::promoted(piece) {
+            slides(cells, from, out);
+            return;
+        }
+        if self.grown == GrownMove::SidewaysDiagonal {
+            slides(cells, from, out);
+        }
+        diagonal_steps(cells, from, out);
+    }
+
+    fn flow(&self, cells: &Cells, piece: u8, entry: usize, out: &mut Squares) {
+        if is_parent(piece) {
+            out.add(entry);
+            for up in [true, false] {
+                for sq in flow::path(cells, entry, up) {
+                    out.add(sq);
+                }
+            }
+            return;
+        }
+        let r = rank_of(entry);
+        let mut moved = false;
+        for (up, allowed) in [(true, r > 0), (false, r < 4)] {
+            let end = flow::end(cells, entry, up);
+            if allowed && end != entry {
+                out.add(end);
+                moved = true;
+            }
+        }
+        if !moved {
+            out.add(entry);
+        }
+    }
+
+    fn can_promote(&self, piece: u8, at: usize, side: Color) -> bool {
+        !is_parent(piece) && !cell::promoted(piece) && file_of(at) == enemy_home_file(side)
+    }
+
+    fn capture(&self, cells: &mut Cells, at: usize, mover: Color) {
+        let caught = sandwich(cells, at, mover) | walls(cells, at, mover);
+        remove(cells, caught);
+    }
+
+    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome> {
+        let them = to_move.flip();
+        // 1. a parent captured
+        if !has_parent(cells, to_move) {
+            return Some(Outcome::Loss);
+        }
+        if !has_parent(cells, them) {
+            return Some(Outcome::Win);
+        }
+        // 2. three children captured
+        let lost_mine = pips_lost(cells, to_move);
+        let lost_theirs = pips_lost(cells, them);
+        if lost_mine.count_ones() >= 3 {
+            return Some(Outcome::Loss);
+        }
+        if lost_theirs.count_ones() >= 3 {
+            return Some(Outcome::Win);
+        }
+        // 3. two each: the larger pip sum, then the larger single pip
+        if lost_mine.count_ones() == 2 && lost_theirs.count_ones() == 2 {
+            let (won, lost) = (pip_sum(lost_theirs), pip_sum(lost_mine));
+            if won != lost {
+                return Some(if won > lost { Outcome::Win } else { Outcome::Loss });
+            }
+            // Equal sums of two pips: the sets differ exactly when their larger pips do,
+            // and then the set with the larger pip is the larger bit set.
+            if lost_theirs != lost_mine {
+                return Some(if lost_theirs > lost_mine { Outcome::Win } else { Outcome::Loss });
+            }
+        }
+        None
+    }
+
+    fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32 {
+        let g = group(cells, at, |c| cell::is(c, side));
+        if g.count_ones() >= 2 {
+            g
+        } else {
+            0
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The engine's Kani Shogi against the simple reference implementation in
+//! `reference/kanishogi_ref.rs`: the same (token -> successor SFEN) on thousands of
+//! positions, and the same perft figures.
+
+#[path = "reference/kanishogi_ref.rs"]
+mod reference;
+
+use std::collections::BTreeMap;
+
+use koma::game::Game;
+use koma::games::kanishogi::{KaniShogi, Rules};
+use koma::perft::perft;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn rules(diag: bool) -> Rules {
+    let mut r = Rules::default();
+    if diag {
+        KaniShogi::set_rule(&mut r, "KaniShogiGrownMove", "diagonal").unwrap();
+    }
+    r
+}
+
+fn engine_map(pos: &KaniShogi) -> BTreeMap<String, String> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut map = BTreeMap::new();
+    for &mv in &moves {
+        let mut next = pos.clone();
+        next.play(mv);
+        let tok = pos.format_move(mv);
+        assert_eq!(pos.parse_move(&tok), Ok(mv), "token {tok} reads back");
+        assert!(map.insert(tok.clone(), next.to_sfen()).is_none(), "{tok} listed twice in {}", pos.to_sfen());
+    }
+    map
+}
+
+fn ref_map(sfen: &str, diag: bool) -> BTreeMap<String, String> {
+    let p = reference::parse(sfen).unwrap();
+    reference::turns(&p, diag).into_iter().map(|(t, n)| (t, reference::sfen(&n))).collect()
+}
+
+fn compare(pos: &KaniShogi, diag: bool) {
+    let sfen = pos.to_sfen();
+    let again = KaniShogi::from_sfen(&sfen, &rules(diag)).unwrap();
+    assert_eq!(again.to_sfen(), sfen);
+    assert_eq!(again.key(), pos.key());
+    let r = reference::parse(&sfen).unwrap();
+    assert_eq!(reference::sfen(&r), sfen, "reference reads the SFEN the same");
+    assert_eq!(pos.result().is_some(), reference::game_over(&r), "game over in {sfen}");
+    if let Some(w) = reference::winner(&r.b, if r.black_to_move { 1 } else { -1 }) {
+        let me = if r.black_to_move { 1 } else { -1 };
+        let want = if w == me { koma::game::Outcome::Win } else { koma::game::Outcome::Loss };
+        assert_eq!(pos.result(), Some(want), "winner in {sfen}");
+    }
+    let e = engine_map(pos);
+    let f = ref_map(&sfen, diag);
+    if e != f {
+        let only_e: Vec<_> = e.iter().filter(|(k, v)| f.get(*k) != Some(v)).collect();
+        let only_f: Vec<_> = f.iter().filter(|(k, v)| e.get(*k) != Some(v)).collect();
+        panic!("{sfen} (diag bonds: {diag}):\nengine only {only_e:?}\nreference only {only_f:?}");
+    }
+}
+
+#[test]
+fn random_playouts_match_reference() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut positions = 0;
+    for game in 0..400 {
+        let diag = game % 3 == 2;
+        let mut pos = KaniShogi::startpos(&rules(diag));
+        for _ in 0..80 {
+            compare(&pos, diag);
+            positions += 1;
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            pos.play(mv);
+        }
+    }
+    assert!(positions > 5000, "{positions}");
+}
+
+#[test]
+fn random_setups_match_reference() {
+    let mut rng = Rng(0xfeed_beef_0bad_cafe);
+    for i in 0..6000 {
+        let diag = i % 3 == 0;
+        let mut b = [[0i8; 5]; 5];
+        let black_parent = rng.below(10) != 0;
+        let red_parent = !black_parent || rng.below(10) != 0;
+        for (side, parent) in [(1i8, black_parent), (-1, red_parent)] {
+            let mut pieces: Vec<i8> = (1..=4).filter(|_| rng.below(5) != 0).collect();
+            if parent {
+                pieces.push(9);
+            }
+            for v in pieces {
+                loop {
+                    let (r, c) = (rng.below(5), rng.below(5));
+                    if b[r][c] == 0 {
+                        let grown = v != 9 && rng.below(4) == 0;
+                        b[r][c] = side * (v + if grown { 10 } else { 0 });
+                        break;
+                    }
+                }
+            }
+        }
+        let p = reference::Pos { b, black_to_move: rng.below(2) == 0, ply: 1 + rng.below(40) as u32 };
+        let sfen = reference::sfen(&p);
+        let pos = KaniShogi::from_sfen(&sfen, &rules(diag)).unwrap();
+        compare(&pos, diag);
+    }
+}
+
+#[test]
+fn perft_matches_reference() {
+    let cases = [
+        ("A3b/D3c/K3k/C3d/B3a b - 1", 4),
+        ("2C2/3c1/1D1kb/2AKd/3Ba w - 14", 3),
+        ("A4/1D2c/2b2/KC1ak/2d2 w - 20", 3),
+        ("1Ak2/c2Cd/5/1K3/1+B3 b - 29", 3),
+    ];
+    for (sfen, depth) in cases {
+        for diag in [false, true] {
+            let pos = KaniShogi::from_sfen(sfen, &rules(diag)).unwrap();
+            let r = reference::parse(sfen).unwrap();
+            for d in 1..=depth {
+                assert_eq!(perft(&pos, d), reference::perft(&r, d, diag), "{sfen} depth {d} diag {diag}");
+            }
+        }
+    }
+}
