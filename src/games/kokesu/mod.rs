@@ -108,6 +108,15 @@ impl Kokesu {
             return format!("the piece on {} belongs to the opponent", sq(from));
         }
         let kind = piece as usize % 6;
+        if promo != 0 {
+            if kind != PAWN {
+                return format!("only a pawn promotes; the piece on {} is a {}", sq(from), KIND_NAMES[kind]);
+            }
+            let last = if us == 0 { RANK_8 } else { RANK_1 };
+            if bit(to) & last == 0 {
+                return "a pawn promotes only on the last rank".to_string();
+            }
+        }
         let same_path: Vec<KMove> = legal.iter().copied().filter(|m| m.from() == from && m.to() == to).collect();
         if !same_path.is_empty() {
             let letters: Vec<String> =
@@ -126,15 +135,6 @@ impl Kokesu {
                 if self.rules.promotion == PromotionRule::Captured { "all" } else { "" },
                 letters.join(" ")
             );
-        }
-        if promo != 0 {
-            if kind != PAWN {
-                return format!("only a pawn promotes; the piece on {} is a {}", sq(from), KIND_NAMES[kind]);
-            }
-            let last = if us == 0 { RANK_8 } else { RANK_1 };
-            if bit(to) & last == 0 {
-                return "a pawn promotes only on the last rank".to_string();
-            }
         }
         if self.pseudo_targets(from) & bit(to) != 0 {
             if self.checkers() != 0 {
