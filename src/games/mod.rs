@@ -5,6 +5,7 @@
 
 pub mod crab;
 pub mod kaninariebi;
+pub mod kokesu;
 pub mod kanishogi;
 pub mod shogi66;
 
@@ -44,4 +45,4 @@ macro_rules! games {
     };
 }
 
-games!(shogi66::Shogi66, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);
+games!(shogi66::Shogi66, kokesu::Kokesu, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);
