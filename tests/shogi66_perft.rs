@@ -65,3 +65,17 @@ fn random_positions() {
         println!("{} | moves {} check {}", pos.to_sfen(), moves.len(), pos.in_check());
     }
 }
+
+/// Debug helper: the book's placement from `SFEN` (default startpos) to the end.
+#[test]
+#[ignore]
+fn book_line() {
+    let sfen = std::env::var("SFEN").unwrap_or_else(|_| "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1".into());
+    let mut pos = Shogi66::from_sfen(&sfen, &Default::default()).expect("valid sfen");
+    let mut line = Vec::new();
+    while let Some(m) = pos.book_move() {
+        line.push(pos.format_move(m));
+        pos.play(m);
+    }
+    println!("{} -> {}  eval {}", line.join(" "), pos.to_sfen(), pos.evaluate());
+}
