@@ -469,3 +469,23 @@ fn rules_constants() {
     assert_eq!(Shogi66::REPETITION_LIMIT, 4);
     const { assert!(Shogi66::PERPETUAL_CHECK_LOSES) };
 }
+
+#[test]
+fn evaluation_is_symmetric_and_sane() {
+    let p = Shogi66::startpos(&Default::default());
+    let mut q = p.clone();
+    play(&mut q, &["R*2f"]);
+    // Placing the rook does not count as losing the bishop.
+    assert!(q.evaluate() > -200 && q.evaluate() < 200, "{}", q.evaluate());
+    // Colour-mirrored positions evaluate the same for the side to move.
+    let a = pos("gksnrl/pppppp/6/6/PPPPPP/LRNSKG b - 13");
+    let up = pos("k5/6/6/6/6/4RK b P 1");
+    let down = pos("kr4/6/6/6/6/5K w p 1");
+    assert_eq!(up.evaluate(), down.evaluate());
+    assert!(up.evaluate() > 500);
+    assert!(a.evaluate().abs() < 100);
+    // A piece in hand is worth a little more than on the board.
+    let hand = pos("k5/6/6/6/6/5K b S 1");
+    let board = pos("k5/6/6/3S2/6/5K b - 1");
+    assert!(hand.evaluate() > board.evaluate() - 60);
+}
