@@ -57,7 +57,8 @@ fn random_positions() {
             }
             // Prefer captures a little so hands fill up.
             let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-            let mv = if !caps.is_empty() && rnd() % 2 == 0 { caps[rnd() % caps.len()] } else { moves[rnd() % moves.len()] };
+            let mv =
+                if !caps.is_empty() && rnd() % 2 == 0 { caps[rnd() % caps.len()] } else { moves[rnd() % moves.len()] };
             pos.play(mv);
         }
         moves.clear();

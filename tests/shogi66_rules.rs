@@ -6,7 +6,8 @@ use koma::games::shogi66::Shogi66;
 
 const START: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
 /// A RokuRokuGUI-style placement: 12 drops.
-const SETUP: [&str; 12] = ["K*2f", "K*5a", "G*1f", "G*6a", "S*3f", "S*4a", "R*5f", "R*2a", "N*4f", "N*3a", "L*6f", "L*1a"];
+const SETUP: [&str; 12] =
+    ["K*2f", "K*5a", "G*1f", "G*6a", "S*3f", "S*4a", "R*5f", "R*2a", "N*4f", "N*3a", "L*6f", "L*1a"];
 
 fn pos(sfen: &str) -> Shogi66 {
     match Shogi66::from_sfen(sfen, &Default::default()) {
@@ -232,7 +233,7 @@ fn pawn_and_lance_must_promote_on_the_last_rank() {
     assert!(m.contains(&"5c5a+".to_string()));
     assert!(illegal_reason(&p, "5c5a").contains("must promote"));
     // Gote the same way round.
-    let mut q = p.clone();
+    let mut q = p;
     play(&mut q, &["G*6d"]);
     let m = moves(&q);
     assert!(m.contains(&"4e4f+".to_string()) && !m.contains(&"4e4f".to_string()));
@@ -356,7 +357,7 @@ fn random_games(n: usize, seed: u64) -> Vec<Shogi66> {
             }
             let mv = v[lcg(&mut s) % v.len()];
             p.play(mv);
-            out.push(p.clone());
+            out.push(p);
         }
     }
     out
@@ -473,7 +474,7 @@ fn rules_constants() {
 #[test]
 fn evaluation_is_symmetric_and_sane() {
     let p = Shogi66::startpos(&Default::default());
-    let mut q = p.clone();
+    let mut q = p;
     play(&mut q, &["R*2f"]);
     // Placing the rook does not count as losing the bishop.
     assert!(q.evaluate() > -200 && q.evaluate() < 200, "{}", q.evaluate());

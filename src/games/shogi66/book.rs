@@ -35,9 +35,8 @@ pub fn placement(pos: &Position) -> Option<Move> {
     // Files as seen by the mover (gote's turned half round).
     let rel_file = |s: usize| if us == 0 { 6 - col(s) } else { 1 + col(s) };
     let own_king_file = (0..SQUARES).find(|&s| pos.board[s] == piece(KING, us)).map(rel_file);
-    let own_major_file = (0..SQUARES)
-        .find(|&s| pos.board[s] == piece(ROOK, us) || pos.board[s] == piece(BISHOP, us))
-        .map(rel_file);
+    let own_major_file =
+        (0..SQUARES).find(|&s| pos.board[s] == piece(ROOK, us) || pos.board[s] == piece(BISHOP, us)).map(rel_file);
     let mirror = if let Some(f) = own_king_file {
         // Keep building around the king where it stands.
         f <= 3
@@ -64,7 +63,7 @@ pub fn placement(pos: &Position) -> Option<Move> {
             let d = (col(t) as i32 - col(mv.to()) as i32).abs() + (rank(t) as i32 - rank(mv.to()) as i32).abs();
             score -= d * 10;
         }
-        if best.map_or(true, |(b, _)| score > b) {
+        if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, mv));
         }
         false

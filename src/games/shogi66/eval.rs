@@ -50,10 +50,8 @@ fn side_score(pos: &Position, c: usize) -> i32 {
         match k {
             PAWN => s += 6 * adv,
             SILVER | GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => s += 5 * adv.min(4),
-            KNIGHT => {
-                if col(sq) == 0 || col(sq) == 5 {
-                    s -= 10;
-                }
+            KNIGHT if (col(sq) == 0 || col(sq) == 5) => {
+                s -= 10;
             }
             KING => {
                 if rel_rank(c, sq) >= 4 {
