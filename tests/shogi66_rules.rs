@@ -490,3 +490,13 @@ fn evaluation_is_symmetric_and_sane() {
     let board = pos("k5/6/6/3S2/6/5K b - 1");
     assert!(hand.evaluate() > board.evaluate() - 60);
 }
+
+#[test]
+fn diagram_shows_board_hands_and_true_ply() {
+    let p = pos("lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11");
+    let d = p.diagram();
+    assert!(d.contains("ply 11, placement phase"), "{d}");
+    assert!(d.contains("sente hand: R B"), "{d}");
+    assert!(d.contains("gote hand: N"), "{d}");
+    assert!(d.lines().count() >= 9);
+}
