@@ -463,3 +463,42 @@ fn random_games_keep_invariants() {
         }
     }
 }
+
+/// A whole game (engine self-play) from the start to checkmate, every move read by
+/// `parse_move`; sente mates with Rh1-h8 (`1c1a` is the rook from 1c).
+#[test]
+fn full_game_to_mate() {
+    let moves = "5g5e 5b5d 7h6f 7a6c 6h3e 3b3c 4g4f 4b4d 5e4d 3c4d 3e2f 2a3c 2h3f 4d4e 6f7d 3a7e \
+        6g6f 7e8d 3f5e 4a3a 5e6c 7b6c 7d5e 6c6d 5e6c 6a2e 5h5g 5a5b 6c8d 3c1d 2f1e 1d3c 1g1f 2e4c \
+        3h4g 5b8e 8d7f 8e6c 4h3h 8a7a 8h6h 6d6e 7f5e 6c7c 1e2f 7a7b 7g7e 4c5b 2f4d 1b1d 3h2h 6b6d \
+        5e6g 7c6c 6h8h 1d1e 8g8e 8b8c 2g2e 5b4c 8e8d 3c5b 4d3e 6d7e 6g5e 7e6f 5g6f 7b7f 5e7f 5b6d \
+        7f5e 6c5b 6f7e 5b6a 7e6d 3a2a 5e4c 6a4c 8h5h 2a1b 5h5d 1a6a 5d1d 1b2a 3e6b 6a6b 6d6b 6e6f \
+        4g6e 4c6e 6b6e 2a3a 1d1e 3a4b 2e2d 6f6g 6e6g 4b3b 6g4e 2b2c 1e1c 3b2b 4e2c 2b3a 2c8c 3a3b \
+        2h2g 3b3a 8c6a 3a4b 6a7b 4b5a 1c1a";
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    play(&mut p, moves);
+    assert_eq!(p.to_sfen(), "3k3R/1Q6/8/P5P1/8/4P2P/5PK1/7R w - 114");
+    assert!(p.in_check());
+    assert!(tokens(&p).is_empty());
+    assert_eq!(p.no_move_outcome(), Outcome::Loss);
+    assert_eq!(p.side_to_move(), Color::Gote);
+}
+
+/// Threefold repetition is judged by the search on the keys of the game history; the key
+/// sees board and side to move only.
+#[test]
+fn threefold_repetition_keys() {
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    let mut history = vec![p.key()];
+    for tok in "2h3f 2a3c 3f2h 3c2a 2h3f 2a3c 3f2h 3c2a".split_whitespace() {
+        play(&mut p, tok);
+        history.push(p.key());
+    }
+    let start = history[0];
+    assert_eq!(history.iter().filter(|&&k| k == start).count(), Kokesu::REPETITION_LIMIT);
+    // Same board, other side to move: a different key.
+    let w = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 1");
+    assert_ne!(w.key(), start);
+    // The ply is not part of the key either.
+    assert_eq!(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 9").key(), start);
+}

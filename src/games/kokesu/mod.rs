@@ -273,7 +273,7 @@ impl Game for Kokesu {
         let victim = self.board[mv.to()];
         let mut score = 0;
         if victim != EMPTY {
-            score += VALUE[victim as usize % 6] * 16 - VALUE[attacker as usize % 6 % 6];
+            score += VALUE[victim as usize % 6] * 16 - VALUE[attacker as usize % 6];
             score += 16;
         }
         if mv.promo() != 0 {
