@@ -20,6 +20,7 @@ SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = 
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """
 import sys
+import time
 
 try:
     import pyffish as sf
@@ -125,11 +126,15 @@ def main():
             if want > max_nodes:
                 print("%-28s perft %d skipped (%d > --max-nodes)" % (case["id"], depth, want))
                 continue
+            t0 = time.time()
             got = perft(fen, depth)
+            secs = max(time.time() - t0, 1e-9)
             checked += 1
             ok = got == want
             bad += not ok
-            print("%-28s perft %d = %d %s" % (case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want))
+            print("%-32s perft %d = %9d %-8s %8.2f s %10.0f leaves/s" % (
+                case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want, secs, got / secs),
+                flush=True)
     print("%d figures checked, %d mismatches" % (checked, bad))
     sys.exit(1 if bad else 0)
 
