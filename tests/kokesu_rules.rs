@@ -603,3 +603,26 @@ fn threefold_repetition_keys() {
         start
     );
 }
+
+#[test]
+fn diagram_shows_board_and_sfen() {
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    play(&mut p, "4g4e 2a3c");
+    let d = p.diagram();
+    let want = [
+        "  8 7 6 5 4 3 2 1",
+        " +-----------------+",
+        " | r n b q k b . r | a",
+        " | p p p p p p p p | b",
+        " | . . . . . n . . | c",
+        " | . . . . . . . . | d",
+        " | . . . . P . . . | e",
+        " | . . . . . . . . | f",
+        " | P P P P . P P P | g",
+        " | R N B Q K B N R | h",
+        " +-----------------+",
+        "sfen rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR b - 3",
+    ];
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(&lines[..want.len()], &want[..], "{d}");
+}
