@@ -626,3 +626,32 @@ fn diagram_shows_board_and_sfen() {
     let lines: Vec<&str> = d.lines().collect();
     assert_eq!(&lines[..want.len()], &want[..], "{d}");
 }
+
+/// 100 plies from the start without capture, pawn move, check or a third repetition:
+/// the move-count draw holds after the 100th ply and not before (a transcript for the
+/// draw rule).
+#[test]
+fn hundred_plies_draw_from_start() {
+    let moves = "7h6f 7a6c 2h1f 2a3c 6f7d 6c5e 7d8f 3c2a 1h2h 2a1c 8f7d 1c2e 7d8f 5e3d 8f6e 2e1c \
+        6e4d 1c2a 4d3f 2a3c 3f5e 3c4e 2h1h 4e5c 1f2h 3d4f 2h1f 1a2a 5e3d 5c4e 1h2h 4f2e 8h7h 4e6f \
+        2h1h 2e1c 1f2h 6f5d 3d2f 1c3d 2f4e 5d3e 4e6f 3e2c 6f4e 2c3e 7h8h 3e4c 4e2d 4c3e 2h1f 3e4c \
+        1f3e 4c6d 2d4e 3d1e 4e2f 1e3d 3e1f 8a7a 2f4e 6d8c 1h2h 3d5e 1f3e 5e7d 3e1d 7d5c 4e6d 5c3d \
+        6d4e 3d5e 8h7h 7a8a 4e2d 5e3d 1d3e 3d5c 7h8h 8c7e 3e1f 7e6c 2d4e 5c3d 2h1h 3d5c 4e6f 5c3d \
+        1f2d 3d4f 6f4e 4f6e 2d1f 6c5e 4e2f 6e7c 1f3e 7c6e 3e2c 8a7a";
+    let toks: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(toks.len(), 100);
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    let mut counts = std::collections::HashMap::new();
+    *counts.entry(p.key()).or_insert(0) += 1;
+    for (i, tok) in toks.iter().enumerate() {
+        assert!(!p.move_count_draw(), "draw too early at ply {i}");
+        play(&mut p, tok);
+        let n = counts.entry(p.key()).or_insert(0);
+        *n += 1;
+        assert!(*n < Kokesu::REPETITION_LIMIT, "third repetition at ply {}", i + 1);
+        assert_eq!(p.halfmove_clock() as usize, i + 1);
+    }
+    assert!(p.move_count_draw());
+    assert!(!tokens(&p).is_empty(), "the game goes on in perft and moves");
+    assert_eq!(p.to_sfen(), "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101");
+}
