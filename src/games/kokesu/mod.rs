@@ -152,13 +152,9 @@ impl Kokesu {
                 );
             }
             return format!(
-                "cannot promote to a {}: {} of them on the board already; choose one of {}",
+                "cannot promote to a {}: the mover has all its {}s on the board; choose one of {}",
                 KIND_NAMES[promo],
-                if self.rules.promotion == PromotionRule::Captured {
-                    "all"
-                } else {
-                    ""
-                },
+                KIND_NAMES[promo],
                 letters.join(" ")
             );
         }
