@@ -20,6 +20,12 @@ How kokesu is expressed in Fairy-Stockfish:
   promotion for the same from/to (legality of the plain move and of a promotion on the
   same path is the same, the occupancy after the move being identical). A pawn standing
   on its last rank has no moves in FSF either.
+A native Fairy-Stockfish (for `go perft` speed and matches) builds from the same
+release: `pip download pyffish==0.0.90 --no-binary :all: --no-deps`, unpack, then in it
+`g++ -O2 -w -std=c++17 -DNDEBUG -DIS_64BIT -DUSE_POPCNT -mpopcnt -DNNUE_EMBEDDING_OFF
+-pthread src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp` leaving out
+src/pyffish.cpp and src/ffishjs.cpp (about 5 minutes on one core); load INI below with
+`setoption name VariantPath value FILE` and `setoption name UCI_Variant value kokesu-free`.
 SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = rank 8);
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """
