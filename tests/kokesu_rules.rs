@@ -648,10 +648,76 @@ fn hundred_plies_draw_from_start() {
         play(&mut p, tok);
         let n = counts.entry(p.key()).or_insert(0);
         *n += 1;
-        assert!(*n < Kokesu::REPETITION_LIMIT, "third repetition at ply {}", i + 1);
+        assert!(
+            *n < Kokesu::REPETITION_LIMIT,
+            "third repetition at ply {}",
+            i + 1
+        );
         assert_eq!(p.halfmove_clock() as usize, i + 1);
     }
     assert!(p.move_count_draw());
-    assert!(!tokens(&p).is_empty(), "the game goes on in perft and moves");
-    assert_eq!(p.to_sfen(), "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101");
+    assert!(
+        !tokens(&p).is_empty(),
+        "the game goes on in perft and moves"
+    );
+    assert_eq!(
+        p.to_sfen(),
+        "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101"
+    );
+}
+
+/// The colour-flipped position (ranks mirrored, cases and side swapped).
+fn mirror(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let board: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!(
+        "{} {} - 1",
+        board.join("/"),
+        if f[1] == "b" { "w" } else { "b" }
+    )
+}
+
+/// The evaluation is colour-symmetric, and mirrored positions have the same move counts.
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let mut rng = Rng(0x0bad_cafe_1234_5678);
+    for game in 0..40 {
+        let rules = if game % 2 == 0 {
+            KokesuRules::default()
+        } else {
+            rules(&[("KokesuPromotion", "free")])
+        };
+        let mut p = Kokesu::startpos(&rules);
+        for _ in 0..160 {
+            let m = Kokesu::from_sfen(&mirror(&p.to_sfen()), &rules).expect("mirror is valid");
+            assert_eq!(
+                p.evaluate(),
+                m.evaluate(),
+                "{} vs {}",
+                p.to_sfen(),
+                m.to_sfen()
+            );
+            assert_eq!(tokens(&p).len(), tokens(&m).len());
+            let mut v = Vec::new();
+            p.legal_moves(&mut v);
+            if v.is_empty() {
+                break;
+            }
+            p.play(v[(rng.next() % v.len() as u64) as usize]);
+        }
+    }
 }
