@@ -7,7 +7,7 @@ use super::{Kokesu, PromotionRule};
 /// A move: from square, to square and the promotion kind (0 = none; kinds 1..=4 are
 /// N B R Q). Squares use the internal numbering of `board.rs`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct KMove(pub u16);
+pub struct KMove(pub(super) u16);
 
 impl KMove {
     #[inline(always)]
