@@ -111,6 +111,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     const REPETITION_LIMIT: usize = 4;
     /// Shogi: a side that gave check with every move of the repetition cycle loses.
     const PERPETUAL_CHECK_LOSES: bool = false;
+    /// `go mate` as a tsume problem: every attacking move must give check (shogi).
+    /// Otherwise the attacker may play any move and a win by any rule counts.
+    const MATE_NEEDS_CHECK: bool = false;
+    /// Extra positions (SFEN) for `bench`, beside the start position.
+    const BENCH_POSITIONS: &'static [&'static str] = &[];
+    /// The `bench` search depth.
+    const BENCH_DEPTH: u32 = 6;
 
     /// The game's rules switches, in the order `usi` lists them.
     fn rule_options() -> &'static [RuleOption] {

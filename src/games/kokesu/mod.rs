@@ -1,0 +1,288 @@
+//! Kokesu (`kokesu`, rules.md §2): chess for kokeshi-doll pieces.
+//!
+//! Rules as implemented:
+//! - 8x8 board, standard chess array; sente = red = uppercase moves first from ranks g-h.
+//!   USI squares: file 1 = chess h-file, file 8 = a-file; rank a = chess rank 8, rank h =
+//!   chess rank 1. Chess e2-e4 is `4g4e`. Start: `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1`.
+//! - K Q R B N P move as in chess; pawns double-step from their start rank. **No castling,
+//!   no en passant.** Only legal moves (the own king is never left attacked).
+//! - Promotion, switch `KokesuPromotion`:
+//!   - `captured` (default): a pawn reaching the last rank becomes one of the types of which
+//!     its side has fewer on the board than at the start (1 Q, 2 R, 2 B, 2 N); compulsory
+//!     when there is one (tokens `<from><to><q|r|b|n>`). With no type available the pawn
+//!     still moves there (plain token), stays a pawn with no moves for good.
+//!   - `free`: any of q r b n, always, compulsory (FIDE).
+//! - Checkmate loses for the mated side. Stalemate, switch `KokesuStalemate`: `draw`
+//!   (default) | `loss` (for the stalemated side). Threefold repetition is a draw
+//!   (REPETITION_LIMIT = 3); 100 plies without capture or pawn move is a draw
+//!   ([`Game::move_count_draw`]; the counter is 0 at the SFEN root, is not written in the
+//!   SFEN and is not part of the key). No insufficient-material rule.
+//!
+//! SFEN: `<board> <b|w> - [ply]`; the hand field must be `-`. `from_sfen` rejects: a side
+//! without exactly one king; a pawn on its own first rank (a pawn on its last rank is legal:
+//! a stuck pawn); more than 8 pawns a side; with `captured`, more Q/R/B/N of a type than the
+//! starting array (promotion only replaces captured pieces); with `free`, more pieces above
+//! the starting array than missing pawns; the side not to move in check; `+` (no promoted
+//! pieces exist).
+
+mod board;
+mod eval;
+mod movegen;
+mod sfen;
+mod zobrist;
+
+pub use movegen::KMove;
+
+use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
+use board::*;
+
+/// Switch `KokesuPromotion`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PromotionRule {
+    #[default]
+    Captured,
+    Free,
+}
+
+/// Switch `KokesuStalemate`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StalemateRule {
+    #[default]
+    Draw,
+    Loss,
+}
+
+/// The values of Kokesu's rules switches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KokesuRules {
+    pub promotion: PromotionRule,
+    pub stalemate: StalemateRule,
+}
+
+/// A Kokesu position (a small plain value; copy-make).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kokesu {
+    /// Bitboards by kind (both colours).
+    pieces: [u64; 6],
+    /// Bitboards by colour (0 = sente, 1 = gote).
+    colors: [u64; 2],
+    /// Mailbox: `color * 6 + kind`, or `EMPTY`.
+    board: [u8; 64],
+    side: usize,
+    /// The number of the next ply.
+    ply: u32,
+    /// Plies since the last capture or pawn move (0 at the SFEN root).
+    halfmove: u32,
+    key: u64,
+    rules: KokesuRules,
+}
+
+const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
+
+static RULE_OPTIONS: [RuleOption; 2] = [
+    RuleOption { name: "KokesuPromotion", kind: RuleKind::Combo(&["captured", "free"]), default: "captured" },
+    RuleOption { name: "KokesuStalemate", kind: RuleKind::Combo(&["draw", "loss"]), default: "draw" },
+];
+
+const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+impl Kokesu {
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The rules this position is played under.
+    pub fn rules(&self) -> KokesuRules {
+        self.rules
+    }
+
+    fn illegal_reason(&self, from: usize, to: usize, promo: usize, legal: &[KMove]) -> String {
+        let us = self.side;
+        let piece = self.board[from];
+        let sq = |s: usize| String::from_utf8_lossy(&sfen::square_name(s)).into_owned();
+        if piece == EMPTY {
+            return format!("there is no piece on {}", sq(from));
+        }
+        if piece as usize / 6 != us {
+            return format!("the piece on {} belongs to the opponent", sq(from));
+        }
+        let kind = piece as usize % 6;
+        if promo != 0 {
+            if kind != PAWN {
+                return format!("only a pawn promotes; the piece on {} is a {}", sq(from), KIND_NAMES[kind]);
+            }
+            let last = if us == 0 { RANK_8 } else { RANK_1 };
+            if bit(to) & last == 0 {
+                return "a pawn promotes only on the last rank".to_string();
+            }
+        }
+        let same_path: Vec<KMove> = legal.iter().copied().filter(|m| m.from() == from && m.to() == to).collect();
+        if !same_path.is_empty() {
+            let letters: Vec<String> =
+                same_path.iter().filter(|m| m.promo() != 0).map(|m| (LETTERS[m.promo()] as char).to_string()).collect();
+            if letters.is_empty() {
+                return "no promotion type is available (every Q, R, B, N of the mover is still on the board): \
+                        the pawn moves without a letter"
+                    .to_string();
+            }
+            if promo == 0 {
+                return format!("a pawn reaching the last rank must promote: add one of {}", letters.join(" "));
+            }
+            return format!(
+                "cannot promote to a {}: {} of them on the board already; choose one of {}",
+                KIND_NAMES[promo],
+                if self.rules.promotion == PromotionRule::Captured { "all" } else { "" },
+                letters.join(" ")
+            );
+        }
+        if self.pseudo_targets(from) & bit(to) != 0 {
+            if self.checkers() != 0 {
+                return "the king is in check and this move does not answer it".to_string();
+            }
+            return "it would leave the own king attacked".to_string();
+        }
+        format!("the {} on {} cannot move to {}", KIND_NAMES[kind], sq(from), sq(to))
+    }
+}
+
+impl Game for Kokesu {
+    type Move = KMove;
+    type Rules = KokesuRules;
+
+    const NAME: &'static str = "kokesu";
+    const FILES: usize = 8;
+    const RANKS: usize = 8;
+    const REPETITION_LIMIT: usize = 3;
+
+    fn rule_options() -> &'static [RuleOption] {
+        &RULE_OPTIONS
+    }
+
+    fn set_rule(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
+        let err = |why: String| RuleError { name: name.to_string(), why };
+        match name {
+            "KokesuPromotion" => {
+                rules.promotion = match value {
+                    "captured" => PromotionRule::Captured,
+                    "free" => PromotionRule::Free,
+                    _ => return Err(err(format!("'{value}' is not one of captured, free"))),
+                }
+            }
+            "KokesuStalemate" => {
+                rules.stalemate = match value {
+                    "draw" => StalemateRule::Draw,
+                    "loss" => StalemateRule::Loss,
+                    _ => return Err(err(format!("'{value}' is not one of draw, loss"))),
+                }
+            }
+            _ => return Err(err(format!("no such option (value '{value}')"))),
+        }
+        Ok(())
+    }
+
+    fn startpos(rules: &KokesuRules) -> Self {
+        match sfen::from_sfen(START_SFEN, rules) {
+            Ok(p) => p,
+            // The start position is valid under every rule set.
+            Err(e) => unreachable!("start position rejected: {e}"),
+        }
+    }
+
+    fn from_sfen(s: &str, rules: &KokesuRules) -> Result<Self, SfenError> {
+        sfen::from_sfen(s, rules)
+    }
+
+    fn to_sfen(&self) -> String {
+        sfen::to_sfen(self)
+    }
+
+    fn diagram(&self) -> String {
+        sfen::diagram(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        if self.side == 0 {
+            Color::Sente
+        } else {
+            Color::Gote
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<KMove>) {
+        self.generate(out);
+    }
+
+    fn play(&mut self, mv: KMove) {
+        self.make(mv);
+    }
+
+    fn parse_move(&self, token: &str) -> Result<KMove, MoveError> {
+        let Some((from, to, promo)) = sfen::parse_token(token) else {
+            return Err(MoveError::Syntax(token.to_string()));
+        };
+        let mut legal = Vec::with_capacity(64);
+        self.generate(&mut legal);
+        if legal.is_empty() {
+            return Err(MoveError::GameOver(token.to_string()));
+        }
+        let mv = KMove::new(from, to, promo);
+        if legal.contains(&mv) {
+            return Ok(mv);
+        }
+        Err(MoveError::Illegal(token.to_string(), self.illegal_reason(from, to, promo, &legal)))
+    }
+
+    fn format_move(&self, mv: KMove) -> String {
+        sfen::format_token(mv)
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn no_move_outcome(&self) -> Outcome {
+        if self.checkers() != 0 {
+            return Outcome::Loss;
+        }
+        match self.rules.stalemate {
+            StalemateRule::Draw => Outcome::Draw,
+            StalemateRule::Loss => Outcome::Loss,
+        }
+    }
+
+    fn in_check(&self) -> bool {
+        self.checkers() != 0
+    }
+
+    fn move_count_draw(&self) -> bool {
+        self.halfmove >= 100
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn is_tactical(&self, mv: KMove) -> bool {
+        mv.promo() != 0 || self.board[mv.to()] != EMPTY
+    }
+
+    fn order_score(&self, mv: KMove) -> i32 {
+        const VALUE: [i32; 6] = [1, 3, 3, 5, 9, 0];
+        let attacker = self.board[mv.from()];
+        let victim = self.board[mv.to()];
+        let mut score = 0;
+        if victim != EMPTY {
+            score += VALUE[victim as usize % 6] * 16 - VALUE[attacker as usize % 6 % 6];
+            score += 16;
+        }
+        if mv.promo() != 0 {
+            score += VALUE[mv.promo()] * 16;
+        }
+        score
+    }
+
+    fn move_id(mv: KMove) -> u32 {
+        mv.0 as u32
+    }
+}

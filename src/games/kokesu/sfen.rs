@@ -1,0 +1,271 @@
+//! Notation: squares, move tokens, SFEN reading and writing, the board diagram.
+//!
+//! USI squares: file `1..=8` (file 1 = chess h-file), rank `a..=h` (rank a = chess rank 8).
+//! Internally (board.rs) square = chess_rank_index * 8 + chess_file_index.
+
+use super::board::*;
+use super::movegen::KMove;
+use super::{zobrist, Kokesu, KokesuRules, PromotionRule};
+use crate::game::SfenError;
+
+/// The USI name of an internal square, e.g. chess e2 -> `4g`.
+pub fn square_name(sq: usize) -> [u8; 2] {
+    let file = 8 - (sq % 8) as u8; // chess a-file = 8
+    let rank = b'a' + (7 - (sq / 8) as u8); // chess rank 8 = a
+    [b'0' + file, rank]
+}
+
+/// Reads a USI square from two bytes.
+pub fn parse_square(f: u8, r: u8) -> Option<usize> {
+    if !(b'1'..=b'8').contains(&f) || !(b'a'..=b'h').contains(&r) {
+        return None;
+    }
+    let file_idx = 8 - (f - b'0') as usize;
+    let rank_idx = 7 - (r - b'a') as usize;
+    Some(rank_idx * 8 + file_idx)
+}
+
+/// Splits a token into (from, to, promotion kind); `None` when it is not of the form
+/// `<file><rank><file><rank>[q|r|b|n]`.
+pub fn parse_token(token: &str) -> Option<(usize, usize, usize)> {
+    let b = token.as_bytes();
+    if b.len() != 4 && b.len() != 5 {
+        return None;
+    }
+    let from = parse_square(b[0], b[1])?;
+    let to = parse_square(b[2], b[3])?;
+    let promo = if b.len() == 5 {
+        match b[4] {
+            b'n' => KNIGHT,
+            b'b' => BISHOP,
+            b'r' => ROOK,
+            b'q' => QUEEN,
+            _ => return None,
+        }
+    } else {
+        0
+    };
+    Some((from, to, promo))
+}
+
+pub fn format_token(mv: KMove) -> String {
+    let mut s = String::with_capacity(5);
+    let f = square_name(mv.from());
+    let t = square_name(mv.to());
+    for c in f.iter().chain(t.iter()) {
+        s.push(*c as char);
+    }
+    if mv.promo() != 0 {
+        s.push(LETTERS[mv.promo()] as char);
+    }
+    s
+}
+
+fn piece_char(p: u8) -> char {
+    let c = LETTERS[p as usize % 6] as char;
+    if p < 6 {
+        c.to_ascii_uppercase()
+    } else {
+        c
+    }
+}
+
+pub fn to_sfen(pos: &Kokesu) -> String {
+    let mut s = String::with_capacity(80);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let p = pos.board[rank * 8 + file];
+            if p == EMPTY {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    s.push((b'0' + empty) as char);
+                    empty = 0;
+                }
+                s.push(piece_char(p));
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if pos.side == 0 { " b - " } else { " w - " });
+    s.push_str(&pos.ply.to_string());
+    s
+}
+
+pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    if fields.len() != 3 && fields.len() != 4 {
+        return Err(SfenError::FieldCount(fields.len()));
+    }
+    let mut board = [EMPTY; 64];
+    let rows: Vec<&str> = fields[0].split('/').collect();
+    if rows.len() != 8 {
+        return Err(SfenError::Board(format!("{} ranks, expected 8", rows.len())));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 7 - i;
+        let rank_name = (b'a' + i as u8) as char;
+        let mut file = 0usize;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                if d == 0 || d > 8 {
+                    return Err(SfenError::Board(format!("rank {rank_name}: bad empty count '{c}'")));
+                }
+                file += d as usize;
+            } else if c == '+' {
+                return Err(SfenError::Board(format!("rank {rank_name}: kokesu has no promoted pieces ('+')")));
+            } else {
+                let lower = c.to_ascii_lowercase();
+                let kind = match LETTERS.iter().position(|&l| l as char == lower) {
+                    Some(k) if c.is_ascii_alphabetic() => k,
+                    _ => return Err(SfenError::Board(format!("rank {rank_name}: unknown piece '{c}'"))),
+                };
+                let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+                if file >= 8 {
+                    return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
+                }
+                board[rank * 8 + file] = (color * 6 + kind) as u8;
+                file += 1;
+            }
+            if file > 8 {
+                return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
+            }
+        }
+        if file != 8 {
+            return Err(SfenError::Board(format!("rank {rank_name} has {file} squares, expected 8")));
+        }
+    }
+    let side = match fields[1] {
+        "b" => 0,
+        "w" => 1,
+        other => return Err(SfenError::Side(other.to_string())),
+    };
+    if fields[2] != "-" {
+        return Err(SfenError::Hand(format!("'{}': kokesu has no hands, the field must be '-'", fields[2])));
+    }
+    let ply = match fields.get(3) {
+        None => 1,
+        Some(t) => match t.parse::<u32>() {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(SfenError::Ply(t.to_string())),
+        },
+    };
+
+    let mut pos = Kokesu {
+        pieces: [0; 6],
+        colors: [0; 2],
+        board,
+        side,
+        ply,
+        halfmove: 0,
+        key: 0,
+        rules: *rules,
+    };
+    for sq in 0..64 {
+        let p = board[sq];
+        if p != EMPTY {
+            pos.pieces[p as usize % 6] |= bit(sq);
+            pos.colors[p as usize / 6] |= bit(sq);
+        }
+    }
+    validate(&pos)?;
+    pos.key = compute_key(&pos);
+    Ok(pos)
+}
+
+/// The checks a position must pass (documented in mod.rs).
+fn validate(pos: &Kokesu) -> Result<(), SfenError> {
+    const SIDE: [&str; 2] = ["sente", "gote"];
+    for color in 0..2 {
+        let own = pos.colors[color];
+        let kings = (pos.pieces[KING] & own).count_ones();
+        if kings != 1 {
+            return Err(SfenError::Invalid(format!("{} has {kings} kings, expected 1", SIDE[color])));
+        }
+        let back = if color == 0 { RANK_1 } else { RANK_8 };
+        if pos.pieces[PAWN] & own & back != 0 {
+            return Err(SfenError::Invalid(format!("{} has a pawn on its own first rank", SIDE[color])));
+        }
+        let pawns = (pos.pieces[PAWN] & own).count_ones();
+        if pawns > 8 {
+            return Err(SfenError::Invalid(format!("{} has {pawns} pawns, at most 8", SIDE[color])));
+        }
+        let mut extra = 0;
+        for kind in KNIGHT..=QUEEN {
+            let n = (pos.pieces[kind] & own).count_ones();
+            if n > START_COUNT[kind] {
+                if pos.rules.promotion == PromotionRule::Captured {
+                    return Err(SfenError::Invalid(format!(
+                        "{} has {n} {}, more than the {} it starts with (KokesuPromotion=captured)",
+                        SIDE[color],
+                        ["", "knights", "bishops", "rooks", "queens"][kind],
+                        START_COUNT[kind]
+                    )));
+                }
+                extra += n - START_COUNT[kind];
+            }
+        }
+        if extra + pawns > 8 {
+            return Err(SfenError::Invalid(format!(
+                "{} has more promoted pieces than missing pawns",
+                SIDE[color]
+            )));
+        }
+    }
+    // The side that just moved may not have left its king attacked.
+    let them = pos.side ^ 1;
+    let occ = pos.colors[0] | pos.colors[1];
+    if pos.attackers(pos.king_square(them), pos.side, occ) != 0 {
+        return Err(SfenError::Invalid(format!(
+            "the side not to move ({}) is in check",
+            SIDE[them]
+        )));
+    }
+    Ok(())
+}
+
+pub fn compute_key(pos: &Kokesu) -> u64 {
+    let mut k = 0;
+    for sq in 0..64 {
+        let p = pos.board[sq];
+        if p != EMPTY {
+            k ^= zobrist::PIECE_SQUARE[p as usize][sq];
+        }
+    }
+    if pos.side == 1 {
+        k ^= zobrist::GOTE_TO_MOVE;
+    }
+    k
+}
+
+pub fn diagram(pos: &Kokesu) -> String {
+    let mut s = String::new();
+    s.push_str("  8 7 6 5 4 3 2 1\n +-----------------+\n");
+    for rank in (0..8).rev() {
+        s.push_str(" |");
+        for file in 0..8 {
+            let p = pos.board[rank * 8 + file];
+            s.push(' ');
+            s.push(if p == EMPTY { '.' } else { piece_char(p) });
+        }
+        s.push_str(" | ");
+        s.push((b'a' + (7 - rank) as u8) as char);
+        s.push('\n');
+    }
+    s.push_str(" +-----------------+\n");
+    s.push_str(&format!(
+        "sfen {}\nside {} ({}), ply {}, plies without capture or pawn move {}",
+        to_sfen(pos),
+        if pos.side == 0 { "sente" } else { "gote" },
+        if pos.side == 0 { "red, uppercase" } else { "green, lowercase" },
+        pos.ply,
+        pos.halfmove
+    ));
+    s
+}

@@ -1,0 +1,264 @@
+//! 66 shogi (`shogi66`): standard shogi on a 6x6 board with a placement phase
+//! (rules.md §1 and §0).
+//!
+//! - Board 6x6, files 1..6 (1 = right), ranks a..f (a = top). Camps and promotion zones
+//!   are 2 ranks: sente's camp e-f, gote's a-b.
+//! - Pieces per side K R B G S N L and 6 P; only one of R and B is used.
+//! - `startpos` = `6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1`: pawns fixed, the rest in
+//!   hand as a reserve. Placement: 12 plies, sente first, each a drop (`K*1f`) onto an
+//!   empty square of the mover's own camp; placing R boxes B and vice versa; no board move
+//!   until both sides have placed 6. Whether an SFEN is in the placement phase follows the
+//!   five conditions of rules.md §0.
+//! - Play: standard shogi moves. Promotion optional on a move starting or ending in the
+//!   zone, compulsory where the piece would have no further move (P/L last rank, N last
+//!   two). Drops of captured pieces: no P/L on the last rank, no N on the last two, no
+//!   second unpromoted pawn on a file (nifu), no pawn drop that mates. No move may leave
+//!   one's own king in check. No legal move = loss (checkmate).
+//! - Repetition: 4th occurrence = draw, a side that checked throughout loses (judged by the
+//!   search on history; see the constants).
+//!
+//! Tokens: drop `<LETTER>*<sq>` (uppercase for both sides), board move `<from><to>[+]`.
+
+mod board;
+mod book;
+mod eval;
+mod movegen;
+mod sfen;
+mod zobrist;
+
+use crate::game::{Color, Game, MoveError, SfenError};
+use board::*;
+pub use board::Move;
+
+/// 66 shogi has no rules switches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules;
+
+/// A 66-shogi position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shogi66 {
+    pos: Position,
+}
+
+impl Shogi66 {
+    /// Whether the position is in the placement phase.
+    pub fn in_placement(&self) -> bool {
+        self.pos.placing
+    }
+
+    /// Why a well-formed move token `mv` is not legal here (it is known not to be).
+    fn why_illegal(&self, mv: Move) -> String {
+        let p = &self.pos;
+        let us = p.stm;
+        let to = mv.to();
+        let occupied = (p.occ[0] | p.occ[1]) & (1u64 << to) != 0;
+        if mv.is_drop() {
+            let k = mv.drop_kind();
+            let letter = LETTER[k as usize] as char;
+            if p.placing {
+                if p.hand[us][k as usize] == 0 {
+                    if (k == ROOK || k == BISHOP) && (0..SQUARES).any(|s| p.board[s] == piece(ROOK + BISHOP - k, us)) {
+                        return format!("{letter} is boxed: the other of R and B was placed");
+                    }
+                    return format!("no {letter} left in the placement reserve");
+                }
+                if occupied {
+                    return "the square is occupied".into();
+                }
+                return "a placement drop must go onto an empty square of one's own camp".into();
+            }
+            if k == KING || p.hand[us][k as usize] == 0 {
+                return format!("no {letter} in hand");
+            }
+            if occupied {
+                return "the square is occupied".into();
+            }
+            if dead_square(k, us, to) {
+                return format!("a dropped {letter} would have no further move");
+            }
+            if k == PAWN && (0..6).any(|r| p.board[r * 6 + col(to)] == piece(PAWN, us)) {
+                return "nifu: an unpromoted pawn of the side to move is already on that file".into();
+            }
+            if k == PAWN && !p.king_attacked_after(mv) && p.drop_mates(mv) {
+                return "pawn-drop mate (uchifuzume)".into();
+            }
+            return "leaves the king in check".into();
+        }
+        if p.placing {
+            return "no board move during the placement phase".into();
+        }
+        let from = mv.from();
+        let pc = p.board[from];
+        if pc == 0 || color_index(pc) != us {
+            return "no piece of the side to move on the from-square".into();
+        }
+        let k = kind(pc);
+        if p.occ[us] & (1u64 << to) != 0 {
+            return "the to-square holds one's own piece".into();
+        }
+        if p.targets(from, pc) & (1u64 << to) == 0 {
+            return format!("that piece cannot move from {} to {}", sq_str(from), sq_str(to));
+        }
+        if mv.is_promotion() {
+            if !can_promote(k) {
+                return "that piece cannot promote".into();
+            }
+            if !in_zone(us, from) && !in_zone(us, to) {
+                return "promotion only on a move that starts or ends in the promotion zone".into();
+            }
+        } else if can_promote(k) && dead_square(k, us, to) {
+            return "must promote: the piece would have no further move".into();
+        }
+        "leaves the king in check".into()
+    }
+}
+
+fn sq_str(sq: usize) -> String {
+    let n = square_name(sq);
+    format!("{}{}", n[0] as char, n[1] as char)
+}
+
+impl Position {
+    /// Whether the mover's own king is attacked after `mv` (any pseudo move).
+    fn king_attacked_after(&self, mv: Move) -> bool {
+        let mut c = *self;
+        c.make(mv);
+        c.king_attacked(self.stm)
+    }
+}
+
+/// Reads a token's shape: `X*sq` or `sqsq[+]`.
+fn parse_token(token: &str) -> Option<Move> {
+    let b = token.as_bytes();
+    if b.len() == 4 && b[1] == b'*' {
+        if !b[0].is_ascii_uppercase() {
+            return None;
+        }
+        let k = kind_of_letter(b[0])?;
+        let to = parse_square(&b[2..4])?;
+        return Some(Move::drop(k, to));
+    }
+    if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
+        let from = parse_square(&b[0..2])?;
+        let to = parse_square(&b[2..4])?;
+        if from == to {
+            return None;
+        }
+        return Some(Move::board(from, to, b.len() == 5));
+    }
+    None
+}
+
+impl Game for Shogi66 {
+    type Move = Move;
+    type Rules = Rules;
+
+    const NAME: &'static str = "shogi66";
+    const FILES: usize = 6;
+    const RANKS: usize = 6;
+    const REPETITION_LIMIT: usize = 4;
+    const PERPETUAL_CHECK_LOSES: bool = true;
+    const MATE_NEEDS_CHECK: bool = true;
+
+    fn startpos(_rules: &Rules) -> Self {
+        match sfen::from_sfen(sfen::STARTPOS) {
+            Ok(pos) => Shogi66 { pos },
+            Err(_) => unreachable!("the start position is valid"),
+        }
+    }
+
+    fn from_sfen(text: &str, _rules: &Rules) -> Result<Self, SfenError> {
+        sfen::from_sfen(text).map(|pos| Shogi66 { pos })
+    }
+
+    fn to_sfen(&self) -> String {
+        sfen::to_sfen(&self.pos)
+    }
+
+    fn diagram(&self) -> String {
+        sfen::diagram(&self.pos)
+    }
+
+    fn side_to_move(&self) -> Color {
+        color_of_index(self.pos.stm)
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.pos.generate(true, &mut |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.pos.make(mv);
+    }
+
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let mv = parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
+        let mut found = false;
+        let mut any = false;
+        self.pos.generate(true, &mut |m| {
+            any = true;
+            if m == mv {
+                found = true;
+                return true;
+            }
+            false
+        });
+        if found {
+            Ok(mv)
+        } else if !any {
+            Err(MoveError::GameOver(token.to_string()))
+        } else {
+            Err(MoveError::Illegal(token.to_string(), self.why_illegal(mv)))
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let mut s = String::with_capacity(5);
+        if mv.is_drop() {
+            s.push(LETTER[mv.drop_kind() as usize] as char);
+            s.push('*');
+        } else {
+            s.push_str(&sq_str(mv.from()));
+        }
+        s.push_str(&sq_str(mv.to()));
+        if mv.is_promotion() {
+            s.push('+');
+        }
+        s
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key
+    }
+
+    fn no_move_outcome(&self) -> crate::game::Outcome {
+        crate::game::Outcome::Loss
+    }
+
+    fn in_check(&self) -> bool {
+        !self.pos.placing && self.pos.king_attacked(self.pos.stm)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.pos)
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        eval::is_tactical(&self.pos, mv)
+    }
+
+    fn order_score(&self, mv: Move) -> i32 {
+        eval::order_score(&self.pos, mv)
+    }
+
+    fn move_id(mv: Move) -> u32 {
+        mv.0 as u32
+    }
+
+    fn book_move(&self) -> Option<Move> {
+        book::placement(&self.pos)
+    }
+}

@@ -1,0 +1,346 @@
+//! SFEN reading (validated, never panics) and writing, the placement-phase test of
+//! rules.md §0, and the board diagram.
+
+use super::board::*;
+use crate::game::SfenError;
+
+pub const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
+
+/// Most pieces of each unpromoted kind in the whole game (R and B share their limit).
+const LIMIT: [u8; 9] = [0, 12, 2, 2, 2, 2, 2, 2, 2];
+
+fn empty_position() -> Position {
+    Position { board: [0; SQUARES], occ: [0; 2], hand: [[0; 9]; 2], king: [SQUARES as u8; 2], stm: 0, ply: 1, placing: false, key: 0 }
+}
+
+fn parse_board(text: &str, pos: &mut Position) -> Result<(), SfenError> {
+    let bad = |m: String| SfenError::Board(m);
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != 6 {
+        return Err(bad(format!("{} ranks, expected 6", rows.len())));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let mut c = 0usize;
+        let mut promoted = false;
+        for ch in row.bytes() {
+            if promoted && !ch.is_ascii_alphabetic() {
+                return Err(bad(format!("'+' not followed by a piece letter in rank {}", (b'a' + r as u8) as char)));
+            }
+            match ch {
+                b'1'..=b'6' => {
+                    c += (ch - b'0') as usize;
+                    if c > 6 {
+                        return Err(bad(format!("rank {} is longer than 6 squares", (b'a' + r as u8) as char)));
+                    }
+                }
+                b'+' => promoted = true,
+                _ => {
+                    let k = kind_of_letter(ch).ok_or_else(|| bad(format!("unknown piece letter '{}'", ch as char)))?;
+                    if c >= 6 {
+                        return Err(bad(format!("rank {} is longer than 6 squares", (b'a' + r as u8) as char)));
+                    }
+                    let k = if promoted {
+                        if !can_promote(k) {
+                            return Err(bad(format!("'{}' cannot be promoted", ch as char)));
+                        }
+                        promote(k)
+                    } else {
+                        k
+                    };
+                    promoted = false;
+                    let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+                    let sq = r * 6 + c;
+                    if k == KING && pos.king[color] as usize != SQUARES {
+                        return Err(bad("a side has two kings".into()));
+                    }
+                    pos.put(sq, piece(k, color));
+                    c += 1;
+                }
+            }
+        }
+        if promoted {
+            return Err(bad("'+' at the end of a rank".into()));
+        }
+        if c != 6 {
+            return Err(bad(format!("rank {} has {} squares, expected 6", (b'a' + r as u8) as char, c)));
+        }
+    }
+    Ok(())
+}
+
+fn parse_hand(text: &str, pos: &mut Position) -> Result<(), SfenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    let bad = |m: String| SfenError::Hand(m);
+    let mut count: u32 = 0;
+    let mut digits = 0;
+    for ch in text.bytes() {
+        if ch.is_ascii_digit() {
+            digits += 1;
+            if digits > 2 {
+                return Err(bad("count too large".into()));
+            }
+            count = count * 10 + (ch - b'0') as u32;
+            continue;
+        }
+        let k = kind_of_letter(ch).ok_or_else(|| bad(format!("unknown piece letter '{}'", ch as char)))?;
+        if digits > 0 && count == 0 {
+            return Err(bad("a count of 0".into()));
+        }
+        let n = if digits == 0 { 1 } else { count };
+        let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+        let total = pos.hand[color][k as usize] as u32 + n;
+        if total > LIMIT[k as usize] as u32 {
+            return Err(bad(format!("too many '{}' in hand", ch as char)));
+        }
+        pos.hand[color][k as usize] = total as u8;
+        count = 0;
+        digits = 0;
+    }
+    if digits > 0 {
+        return Err(bad("count without a piece letter".into()));
+    }
+    Ok(())
+}
+
+/// rules.md §0, the five conditions of the placement phase.
+fn is_placement(pos: &Position) -> bool {
+    // 1. ply at most 12.
+    if pos.ply > 12 {
+        return false;
+    }
+    // 2. at least one hand not empty.
+    if pos.hand.iter().all(|h| h.iter().all(|&n| n == 0)) {
+        return false;
+    }
+    let mut placed = [0u32; 2];
+    for c in 0..2 {
+        // 3. pieces unpromoted, in own camp; pawns exactly fill own second rank; none in hand.
+        let pawn_rank = if c == 0 { 4 } else { 1 };
+        let mut on_board = [0u8; 9];
+        for sq in 0..SQUARES {
+            let p = pos.board[sq];
+            if p == 0 || color_index(p) != c {
+                continue;
+            }
+            let k = kind(p);
+            if k > KING || !in_camp(c, sq) {
+                return false;
+            }
+            if k == PAWN && rank(sq) != pawn_rank {
+                return false;
+            }
+            if k != PAWN {
+                placed[c] += 1;
+            }
+            on_board[k as usize] += 1;
+        }
+        if on_board[PAWN as usize] != 6 || pos.hand[c][PAWN as usize] != 0 {
+            return false;
+        }
+        // 4. board + hand is exactly the own set.
+        let total = |k: u8| on_board[k as usize] + pos.hand[c][k as usize];
+        for k in [KING, GOLD, SILVER, KNIGHT, LANCE] {
+            if total(k) != 1 {
+                return false;
+            }
+        }
+        let (r, b) = (total(ROOK), total(BISHOP));
+        let ok = if on_board[ROOK as usize] > 0 {
+            r == 1 && b == 0
+        } else if on_board[BISHOP as usize] > 0 {
+            b == 1 && r == 0
+        } else {
+            r == 1 && b == 1
+        };
+        if !ok {
+            return false;
+        }
+    }
+    // 5. placed counts fit the side to move.
+    if pos.stm == 0 {
+        placed[0] == placed[1]
+    } else {
+        placed[0] == placed[1] + 1
+    }
+}
+
+/// Checks a play-phase position for things that cannot happen in a game.
+fn validate_play(pos: &Position) -> Result<(), SfenError> {
+    let bad = |m: &str| Err(SfenError::Invalid(m.to_string()));
+    if pos.hand[0][KING as usize] > 0 || pos.hand[1][KING as usize] > 0 {
+        return bad("a king in hand outside the placement phase");
+    }
+    if pos.king[0] as usize >= SQUARES || pos.king[1] as usize >= SQUARES {
+        return bad("each side needs a king on the board");
+    }
+    let mut totals = [0u32; 9];
+    let mut pawn_cols = [[false; 6]; 2];
+    for sq in 0..SQUARES {
+        let p = pos.board[sq];
+        if p == 0 {
+            continue;
+        }
+        let (c, k) = (color_index(p), kind(p));
+        totals[unpromote(k) as usize] += 1;
+        if dead_square(k, c, sq) {
+            return bad("an unpromoted pawn, lance or knight with no further move");
+        }
+        if k == PAWN {
+            if pawn_cols[c][col(sq)] {
+                return bad("two unpromoted pawns of one side on a file (nifu)");
+            }
+            pawn_cols[c][col(sq)] = true;
+        }
+    }
+    for c in 0..2 {
+        for k in 1..9 {
+            totals[k] += pos.hand[c][k] as u32;
+        }
+    }
+    for k in [PAWN, LANCE, KNIGHT, SILVER, GOLD] {
+        if totals[k as usize] > LIMIT[k as usize] as u32 {
+            return bad("more pieces of a kind than the game has");
+        }
+    }
+    if totals[ROOK as usize] + totals[BISHOP as usize] > 2 {
+        return bad("more than two rooks and bishops in play (each side boxes one of R and B)");
+    }
+    if pos.king_attacked(1 - pos.stm) {
+        return bad("the side not to move is in check");
+    }
+    Ok(())
+}
+
+pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    if fields.len() != 3 && fields.len() != 4 {
+        return Err(SfenError::FieldCount(fields.len()));
+    }
+    let mut pos = empty_position();
+    parse_board(fields[0], &mut pos)?;
+    pos.stm = match fields[1] {
+        "b" => 0,
+        "w" => 1,
+        s => return Err(SfenError::Side(s.to_string())),
+    };
+    parse_hand(fields[2], &mut pos)?;
+    if let Some(p) = fields.get(3) {
+        pos.ply = match p.parse::<u32>() {
+            Ok(n) if n > 0 && n < u32::MAX / 2 => n,
+            _ => return Err(SfenError::Ply(p.to_string())),
+        };
+    }
+    pos.placing = is_placement(&pos);
+    if !pos.placing {
+        validate_play(&pos)?;
+    }
+    pos.key = pos.compute_key();
+    Ok(pos)
+}
+
+fn piece_text(p: u8, out: &mut String) {
+    let k = kind(p);
+    let base = unpromote(k);
+    if base != k {
+        out.push('+');
+    }
+    let l = LETTER[base as usize] as char;
+    out.push(if color_index(p) == 0 { l } else { l.to_ascii_lowercase() });
+}
+
+pub fn to_sfen(pos: &Position) -> String {
+    let mut s = String::with_capacity(64);
+    for r in 0..6 {
+        if r > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for c in 0..6 {
+            let p = pos.board[r * 6 + c];
+            if p == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+                empty = 0;
+            }
+            piece_text(p, &mut s);
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+    }
+    s.push(' ');
+    s.push(if pos.stm == 0 { 'b' } else { 'w' });
+    s.push(' ');
+    let mut any = false;
+    for c in 0..2 {
+        for k in HAND_ORDER {
+            let n = pos.hand[c][k as usize];
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            let l = LETTER[k as usize] as char;
+            s.push(if c == 0 { l } else { l.to_ascii_lowercase() });
+        }
+    }
+    if !any {
+        s.push('-');
+    }
+    s.push(' ');
+    s.push_str(&pos.ply.to_string());
+    s
+}
+
+fn hand_text(pos: &Position, c: usize) -> String {
+    let mut s = String::new();
+    for k in HAND_ORDER {
+        let n = pos.hand[c][k as usize];
+        if n > 0 {
+            s.push(LETTER[k as usize] as char);
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            s.push(' ');
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s.trim_end().to_string()
+}
+
+pub fn diagram(pos: &Position) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("gote hand: {}\n", hand_text(pos, 1)));
+    s.push_str("   6  5  4  3  2  1\n");
+    for r in 0..6 {
+        s.push_str(" ");
+        for c in 0..6 {
+            let p = pos.board[r * 6 + c];
+            if p == 0 {
+                s.push_str("  .");
+            } else {
+                let mut t = String::new();
+                piece_text(p, &mut t);
+                s.push_str(&format!("{t:>3}"));
+            }
+        }
+        s.push_str(&format!("  {}\n", (b'a' + r as u8) as char));
+    }
+    s.push_str(&format!("sente hand: {}\n", hand_text(pos, 0)));
+    s.push_str(&format!(
+        "{} to move, ply {}{}",
+        if pos.stm == 0 { "sente" } else { "gote" },
+        pos.ply,
+        if pos.placing { ", placement phase" } else { "" }
+    ));
+    s
+}

@@ -1,0 +1,293 @@
+//! Commands from the GUI, parsed from one line of text (nom).
+//!
+//! The grammar is USI with the Shogidokoro extensions plus the script verbs `d`, `moves`,
+//! `go perft N` and `bench`. Parsing knows no rule of any game: move tokens and SFENs stay
+//! text here and are checked by the game when the engine applies them.
+
+use nom::bytes::complete::{tag, take_till1};
+use nom::character::complete::multispace0;
+use nom::sequence::{preceded, tuple};
+use nom::IResult;
+use thiserror::Error;
+
+/// One command from the GUI or a script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Usi,
+    IsReady,
+    /// `setoption name N [value V]`; the value may contain spaces.
+    SetOption { name: String, value: Option<String> },
+    /// `usinewgame` / `ucinewgame`.
+    NewGame,
+    /// `position startpos|sfen <sfen> [moves m1 m2 ...]`; `sfen: None` is startpos.
+    Position { sfen: Option<String>, moves: Vec<String> },
+    Go(GoParams),
+    /// `go perft N`.
+    Perft(u32),
+    Stop,
+    PonderHit,
+    /// `gameover win|lose|draw` (the result is accepted and not used).
+    GameOver(String),
+    Quit,
+    /// `d`: board diagram and SFEN.
+    Display,
+    /// `moves`: every legal move on one line.
+    Moves,
+    /// `bench [depth]`.
+    Bench(Option<u32>),
+}
+
+/// The limits of a `go` command. Times are milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub btime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub binc: Option<u64>,
+    pub winc: Option<u64>,
+    pub byoyomi: Option<u64>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// `go mate <ms>` / `go mate infinite` (`Some(None)` = no time limit).
+    pub mate: Option<Option<u64>>,
+    pub searchmoves: Vec<String>,
+}
+
+/// A line that is not a command koma understands.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CommandError {
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    #[error("malformed '{command}' command: {why}")]
+    Malformed { command: String, why: String },
+}
+
+fn word(input: &str) -> IResult<&str, &str> {
+    preceded(multispace0, take_till1(|c: char| c.is_whitespace()))(input)
+}
+
+fn number<T: std::str::FromStr>(token: &str, key: &str, command: &str) -> Result<T, CommandError> {
+    token.parse().map_err(|_| CommandError::Malformed {
+        command: command.to_string(),
+        why: format!("'{key}' needs a non-negative number, got '{token}'"),
+    })
+}
+
+fn malformed(command: &str, why: impl Into<String>) -> CommandError {
+    CommandError::Malformed { command: command.to_string(), why: why.into() }
+}
+
+
+/// `setoption name <name> [value <value...>]`; the value may contain spaces.
+fn setoption(args: &str) -> Result<Command, CommandError> {
+    let header = |i| -> IResult<&str, &str> { preceded(tuple((multispace0, tag("name"))), word)(i) };
+    let (after, name) =
+        header(args).map_err(|_| malformed("setoption", "expected 'setoption name <name> [value <value>]'"))?;
+    let after = after.trim();
+    let value = if after.is_empty() {
+        None
+    } else if let Ok((v, _)) = tag::<_, _, nom::error::Error<&str>>("value")(after) {
+        Some(v.trim()).filter(|v| !v.is_empty()).map(str::to_string)
+    } else {
+        return Err(malformed("setoption", format!("option names have no spaces: unexpected '{after}'")));
+    };
+    Ok(Command::SetOption { name: name.to_string(), value })
+}
+
+/// `position startpos|sfen <fields...> [moves ...]`
+fn position(args: &str) -> Result<Command, CommandError> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&words[..i], words[i + 1..].iter().map(|s| s.to_string()).collect()),
+        None => (&words[..], Vec::new()),
+    };
+    match head.first() {
+        Some(&"startpos") if head.len() == 1 => Ok(Command::Position { sfen: None, moves }),
+        Some(&"startpos") => Err(malformed("position", format!("unexpected '{}' after startpos", head[1]))),
+        Some(&"sfen") if head.len() > 1 => Ok(Command::Position { sfen: Some(head[1..].join(" ")), moves }),
+        Some(&"sfen") => Err(malformed("position", "'sfen' needs a position")),
+        Some(other) => Err(malformed("position", format!("expected 'startpos' or 'sfen', got '{other}'"))),
+        None => Err(malformed("position", "expected 'startpos' or 'sfen'")),
+    }
+}
+
+fn go(args: &str) -> Result<Command, CommandError> {
+    let mut p = GoParams::default();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let mut i = 0;
+    let value = |i: usize, key: &str| -> Result<&str, CommandError> {
+        words.get(i + 1).copied().ok_or_else(|| malformed("go", format!("'{key}' needs a value")))
+    };
+    while i < words.len() {
+        let key = words[i];
+        match key {
+            "perft" => {
+                if words.len() != 2 || i != 0 {
+                    return Err(malformed("go", "expected 'go perft <depth>'"));
+                }
+                return Ok(Command::Perft(number(value(i, key)?, key, "go")?));
+            }
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "nodes" => {
+                let v: u64 = number(value(i, key)?, key, "go")?;
+                match key {
+                    "btime" => p.btime = Some(v),
+                    "wtime" => p.wtime = Some(v),
+                    "binc" => p.binc = Some(v),
+                    "winc" => p.winc = Some(v),
+                    "byoyomi" => p.byoyomi = Some(v),
+                    "movetime" => p.movetime = Some(v),
+                    _ => p.nodes = Some(v),
+                }
+                i += 2;
+            }
+            "depth" => {
+                p.depth = Some(number(value(i, key)?, key, "go")?);
+                i += 2;
+            }
+            "infinite" => {
+                p.infinite = true;
+                i += 1;
+            }
+            "ponder" => {
+                p.ponder = true;
+                i += 1;
+            }
+            "mate" => match words.get(i + 1) {
+                Some(&"infinite") => {
+                    p.mate = Some(None);
+                    i += 2;
+                }
+                Some(t) if t.parse::<u64>().is_ok() => {
+                    p.mate = Some(Some(number(t, key, "go")?));
+                    i += 2;
+                }
+                _ => {
+                    p.mate = Some(None);
+                    i += 1;
+                }
+            },
+            "searchmoves" => {
+                // Everything up to the next known keyword is a move token.
+                i += 1;
+                while i < words.len() && !is_go_keyword(words[i]) {
+                    p.searchmoves.push(words[i].to_string());
+                    i += 1;
+                }
+            }
+            other => return Err(malformed("go", format!("unknown parameter '{other}'"))),
+        }
+    }
+    Ok(Command::Go(p))
+}
+
+fn is_go_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "nodes" | "depth" | "infinite" | "ponder" | "mate"
+    )
+}
+
+fn no_args(command: Command, name: &str, args: &str) -> Result<Command, CommandError> {
+    if args.trim().is_empty() {
+        Ok(command)
+    } else {
+        Err(malformed(name, format!("takes no arguments, got '{}'", args.trim())))
+    }
+}
+
+/// Parses one input line. Blank lines are `Ok(None)`.
+pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let Ok((args, name)) = word(line) else { return Ok(None) };
+    let args = args.trim_start();
+    let cmd = match name {
+        "usi" => no_args(Command::Usi, name, args)?,
+        "isready" => no_args(Command::IsReady, name, args)?,
+        "setoption" => setoption(args)?,
+        "usinewgame" | "ucinewgame" => no_args(Command::NewGame, name, args)?,
+        "position" => position(args)?,
+        "go" => go(args)?,
+        "stop" => no_args(Command::Stop, name, args)?,
+        "ponderhit" => no_args(Command::PonderHit, name, args)?,
+        "gameover" => Command::GameOver(args.to_string()),
+        "quit" => Command::Quit,
+        "d" => no_args(Command::Display, name, args)?,
+        "moves" => no_args(Command::Moves, name, args)?,
+        "bench" => match args.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [] => Command::Bench(None),
+            [d] => Command::Bench(Some(number(d, "depth", "bench")?)),
+            _ => return Err(malformed("bench", "expected 'bench [depth]'")),
+        },
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(CommandError::Unknown(shown));
+        }
+    };
+    Ok(Some(cmd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_with_and_without_value() {
+        assert_eq!(
+            parse_command("setoption name USI_Hash value 64"),
+            Ok(Some(Command::SetOption { name: "USI_Hash".into(), value: Some("64".into()) }))
+        );
+        assert_eq!(
+            parse_command("setoption name NumberShogiPieceMoves value 1:N 2:NW,NE"),
+            Ok(Some(Command::SetOption { name: "NumberShogiPieceMoves".into(), value: Some("1:N 2:NW,NE".into()) }))
+        );
+        assert_eq!(
+            parse_command("setoption name Clear"),
+            Ok(Some(Command::SetOption { name: "Clear".into(), value: None }))
+        );
+        assert!(parse_command("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse_command("position startpos moves K*1f K*1a"),
+            Ok(Some(Command::Position { sfen: None, moves: vec!["K*1f".into(), "K*1a".into()] }))
+        );
+        assert_eq!(
+            parse_command("position sfen 6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1"),
+            Ok(Some(Command::Position { sfen: Some("6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1".into()), moves: vec![] }))
+        );
+        assert!(parse_command("position").is_err());
+        assert!(parse_command("position sfen").is_err());
+        assert!(parse_command("position startpos 7g7f").is_err());
+    }
+
+    #[test]
+    fn go_forms() {
+        let Ok(Some(Command::Go(p))) = parse_command("go btime 1000 wtime 2000 byoyomi 3000") else { panic!() };
+        assert_eq!((p.btime, p.wtime, p.byoyomi), (Some(1000), Some(2000), Some(3000)));
+        let Ok(Some(Command::Go(p))) = parse_command("go mate infinite") else { panic!() };
+        assert_eq!(p.mate, Some(None));
+        let Ok(Some(Command::Go(p))) = parse_command("go mate 5000") else { panic!() };
+        assert_eq!(p.mate, Some(Some(5000)));
+        let Ok(Some(Command::Go(p))) = parse_command("go searchmoves 1e1d 2e2d depth 3") else { panic!() };
+        assert_eq!((p.searchmoves.len(), p.depth), (2, Some(3)));
+        assert_eq!(parse_command("go perft 3"), Ok(Some(Command::Perft(3))));
+        assert!(parse_command("go btime x").is_err());
+        assert!(parse_command("go depth").is_err());
+        assert!(parse_command("go sideways").is_err());
+    }
+
+    #[test]
+    fn unknown_and_blank() {
+        assert_eq!(parse_command("   "), Ok(None));
+        assert_eq!(parse_command("xyzzy 1 2"), Err(CommandError::Unknown("xyzzy".into())));
+        assert!(parse_command("isready now").is_err());
+    }
+}

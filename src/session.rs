@@ -1,0 +1,337 @@
+//! A game session: the bridge between the variant-blind engine and one [`Game`].
+//!
+//! [`Session`] is object-safe and speaks in move tokens and SFEN text; [`GameSession`]
+//! implements it once for every game. The engine picks the session when the variant is
+//! chosen (`src/games/mod.rs`) and from then on never matches on the variant again.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::game::{Game, MoveError, RuleError, RuleOption, SfenError};
+use crate::perft;
+use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
+use crate::search::mate::{self, MateAnswer};
+use crate::search::time::{self, TimeOptions};
+use crate::search::tt::Table;
+use crate::search::{mate_plies, Limits, Report, Searcher, Signals};
+
+/// Where replies go (stdout in the binary, a buffer in tests).
+pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
+
+/// A `position` command that could not be applied. Nothing of it was applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("{0}")]
+    Sfen(#[from] SfenError),
+    #[error("move {index} of the moves list: {source}")]
+    Move { index: usize, source: MoveError },
+}
+
+/// Everything a search needs besides the position.
+pub struct SearchJob {
+    pub params: GoParams,
+    pub time: TimeOptions,
+    pub multipv: usize,
+    pub signals: Arc<Signals>,
+    pub sink: Sink,
+    /// When `go` arrived.
+    pub start: Instant,
+}
+
+/// The variant-independent face of a game, used by the engine.
+pub trait Session: Send {
+    fn variant(&self) -> &'static str;
+    /// `variant <name> files F ranks R startpos <sfen>`
+    fn describe(&self) -> String;
+    fn rule_options(&self) -> &'static [RuleOption];
+    /// Changes a rules switch; the position goes back to the start position.
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
+    /// `position`: applied whole or not at all. On error the session has no position.
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
+    /// Why there is no position to work on, if there is none.
+    fn position_error(&self) -> Option<String>;
+    /// `d`: diagram lines, then `sfen <sfen>`.
+    fn display(&self) -> Result<Vec<String>, String>;
+    /// `moves`: legal move tokens.
+    fn legal_moves(&self) -> Result<Vec<String>, String>;
+    /// `go perft N`: per-move counts (sorted by token).
+    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// `go`: starts a search thread that ends with exactly one `bestmove` or `checkmate`.
+    fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String>;
+    /// `bench`: fixed positions to a fixed depth; lines go to `sink`.
+    fn bench(&mut self, depth: Option<u32>, sink: &Sink);
+    /// `usinewgame`: forget what earlier games taught the table.
+    fn new_game(&mut self);
+    /// `USI_Hash`: takes effect at the next search.
+    fn set_hash(&mut self, mib: usize);
+}
+
+#[derive(Clone)]
+struct Current<G: Game> {
+    pos: G,
+    /// `(key, in_check)` of every position since the `position` root, current last.
+    history: Vec<(u64, bool)>,
+}
+
+/// [`Session`] for game `G`.
+pub struct GameSession<G: Game> {
+    rules: G::Rules,
+    current: Result<Current<G>, String>,
+    tt: Arc<Mutex<Option<Table<G::Move>>>>,
+    hash_mib: usize,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new() -> Self {
+        let rules = G::Rules::default();
+        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: Arc::new(Mutex::new(None)), hash_mib: 16 }
+    }
+
+    fn root(pos: G) -> Current<G> {
+        let history = vec![(pos.key(), pos.in_check())];
+        Current { pos, history }
+    }
+
+    fn current(&self) -> Result<&Current<G>, String> {
+        self.current.as_ref().map_err(|e| e.clone())
+    }
+}
+
+impl<G: Game> Default for GameSession<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The tokens of a line of moves from `pos`.
+fn tokens<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let t = p.format_move(m);
+            p.play(m);
+            t
+        })
+        .collect()
+}
+
+fn info_of<G: Game>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
+    let ms = r.elapsed.as_millis() as u64;
+    Info {
+        depth: r.depth,
+        seldepth: r.seldepth,
+        multipv: (multipv > 1).then_some(r.multipv),
+        score: Some(match mate_plies(r.score) {
+            Some(n) => Score::Mate(n),
+            None => Score::Cp(r.score),
+        }),
+        nodes: r.nodes,
+        nps: r.nodes * 1000 / ms.max(1),
+        time_ms: ms,
+        hashfull: r.hashfull,
+        pv: tokens(root, &r.pv),
+    }
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn variant(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn describe(&self) -> String {
+        format!("variant {} files {} ranks {} startpos {}", G::NAME, G::FILES, G::RANKS, G::startpos(&self.rules).to_sfen())
+    }
+
+    fn rule_options(&self) -> &'static [RuleOption] {
+        G::rule_options()
+    }
+
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        let mut rules = self.rules;
+        G::set_rule(&mut rules, name, value)?;
+        self.rules = rules;
+        self.current = Ok(Self::root(G::startpos(&self.rules)));
+        Ok(())
+    }
+
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
+        let applied = (|| {
+            let pos = match sfen {
+                None => G::startpos(&self.rules),
+                Some(s) => G::from_sfen(s, &self.rules)?,
+            };
+            let mut cur = Self::root(pos);
+            for (i, token) in moves.iter().enumerate() {
+                let mv = cur.pos.parse_move(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
+                cur.pos.play(mv);
+                cur.history.push((cur.pos.key(), cur.pos.in_check()));
+            }
+            Ok(cur)
+        })();
+        match applied {
+            Ok(cur) => {
+                self.current = Ok(cur);
+                Ok(())
+            }
+            Err(e) => {
+                self.current = Err(format!("the last position command was rejected ({e})"));
+                Err(e)
+            }
+        }
+    }
+
+    fn position_error(&self) -> Option<String> {
+        self.current.as_ref().err().cloned()
+    }
+
+    fn display(&self) -> Result<Vec<String>, String> {
+        let cur = self.current()?;
+        let mut lines: Vec<String> = cur.pos.diagram().lines().map(|l| l.trim_end().to_string()).collect();
+        lines.push(format!("sfen {}", cur.pos.to_sfen()));
+        Ok(lines)
+    }
+
+    fn legal_moves(&self) -> Result<Vec<String>, String> {
+        let cur = self.current()?;
+        let mut list = Vec::new();
+        cur.pos.legal_moves(&mut list);
+        Ok(list.iter().map(|&m| cur.pos.format_move(m)).collect())
+    }
+
+    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        Ok(perft::divide(&self.current()?.pos, depth))
+    }
+
+    fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
+        let cur = self.current()?.clone();
+        let mut searchmoves = Vec::new();
+        for t in &job.params.searchmoves {
+            searchmoves.push(cur.pos.parse_move(t).map_err(|e| format!("searchmoves: {e}"))?);
+        }
+        let tt = Arc::clone(&self.tt);
+        let hash_mib = self.hash_mib;
+        std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || run_search(cur, job, searchmoves, tt, hash_mib))
+            .map_err(|e| format!("cannot start the search thread: {e}"))
+    }
+
+    fn bench(&mut self, depth: Option<u32>, sink: &Sink) {
+        let depth = depth.unwrap_or(G::BENCH_DEPTH).clamp(1, 64);
+        let mut table = Table::new(16);
+        let signals = Signals::default();
+        let mut positions = vec![G::startpos(&self.rules)];
+        for s in G::BENCH_POSITIONS {
+            match G::from_sfen(s, &self.rules) {
+                Ok(p) => positions.push(p),
+                Err(e) => sink(Reply::Error(format!("bench position '{s}': {e}"))),
+            }
+        }
+        let limits = Limits {
+            time: time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let start = Instant::now();
+        let mut total = 0;
+        for (i, pos) in positions.iter().enumerate() {
+            let history = [(pos.key(), pos.in_check())];
+            let mut s = Searcher::new(&mut table, &signals, &history);
+            let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
+            total += r.nodes;
+            let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "resign".into());
+            sink(Reply::InfoString(format!("bench position {} nodes {} bestmove {best} sfen {}", i + 1, r.nodes, pos.to_sfen())));
+        }
+        let ms = start.elapsed().as_millis() as u64;
+        sink(Reply::Text(format!("Total time (ms) : {ms}")));
+        sink(Reply::Text(format!("Nodes searched  : {total}")));
+        sink(Reply::Text(format!("Nodes/second    : {}", total * 1000 / ms.max(1))));
+    }
+
+    fn new_game(&mut self) {
+        if let Ok(mut t) = self.tt.lock() {
+            if let Some(t) = t.as_mut() {
+                t.clear();
+            }
+        }
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib;
+        if let Ok(mut t) = self.tt.lock() {
+            *t = None;
+        }
+    }
+}
+
+/// The body of the search thread.
+fn run_search<G: Game>(
+    cur: Current<G>,
+    job: SearchJob,
+    searchmoves: Vec<G::Move>,
+    tt: Arc<Mutex<Option<Table<G::Move>>>>,
+    hash_mib: usize,
+) {
+    let signals = &job.signals;
+    let sink = &job.sink;
+    let root = &cur.pos;
+    let plan = time::plan(&job.params, root.side_to_move(), job.time);
+
+    if let Some(mate_limit) = job.params.mate {
+        let deadline = mate_limit.map(|ms| job.start + Duration::from_millis(ms));
+        let answer = match mate::solve(root, signals, deadline) {
+            MateAnswer::Mate(pv) => MateResult::Mate(tokens(root, &pv)),
+            MateAnswer::NoMate => MateResult::NoMate,
+            MateAnswer::Timeout => MateResult::Timeout,
+        };
+        sink(Reply::Checkmate(answer));
+        return;
+    }
+
+    let mut guard = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let table = guard.get_or_insert_with(|| Table::new(hash_mib));
+    let book = root.book_move().filter(|m| {
+        let mut legal = Vec::new();
+        root.legal_moves(&mut legal);
+        legal.contains(m) && (searchmoves.is_empty() || searchmoves.contains(m))
+    });
+    let (best, ponder) = if let Some(m) = book {
+        sink(Reply::InfoString(format!("book move {}", root.format_move(m))));
+        (Some(m), None)
+    } else {
+        let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv: job.multipv, searchmoves };
+        let mut searcher = Searcher::new(table, signals, &cur.history);
+        let multipv = job.multipv;
+        let r = searcher.run(root, &limits, job.start, &mut |rep| sink(Reply::Info(info_of(root, rep, multipv))));
+        (r.best, r.ponder)
+    };
+    drop(guard);
+
+    // Never answer sooner than the minimum time, and never before `stop`/`ponderhit`
+    // in an infinite or ponder search.
+    loop {
+        if signals.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let waiting_for_gui = job.params.infinite || signals.pondering.load(Ordering::Relaxed);
+        if !waiting_for_gui && job.start.elapsed() >= plan.minimum {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ponder = ponder.map(|p| {
+        let mut after = root.clone();
+        if let Some(b) = best {
+            after.play(b);
+        }
+        after.format_move(p)
+    });
+    sink(Reply::BestMove { mv: best.map(|m| root.format_move(m)), ponder });
+}

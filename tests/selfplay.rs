@@ -1,0 +1,138 @@
+//! Self-play through the protocol: whole games where every `bestmove` must be in the
+//! engine's own `moves` list and no side may overstep its clock.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::Koma;
+
+const T: Duration = Duration::from_secs(30);
+
+/// A clock as a GUI keeps it.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    main_ms: i64,
+    inc_ms: i64,
+    byoyomi_ms: i64,
+}
+
+impl Clock {
+    fn go(&self, clocks: &[i64; 2]) -> String {
+        let mut s = format!("go btime {} wtime {}", clocks[0].max(0), clocks[1].max(0));
+        if self.byoyomi_ms > 0 {
+            s += &format!(" byoyomi {}", self.byoyomi_ms);
+        }
+        if self.inc_ms > 0 {
+            s += &format!(" binc {} winc {}", self.inc_ms, self.inc_ms);
+        }
+        s
+    }
+}
+
+#[derive(Debug)]
+struct Game {
+    moves: Vec<String>,
+    /// "no legal move", "repetition" or "ply limit".
+    end: &'static str,
+}
+
+fn setup(k: &mut Koma, variant: &str) {
+    k.send("usi");
+    k.read_until("usiok", T);
+    if variant != "shogi66" {
+        k.send(&format!("setoption name USI_Variant value {variant}"));
+        k.read_until("info string variant", T);
+    }
+    assert_eq!(k.ask("isready"), "readyok");
+}
+
+/// Plays one game. `per_move_process`: RokuRokuGUI's way, a new engine for every move
+/// whose whole life counts against the clock.
+fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, repetition_limit: usize) -> Game {
+    let mut clocks = [clock.main_ms, clock.main_ms];
+    let mut moves: Vec<String> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut referee = Koma::spawn();
+    setup(&mut referee, variant);
+    let mut player = if per_move_process { None } else { Some(Koma::spawn()) };
+    if let Some(p) = player.as_mut() {
+        setup(p, variant);
+    }
+    for ply in 0..max_plies {
+        let position = if moves.is_empty() { "position startpos".to_string() } else { format!("position startpos moves {}", moves.join(" ")) };
+        referee.send(&position);
+        let legal = referee.moves();
+        referee.send("d");
+        let sfen = referee.read_until("sfen ", T).pop().unwrap();
+        // Repetition: board, hands and side to move (the ply number is left out).
+        let key: String = sfen.rsplitn(2, ' ').nth(1).unwrap().to_string();
+        let n = seen.entry(key).or_insert(0);
+        *n += 1;
+        if *n >= repetition_limit {
+            return Game { moves, end: "repetition" };
+        }
+        if legal.is_empty() {
+            return Game { moves, end: "no legal move" };
+        }
+        let side = ply % 2; // sente moves first from every start position used here
+        let go = clock.go(&clocks);
+        let t0 = Instant::now();
+        let mut fresh;
+        let engine = match player.as_mut() {
+            Some(p) => p,
+            None => {
+                fresh = Koma::spawn();
+                fresh.send("usi");
+                fresh.read_until("usiok", T);
+                if variant != "shogi66" {
+                    fresh.send(&format!("setoption name USI_Variant value {variant}"));
+                    fresh.read_until("info string variant", T);
+                }
+                fresh.send("isready");
+                fresh.read_until("readyok", T);
+                &mut fresh
+            }
+        };
+        engine.send(&position);
+        engine.send(&go);
+        let lines = engine.read_until("bestmove", T);
+        let used = t0.elapsed().as_millis() as i64;
+        if per_move_process {
+            engine.send("quit");
+        }
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        assert!(lines.iter().all(|l| !l.starts_with("info string error")), "{lines:?}");
+        assert!(legal.contains(&best), "ply {ply}: bestmove {best} not among {legal:?} after {moves:?}");
+        // The clock: byoyomi first, then main time; increment after the move.
+        let over = (used - clock.byoyomi_ms).max(0);
+        clocks[side] -= over;
+        assert!(clocks[side] >= 0, "ply {ply}: side {side} overstepped its time ({used} ms used, {go})");
+        clocks[side] += clock.inc_ms;
+        moves.push(best);
+    }
+    Game { moves, end: "ply limit" }
+}
+
+#[test]
+fn shogi66_self_play_at_byoyomi_keeps_to_legal_moves_and_time() {
+    let g = play("shogi66", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 300, false, 4);
+    assert!(g.moves.len() > 12, "the game left the placement phase: {g:?}");
+    eprintln!("shogi66 byoyomi game: {} plies, {}", g.moves.len(), g.end);
+}
+
+#[test]
+fn shogi66_self_play_in_sudden_death_with_increment() {
+    let g = play("shogi66", Clock { main_ms: 2000, inc_ms: 50, byoyomi_ms: 0 }, 200, false, 4);
+    assert!(g.moves.len() > 12, "{g:?}");
+}
+
+#[test]
+fn shogi66_rokurokugui_style_game_new_process_per_move() {
+    // Exactly RokuRokuGUI's command sequence; byoyomi shortened for CI.
+    let g = play("shogi66", Clock { main_ms: 1000, inc_ms: 0, byoyomi_ms: 200 }, 400, true, 4);
+    assert!(g.moves.len() > 12, "{g:?}");
+    assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {:?}", &g.moves[..12]);
+    eprintln!("rokuroku-style game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
+}
