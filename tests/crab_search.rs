@@ -66,8 +66,7 @@ fn kaninariebi_finds_the_third_shrimp() {
 }
 
 #[test]
-fn kaninariebi_sees_a_forced_win_in_two() {
-    // Black threatens two captures at once; a 3-ply search proves the win.
+fn kaninariebi_start_is_not_decided() {
     let p = KaniNariEbi::from_sfen("C3c/C3c/C3c/C3c/C3c b - 1", &Default::default()).unwrap();
     let (_, v) = best(&p, 3);
     assert!(v.abs() < MATE / 2, "no forced result from the start: {v}");

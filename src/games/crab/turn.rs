@@ -111,6 +111,21 @@ pub fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMov
     }
 }
 
+/// The number of landing squares (before the flow) of `color`'s normal moves: a
+/// mobility measure. Slides and diagonal steps never look at their own from-square, so
+/// the piece need not be lifted.
+pub fn mobility<V: Variant>(v: &V, cells: &Cells, color: Color) -> usize {
+    let mut n = 0;
+    for (from, &piece) in cells.iter().enumerate() {
+        if cell::is(piece, color) {
+            let mut targets = Squares::default();
+            v.normal_targets(cells, piece, from, &mut targets);
+            n += targets.len();
+        }
+    }
+    n
+}
+
 /// Whether `side` has at least one normal move.
 pub fn has_normal_move<V: Variant>(v: &V, cells: &Cells, side: Color) -> bool {
     for from in 0..cells.len() {
