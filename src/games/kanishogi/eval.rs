@@ -19,6 +19,7 @@ const PIP: i32 = 25;
 const LAST_CHILD: i32 = 300;
 const PARENT_NEIGHBOUR: i32 = 40;
 const PARENT_THREAT: i32 = 400;
+const PARENT_STUCK: i32 = 70;
 const CHILD_THREAT: i32 = 60;
 const RIVER: i32 = 12;
 const LOW_MOBILITY: i32 = 90;
@@ -86,6 +87,11 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
     }
     if threatened(cells, sq, enemy) {
         d += PARENT_THREAT;
+    }
+    // a parent that cannot slide either way cannot run from a closing sandwich
+    let free = |df: i32| step(sq, df, 0).is_some_and(|n| cells[n] == EMPTY);
+    if !free(1) && !free(-1) {
+        d += PARENT_STUCK;
     }
     // a wall closing on the parent's group: on the edge with one free neighbour left
     let g = group(cells, sq, |x| cell::is(x, c));
