@@ -7,7 +7,7 @@ use super::capture::squares;
 use super::cell::{self, Cells, EMPTY};
 use super::square::{in_flow, step, DIAGONAL};
 use super::token::{CrabMove, Part};
-use crate::game::{Color, Outcome};
+use crate::game::{Color, MoveError, Outcome};
 
 /// What one crab game decides for itself.
 pub trait Variant {
@@ -111,22 +111,40 @@ pub fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMov
     }
 }
 
-/// Whether `side` has at least one normal move.
-pub fn has_normal_move<V: Variant>(v: &V, cells: &Cells, side: Color) -> bool {
-    for from in 0..cells.len() {
-        let piece = cells[from];
-        if !cell::is(piece, side) {
-            continue;
-        }
-        let mut base = *cells;
-        base[from] = EMPTY;
-        let mut targets = Squares::default();
-        v.normal_targets(&base, piece, from, &mut targets);
-        if !targets.is_empty() {
-            return true;
+/// The number of landing squares (before the flow) of `color`'s normal moves: a
+/// mobility measure. Slides and diagonal steps never look at their own from-square, so
+/// the piece need not be lifted.
+pub fn mobility<V: Variant>(v: &V, cells: &Cells, color: Color) -> usize {
+    let mut n = 0;
+    for (from, &piece) in cells.iter().enumerate() {
+        if cell::is(piece, color) {
+            let mut targets = Squares::default();
+            v.normal_targets(cells, piece, from, &mut targets);
+            n += targets.len();
         }
     }
-    false
+    n
+}
+
+/// Reads a whole-turn token and checks it against the legal turns of `side` (`legal`,
+/// empty when the game is over).
+pub fn parse_turn(token: &str, legal: &[CrabMove], cells: &Cells, side: Color) -> Result<CrabMove, MoveError> {
+    let mv = CrabMove::parse(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
+    if legal.is_empty() {
+        return Err(MoveError::GameOver(token.to_string()));
+    }
+    if legal.contains(&mv) {
+        return Ok(mv);
+    }
+    let first = mv.first();
+    let why = if !cell::is(cells[first.from], side) {
+        "no piece of the side to move on its from-square"
+    } else if mv.has_bond() && legal.contains(&CrabMove::normal(first.from, first.to, first.promote)) {
+        "the normal move is legal but this bond move is not (the bond's from-square is where the piece stands after the normal move)"
+    } else {
+        "that piece cannot end its move there"
+    };
+    Err(MoveError::Illegal(token.to_string(), why.to_string()))
 }
 
 /// Appends every legal whole turn of `side` (the game is not over), each token once.

@@ -8,7 +8,7 @@ use super::rules::{shrimps, Rules, PIECES};
 use crate::game::Color;
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{enemy_home_file, file_of, step};
-use crate::games::crab::turn::{apply_turn, Squares, Variant};
+use crate::games::crab::turn::{self, apply_turn};
 use crate::games::crab::CrabMove;
 
 const PIECE: i32 = 300;
@@ -17,6 +17,7 @@ const SHRIMP: i32 = 220;
 const SECOND_SHRIMP: i32 = 250;
 const PROMOTION_THREAT: i32 = 60;
 const SANDWICH_THREAT: i32 = 45;
+const LOW_MOBILITY: i32 = 90;
 const MOBILITY: i32 = 4;
 
 /// Static evaluation from `side`'s view.
@@ -36,7 +37,7 @@ pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
         }
         v += promotion_threats(cells, c) * PROMOTION_THREAT * if sh >= 2 { 3 } else { 1 };
         v += sandwich_threats(cells, c) * SANDWICH_THREAT * if captured >= 2 { 2 } else { 1 };
-        v += mobility(cells, c, rules) * MOBILITY;
+        v += mobility(cells, c, rules);
         s[c.index()] = v;
     }
     // The side to move gets to carry out its threats first.
@@ -98,19 +99,14 @@ fn sandwich_threats(cells: &Cells, c: Color) -> i32 {
 }
 
 fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
-    let mut n = 0;
-    for sq in 0..25 {
-        let p = cells[sq];
-        if !cell::is(p, c) {
-            continue;
+    let n = turn::mobility(rules, cells, c) as i32;
+    // Few moves left is a danger of its own: no normal move at all loses.
+    n * MOBILITY
+        - match n {
+            0..=2 => 2 * LOW_MOBILITY,
+            3..=4 => LOW_MOBILITY,
+            _ => 0,
         }
-        let mut base = *cells;
-        base[sq] = EMPTY;
-        let mut t = Squares::default();
-        rules.normal_targets(&base, p, sq, &mut t);
-        n += t.len() as i32;
-    }
-    n
 }
 
 /// Enemy pieces a turn captures.

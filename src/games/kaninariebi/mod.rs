@@ -129,17 +129,9 @@ impl Game for KaniNariEbi {
     }
 
     fn parse_move(&self, token: &str) -> Result<CrabMove, MoveError> {
-        let mv = CrabMove::parse(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        if legal.is_empty() {
-            return Err(MoveError::GameOver(token.to_string()));
-        }
-        if legal.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(MoveError::Illegal(token.to_string(), explain(self, mv)))
-        }
+        turn::parse_turn(token, &legal, &self.cells, self.side)
     }
 
     fn format_move(&self, mv: CrabMove) -> String {
@@ -169,21 +161,4 @@ impl Game for KaniNariEbi {
     fn move_id(mv: CrabMove) -> u32 {
         mv.0
     }
-}
-
-/// Why a well-formed token is not legal here.
-fn explain(pos: &KaniNariEbi, mv: CrabMove) -> String {
-    let first = mv.first();
-    let piece = pos.cells[first.from];
-    if !cell::is(piece, pos.side) {
-        return "no piece of the side to move on its from-square".to_string();
-    }
-    if mv.has_bond() {
-        let mut plain = Vec::new();
-        pos.legal_moves(&mut plain);
-        if plain.contains(&CrabMove::normal(first.from, first.to, first.promote)) {
-            return "the normal move is legal but this bond move is not".to_string();
-        }
-    }
-    "that piece cannot end its move there".to_string()
 }

@@ -11,7 +11,7 @@ use crate::game::Color;
 use crate::games::crab::capture::{group, squares};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{in_flow, on_edge, step, ORTHOGONAL};
-use crate::games::crab::turn::{apply_turn, Squares, Variant};
+use crate::games::crab::turn::{self, apply_turn};
 use crate::games::crab::CrabMove;
 
 const CHILD: i32 = 250;
@@ -19,8 +19,10 @@ const PIP: i32 = 25;
 const LAST_CHILD: i32 = 300;
 const PARENT_NEIGHBOUR: i32 = 40;
 const PARENT_THREAT: i32 = 400;
+const PARENT_STUCK: i32 = 70;
 const CHILD_THREAT: i32 = 60;
 const RIVER: i32 = 12;
+const LOW_MOBILITY: i32 = 90;
 const MOBILITY: i32 = 3;
 
 /// Static evaluation from `side`'s view.
@@ -53,7 +55,7 @@ pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
         if lost >= 2 {
             v -= LAST_CHILD;
         }
-        v += mobility(cells, c, rules) * MOBILITY;
+        v += mobility(cells, c, rules);
         s[c.index()] = v;
     }
     // Threats belong to the side to move: it may carry them out first.
@@ -86,6 +88,11 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
     if threatened(cells, sq, enemy) {
         d += PARENT_THREAT;
     }
+    // a parent that cannot slide either way cannot run from a closing sandwich
+    let free = |df: i32| step(sq, df, 0).is_some_and(|n| cells[n] == EMPTY);
+    if !free(1) && !free(-1) {
+        d += PARENT_STUCK;
+    }
     // a wall closing on the parent's group: on the edge with one free neighbour left
     let g = group(cells, sq, |x| cell::is(x, c));
     if squares(g).any(on_edge) {
@@ -112,19 +119,14 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
 }
 
 fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
-    let mut n = 0;
-    for sq in 0..25 {
-        let p = cells[sq];
-        if !cell::is(p, c) {
-            continue;
+    let n = turn::mobility(rules, cells, c) as i32;
+    // Few moves left is a danger of its own: no normal move at all loses.
+    n * MOBILITY
+        - match n {
+            0..=2 => 2 * LOW_MOBILITY,
+            3..=4 => LOW_MOBILITY,
+            _ => 0,
         }
-        let mut base = *cells;
-        base[sq] = EMPTY;
-        let mut t = Squares::default();
-        rules.normal_targets(&base, p, sq, &mut t);
-        n += t.len() as i32;
-    }
-    n
 }
 
 /// The enemy pieces a turn captures, as a bit set of pips (bit 0 = the parent).

@@ -139,24 +139,9 @@ impl Game for KaniShogi {
     }
 
     fn parse_move(&self, token: &str) -> Result<CrabMove, MoveError> {
-        let mv = CrabMove::parse(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        if legal.is_empty() {
-            return Err(MoveError::GameOver(token.to_string()));
-        }
-        if legal.contains(&mv) {
-            return Ok(mv);
-        }
-        let first = mv.first();
-        let why = if !cell::is(self.cells[first.from], self.side) {
-            "no piece of the side to move on its from-square"
-        } else if mv.has_bond() && legal.contains(&CrabMove::normal(first.from, first.to, first.promote)) {
-            "the normal move is legal but this bond move is not"
-        } else {
-            "that piece cannot end its move there"
-        };
-        Err(MoveError::Illegal(token.to_string(), why.to_string()))
+        turn::parse_turn(token, &legal, &self.cells, self.side)
     }
 
     fn format_move(&self, mv: CrabMove) -> String {
