@@ -2,3 +2,4 @@
 //!
 //! To add a game: write its module implementing [`crate::game::Game`], then add one line
 //! to the `games!` list at the bottom of this file.
+pub mod numbershogi;
