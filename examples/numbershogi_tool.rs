@@ -25,7 +25,7 @@ fn main() {
         },
         None => NumberShogi::startpos(&rules),
     };
-    let depth: u32 = args.get(3).and_then(|d| d.parse().ok()).unwrap_or(1);
+    let depth: u32 = if cmd == "moves" { 1 } else { args.get(3).and_then(|d| d.parse().ok()).unwrap_or(1) };
     match cmd {
         "perft" => {
             for d in 1..=depth {
@@ -44,6 +44,17 @@ fn main() {
             println!("total {total}");
         }
         "moves" => {
+            let mut pos = pos;
+            for t in &args[3.min(args.len())..] {
+                match pos.parse_move(t) {
+                    Ok(m) => pos.play(m),
+                    Err(e) => {
+                        eprintln!("{e}");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            println!("eval {} result {:?}", pos.evaluate(), pos.result());
             let mut v = Vec::new();
             pos.legal_moves(&mut v);
             let toks: Vec<String> = v.iter().map(|&m| pos.format_move(m)).collect();

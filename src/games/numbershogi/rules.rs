@@ -93,7 +93,9 @@ pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
 pub fn format_table(moves: &[u8; 7]) -> String {
     let mut parts = Vec::new();
     for (v, &m) in moves.iter().enumerate().skip(1) {
-        let dirs: Vec<&str> = (0..8).filter(|i| m & (1 << i) != 0).map(|i| DIR_NAMES[i]).collect();
+        // The documented order: N NW NE W E SW SE S (bit indices of DIR_NAMES).
+        let order = [0usize, 7, 1, 6, 2, 5, 3, 4];
+        let dirs: Vec<&str> = order.iter().filter(|&&i| m & (1 << i) != 0).map(|&i| DIR_NAMES[i]).collect();
         parts.push(format!("{v}:{}", dirs.join(",")));
     }
     parts.join(" ")
