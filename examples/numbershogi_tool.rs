@@ -12,7 +12,17 @@ use koma::perft::{divide, perft};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let rules = Rules::default();
+    // Rules switches from NS_OPT="Name=Value;Name=Value".
+    let mut rules = Rules::default();
+    if let Ok(opts) = std::env::var("NS_OPT") {
+        for kv in opts.split(';').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            if let Err(e) = NumberShogi::set_rule(&mut rules, k, v) {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let cmd = args.get(1).map(String::as_str).unwrap_or("");
     let pos = match args.get(2) {
         Some(s) if s == "startpos" => NumberShogi::startpos(&rules),
