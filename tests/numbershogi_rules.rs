@@ -139,6 +139,21 @@ fn placement_conditions_of_rules_section_0() {
 }
 
 #[test]
+fn placement_ends_when_the_ply_field_passes_twelve() {
+    // An SFEN whose ply field ran ahead of its placement: after ply 12 the position is
+    // no longer a placement one (rules.md §0, condition 1) and reads back the same.
+    let mut p = pos("3/3/3/3/3 b ABCDEFabcdef 12");
+    assert!(p.is_placement());
+    play(&mut p, "D*2e");
+    assert!(!p.is_placement());
+    assert_eq!(p.to_sfen(), "3/3/3/3/1D1 w ABCEFabcdef 13");
+    let q = pos(&p.to_sfen());
+    assert_eq!((q.key(), q.result()), (p.key(), p.result()));
+    // Sente's ABCEF holds 2+5: sente (who just moved) has won.
+    assert_eq!(p.result(), Some(Outcome::Loss));
+}
+
+#[test]
 fn placement_hands_do_not_count_for_seven() {
     // The reserve holds 1+6 and more, but a placement position is not over.
     let p = NumberShogi::startpos(&rules());

@@ -131,9 +131,24 @@ impl NumberShogi {
                 self.board[to] = cell;
                 self.occ[us] |= 1 << to;
                 self.key ^= KEYS.piece[cell as usize][to];
-                if self.placing && self.hand[0].iter().all(|&n| n == 0) && self.hand[1].iter().all(|&n| n == 0) {
-                    self.placing = false;
-                    self.key ^= KEYS.placing;
+                // rules.md §0: the phase is a property of the position. After a placement
+                // drop only conditions 1 (ply at most 12) and 2 (a hand not empty) can
+                // change; normally both hands empty together at ply 13.
+                if self.placing {
+                    let hands_empty = self.hand[0].iter().all(|&n| n == 0) && self.hand[1].iter().all(|&n| n == 0);
+                    if hands_empty || self.ply.saturating_add(1) > 12 {
+                        self.placing = false;
+                        self.key ^= KEYS.placing;
+                        // Only an SFEN whose ply field ran ahead of its placement gets
+                        // here with hands left; they are play-phase hands from now on.
+                        let mover = self.side;
+                        // (as `assemble` judges it: the side that just moved first)
+                        if sums_to_seven(&self.hand[mover.index()]) {
+                            self.winner = Some(mover);
+                        } else if sums_to_seven(&self.hand[mover.flip().index()]) {
+                            self.winner = Some(mover.flip());
+                        }
+                    }
                 }
             }
             Some(from) => {

@@ -287,8 +287,7 @@ impl NumberShogi {
             "play"
         };
         let side = if self.side == Color::Sente { "sente (b)" } else { "gote (w)" };
-        s.push_str(&format!("hands: {}  to move: {side}  ply {}  phase: {phase}\n", self.hand_field(), self.ply));
-        s.push_str(&format!("sfen {}", self.write_sfen()));
+        s.push_str(&format!("hands: {}  to move: {side}  ply {}  phase: {phase}", self.hand_field(), self.ply));
         s
     }
 }
