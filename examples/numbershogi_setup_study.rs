@@ -190,7 +190,45 @@ fn score(arr: &[u8; 6], opponents: &[[u8; 6]], depth: i32) -> f64 {
     s / (2 * opponents.len()) as f64
 }
 
+/// `rr DEPTH 563421 365142 ...`: a round robin (each ordered pair plays once, so every
+/// two arrangements meet with both colours).
+fn round_robin(args: &[String]) {
+    let depth: i32 = args.first().and_then(|d| d.parse().ok()).unwrap_or(5);
+    let arrs: Vec<[u8; 6]> = args[1.min(args.len())..]
+        .iter()
+        .filter_map(|a| {
+            let v: Vec<u8> = a.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+            <[u8; 6]>::try_from(v.as_slice()).ok()
+        })
+        .collect();
+    let mut pts = vec![0.0f64; arrs.len()];
+    let mut sente_points = 0.0;
+    for i in 0..arrs.len() {
+        for j in 0..arrs.len() {
+            if i != j {
+                let r = game(&arrs[i], &arrs[j], depth);
+                sente_points += r;
+                pts[i] += r;
+                pts[j] += 1.0 - r;
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..arrs.len()).collect();
+    order.sort_by(|&a, &b| pts[b].total_cmp(&pts[a]));
+    let games = 2 * (arrs.len() - 1);
+    let total = arrs.len() * (arrs.len() - 1);
+    println!("round robin, depth {depth}, {games} games each; sente scored {sente_points:.1} of {total}");
+    for i in order {
+        println!("  {:?} {:.1}/{games}", arrs[i], pts[i]);
+    }
+}
+
 fn main() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().map(String::as_str) == Some("rr") {
+        round_robin(&raw[1..]);
+        return;
+    }
     let args: Vec<i32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let get = |i: usize, d: i32| args.get(i).copied().unwrap_or(d);
     let (d1, n1, d2, n2, top) = (get(0, 2), get(1, 8) as usize, get(2, 4), get(3, 24) as usize, get(4, 20) as usize);

@@ -611,6 +611,8 @@ fn book_move_places_own_pieces_only_on_own_camp() {
         p.play(m);
     }
     assert!(!p.is_placement());
+    // The studied arrangement (setup.rs): 3, 5, 6 in front, their complements 4, 2, 1 behind.
+    assert_eq!(p.to_sfen(), "adb/cef/3/FEC/BDA b - 13");
     assert_eq!(p.book_move(), None);
     // Gote's choice does not depend on where sente's pieces stand.
     let a = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d"]);

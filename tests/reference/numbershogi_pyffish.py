@@ -15,7 +15,7 @@ is done here, in Python, around its move lists:
 Only the default direction table is expressible symmetrically for both sides (FSF mirrors
 black's pieces top-bottom, we turn them half round; the two agree for left-right symmetric
 tables, which every table in the fixture is). NumberShogiPromotion=off uses a third variant
-without promotedPieceType.
+with empty promotion regions (an "8" already on the board keeps its moves).
 
 Exits 1 if any figure differs, 0 otherwise.
 """
@@ -62,7 +62,8 @@ whiteDropRegion = *1 *2
 blackDropRegion = *4 *5
 
 [numbershogi-nopromo:numbershogi]
-promotedPieceType = -
+promotionRegionWhite = -
+promotionRegionBlack = -
 """
 sf.load_variant_config(BASE)
 
