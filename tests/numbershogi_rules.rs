@@ -646,3 +646,82 @@ fn full_game_from_startpos_to_a_win() {
     assert_eq!(p.side_to_move(), Color::Sente);
     assert!(tokens(&p).is_empty());
 }
+
+/// The same position with the colours exchanged (board turned half round, cases and
+/// hands swapped, the other side to move).
+fn colour_flipped(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+    // Expand the board to 15 cells of optional "+X" strings.
+    let mut cells: Vec<String> = Vec::new();
+    let mut plus = false;
+    for ch in f[0].chars() {
+        match ch {
+            '/' => {}
+            '1'..='3' => (0..ch as usize - '0' as usize).for_each(|_| cells.push(String::new())),
+            '+' => plus = true,
+            c => {
+                cells.push(format!("{}{}", if plus { "+" } else { "" }, swap(c)));
+                plus = false;
+            }
+        }
+    }
+    cells.reverse();
+    let rows: Vec<String> = cells
+        .chunks(3)
+        .map(|r| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for c in r {
+                if c.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(c);
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            s
+        })
+        .collect();
+    let hand: String = if f[2] == "-" { "-".into() } else { f[2].chars().map(swap).collect() };
+    let side = if f[1] == "b" { "w" } else { "b" };
+    format!("{} {side} {hand} {}", rows.join("/"), f.get(3).unwrap_or(&"1"))
+}
+
+#[test]
+fn evaluation_and_moves_are_colour_symmetric() {
+    let mut rng = Rng(7);
+    let mut v = Vec::new();
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut p = NumberShogi::startpos(&rules());
+        for _ in 0..60 {
+            let sfen = p.to_sfen();
+            // (placement is not symmetric: sente always places first)
+            if p.is_placement() {
+                v.clear();
+                p.legal_moves(&mut v);
+                p.play(v[rng.below(v.len())]);
+                continue;
+            }
+            let q = pos(&colour_flipped(&sfen));
+            assert_eq!(q.evaluate(), p.evaluate(), "{sfen}");
+            assert_eq!(perft(&q, 2), perft(&p, 2), "{sfen}");
+            assert_eq!(q.result(), p.result(), "{sfen}");
+            checked += 1;
+            v.clear();
+            p.legal_moves(&mut v);
+            if v.is_empty() {
+                break;
+            }
+            p.play(v[rng.below(v.len())]);
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}

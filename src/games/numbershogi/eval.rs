@@ -91,7 +91,16 @@ pub fn evaluate(pos: &NumberShogi) -> i32 {
 pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
     let us = pos.side.index();
     match mv.from() {
-        None => 0,
+        None => {
+            // A drop that attacks a piece whose capture would then complete 7.
+            let v = mv.drop_value();
+            let mut hand = pos.hand[us];
+            hand[v as usize] = hand[v as usize].saturating_sub(1);
+            let wins = winning_values(&hand);
+            let reach = TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
+            let hits = Squares(reach).filter(|&sq| wins & (1 << face(pos.board[sq])) != 0).count() as i32;
+            hits * 300
+        }
         Some(from) => {
             let victim = pos.board[mv.to()];
             let mut s = 0;
