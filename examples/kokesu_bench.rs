@@ -15,7 +15,11 @@ fn main() {
     let all = args.iter().any(|a| a == "--all");
     args.retain(|a| a != "--all");
     let depth: u32 = args.first().and_then(|d| d.parse().ok()).unwrap_or(5);
-    let sfen = if args.len() > 1 { args[1..].join(" ") } else { String::new() };
+    let sfen = if args.len() > 1 {
+        args[1..].join(" ")
+    } else {
+        String::new()
+    };
     let pos = if sfen.is_empty() {
         Kokesu::startpos(&rules)
     } else {
@@ -36,5 +40,8 @@ fn main() {
     let t = Instant::now();
     let n = perft(&pos, depth);
     let s = t.elapsed().as_secs_f64();
-    println!("perft {depth} = {n} in {s:.3} s: {:.1} M leaves/s", n as f64 / s / 1e6);
+    println!(
+        "perft {depth} = {n} in {s:.3} s: {:.1} M leaves/s",
+        n as f64 / s / 1e6
+    );
 }

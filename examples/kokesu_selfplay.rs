@@ -31,7 +31,14 @@ fn qsearch(p: &Kokesu, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
     alpha
 }
 
-fn search(p: &Kokesu, depth: u32, mut alpha: i32, beta: i32, ply: i32, nodes: &mut u64) -> (i32, Option<KMove>) {
+fn search(
+    p: &Kokesu,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    ply: i32,
+    nodes: &mut u64,
+) -> (i32, Option<KMove>) {
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
     if moves.is_empty() {
@@ -91,7 +98,13 @@ fn main() {
             break;
         };
         let tok = p.format_move(mv);
-        println!("{:>3} {:>6} score {:>6} nodes {}", p.to_sfen().split(' ').nth(3).unwrap_or(""), tok, score, nodes);
+        println!(
+            "{:>3} {:>6} score {:>6} nodes {}",
+            p.to_sfen().split(' ').nth(3).unwrap_or(""),
+            tok,
+            score,
+            nodes
+        );
         line.push(tok);
         p.play(mv);
     }

@@ -33,7 +33,10 @@ fn tokens(p: &Kokesu) -> Vec<String> {
 }
 
 fn tokens_from(p: &Kokesu, from: &str) -> Vec<String> {
-    tokens(p).into_iter().filter(|t| t.starts_with(from)).collect()
+    tokens(p)
+        .into_iter()
+        .filter(|t| t.starts_with(from))
+        .collect()
 }
 
 fn set(list: &[&str]) -> Vec<String> {
@@ -64,7 +67,7 @@ fn names_and_constants() {
     assert_eq!(Kokesu::NAME, "kokesu");
     assert_eq!((Kokesu::FILES, Kokesu::RANKS), (8, 8));
     assert_eq!(Kokesu::REPETITION_LIMIT, 3);
-    assert!(!Kokesu::PERPETUAL_CHECK_LOSES);
+    const { assert!(!Kokesu::PERPETUAL_CHECK_LOSES) };
     let names: Vec<&str> = Kokesu::rule_options().iter().map(|o| o.name).collect();
     assert_eq!(names, ["KokesuPromotion", "KokesuStalemate"]);
     assert_eq!(Kokesu::rule_options()[0].default, "captured");
@@ -88,10 +91,16 @@ fn start_position_and_coordinates() {
     }
     let mut q = p.clone();
     play(&mut q, "4g4e");
-    assert_eq!(q.to_sfen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w - 2");
+    assert_eq!(
+        q.to_sfen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w - 2"
+    );
     assert_eq!(q.side_to_move(), Color::Gote);
     play(&mut q, "4b4d 2h3f");
-    assert_eq!(q.to_sfen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - 4");
+    assert_eq!(
+        q.to_sfen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - 4"
+    );
     // The red queen stands on 5h (chess d1).
     assert!(p.diagram().contains('Q'));
     assert!(tokens_from(&p, "5h").is_empty());
@@ -102,7 +111,10 @@ fn no_en_passant_after_double_step() {
     let mut p = pos("4k3/8/8/8/3p4/8/4P3/4K3 b - 1");
     play(&mut p, "4g4e");
     assert_eq!(p.to_sfen(), "4k3/8/8/8/3pP3/8/8/4K3 w - 2");
-    assert_eq!(tokens(&p), set(&["5e5f", "4a5a", "4a5b", "4a4b", "4a3b", "4a3a"]));
+    assert_eq!(
+        tokens(&p),
+        set(&["5e5f", "4a5a", "4a5b", "4a4b", "4a3b", "4a3a"])
+    );
     let why = illegal_reason(&p, "5e4f");
     assert!(why.contains("cannot move"), "{why}");
     // The same for gote's double step beside a sente pawn.
@@ -115,7 +127,10 @@ fn no_en_passant_after_double_step() {
 #[test]
 fn no_castling_from_home_squares() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R b - 1");
-    assert_eq!(tokens_from(&p, "4h"), set(&["4h5h", "4h5g", "4h4g", "4h3g", "4h3h"]));
+    assert_eq!(
+        tokens_from(&p, "4h"),
+        set(&["4h5h", "4h5g", "4h4g", "4h3g", "4h3h"])
+    );
     assert_eq!(tokens(&p).len(), 24);
     for t in ["4h2h", "4h6h"] {
         let why = illegal_reason(&p, t);
@@ -137,13 +152,19 @@ fn promotion_only_to_captured_types() {
     assert!(why.contains("must promote"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b8an");
-    assert_eq!(q.to_sfen(), "Nnbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/R1BQKBNR w - 2");
+    assert_eq!(
+        q.to_sfen(),
+        "Nnbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/R1BQKBNR w - 2"
+    );
     // Now gote misses a rook; sente has its two knights again.
     assert_eq!(q.halfmove_clock(), 0);
 
     // Missing everything: all four letters, e.g. `2b2aq`.
     let p = pos("4k3/6P1/8/8/8/8/8/4K3 b - 1");
-    assert_eq!(tokens_from(&p, "2b"), set(&["2b2aq", "2b2ar", "2b2ab", "2b2an"]));
+    assert_eq!(
+        tokens_from(&p, "2b"),
+        set(&["2b2aq", "2b2ar", "2b2ab", "2b2an"])
+    );
     let mut q = p.clone();
     play(&mut q, "2b2aq");
     assert_eq!(q.to_sfen(), "4k1Q1/8/8/8/8/8/8/4K3 w - 2");
@@ -168,7 +189,10 @@ fn pawn_without_choice_stays_pawn_on_last_rank() {
     assert!(why.contains("no promotion type"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b7a");
-    assert_eq!(q.to_sfen(), "rPbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2");
+    assert_eq!(
+        q.to_sfen(),
+        "rPbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2"
+    );
     assert_eq!(q.halfmove_clock(), 0);
     // It never moves again, not even once types become available.
     play(&mut q, "8b8c");
@@ -201,10 +225,16 @@ fn free_promotion_switch() {
     assert!(why.contains("must promote"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b7aq");
-    assert_eq!(q.to_sfen(), "rQbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2");
+    assert_eq!(
+        q.to_sfen(),
+        "rQbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2"
+    );
     // Two queens: accepted with `free`, rejected with `captured`.
     assert!(Kokesu::from_sfen(&q.to_sfen(), &rules(&free)).is_ok());
-    assert!(matches!(Kokesu::from_sfen(&q.to_sfen(), &KokesuRules::default()), Err(SfenError::Invalid(_))));
+    assert!(matches!(
+        Kokesu::from_sfen(&q.to_sfen(), &KokesuRules::default()),
+        Err(SfenError::Invalid(_))
+    ));
 }
 
 #[test]
@@ -268,7 +298,10 @@ fn check_evasions() {
 #[test]
 fn pins() {
     let p = pos("4k3/4r3/8/8/1b6/4B3/3N4/r2QK3 b - 1");
-    assert_eq!(tokens(&p), set(&["5h6h", "5h7h", "5h8h", "4h4g", "4h3h", "4h3g"]));
+    assert_eq!(
+        tokens(&p),
+        set(&["5h6h", "5h7h", "5h8h", "4h4g", "4h3h", "4h3g"])
+    );
     assert!(illegal_reason(&p, "5g3f").contains("king"));
     assert!(illegal_reason(&p, "4f3e").contains("king"));
     // A pinned pawn may capture its pinner but not push.
@@ -317,8 +350,14 @@ fn fifty_move_counter() {
 #[test]
 fn parse_move_errors() {
     let p = Kokesu::startpos(&KokesuRules::default());
-    for bad in ["", "e2e4", "4g4", "4g4eQ", "9g4e", "4i4e", "4g4e+", "4g4ek", "4g4eqq", " 4g4e", "P*4e", "４g4e"] {
-        assert!(matches!(p.parse_move(bad), Err(MoveError::Syntax(_))), "{bad:?}");
+    for bad in [
+        "", "e2e4", "4g4", "4g4eQ", "9g4e", "4i4e", "4g4e+", "4g4ek", "4g4eqq", " 4g4e", "P*4e",
+        "４g4e",
+    ] {
+        assert!(
+            matches!(p.parse_move(bad), Err(MoveError::Syntax(_))),
+            "{bad:?}"
+        );
     }
     assert!(illegal_reason(&p, "4f4e").contains("no piece"));
     assert!(illegal_reason(&p, "4b4d").contains("opponent"));
@@ -331,29 +370,70 @@ fn parse_move_errors() {
 #[test]
 fn from_sfen_rejects_bad_positions() {
     let r = KokesuRules::default();
-    let bad: &[(&str, fn(&SfenError) -> bool)] = &[
-        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Invalid(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/4k3/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Invalid(_))),
-        ("4k3/8/8/8/8/8/8/3PK3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
-        ("3pk3/8/8/8/8/8/8/4K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b P 1", |e| matches!(e, SfenError::Hand(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - 1", |e| matches!(e, SfenError::Side(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 0", |e| matches!(e, SfenError::Ply(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - x", |e| matches!(e, SfenError::Ply(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b", |e| matches!(e, SfenError::FieldCount(2))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1 0", |e| matches!(e, SfenError::FieldCount(5))),
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB+NR b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX b - 1", |e| matches!(e, SfenError::Board(_))),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1R b - 1", |e| matches!(e, SfenError::Board(_))),
+    type Check = fn(&SfenError) -> bool;
+    let bad: &[(&str, Check)] = &[
+        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/4k3/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
+        ("4k3/8/8/8/8/8/8/3PK3 b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
+        ("3pk3/8/8/8/8/8/8/4K3 b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b P 1", |e| {
+            matches!(e, SfenError::Hand(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - 1", |e| {
+            matches!(e, SfenError::Side(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 0", |e| {
+            matches!(e, SfenError::Ply(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - x", |e| {
+            matches!(e, SfenError::Ply(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b", |e| {
+            matches!(e, SfenError::FieldCount(2))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1 0", |e| {
+            matches!(e, SfenError::FieldCount(5))
+        }),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB+NR b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1R b - 1", |e| {
+            matches!(e, SfenError::Board(_))
+        }),
         // Gote, not to move, is in check from the rook.
-        ("4k3/8/8/8/8/8/8/4RK2 b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("4k3/8/8/8/8/8/8/4RK2 b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
         // Nine pawns; a third rook with `captured`.
-        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
-        ("4k3/8/8/8/8/8/8/RRR1K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
+        ("4k3/8/8/8/8/8/8/RRR1K3 b - 1", |e| {
+            matches!(e, SfenError::Invalid(_))
+        }),
     ];
     for (sfen, ok) in bad {
         match Kokesu::from_sfen(sfen, &r) {
@@ -370,9 +450,16 @@ fn from_sfen_rejects_bad_positions() {
     ] {
         assert!(Kokesu::from_sfen(sfen, &r).is_ok(), "{sfen}");
     }
-    assert_eq!(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b -").to_sfen(), START);
+    assert_eq!(
+        pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b -").to_sfen(),
+        START
+    );
     // Three rooks are fine with `free` (a promoted pawn).
-    assert!(Kokesu::from_sfen("4k3/8/8/8/8/8/8/RRR1K3 b - 1", &rules(&[("KokesuPromotion", "free")])).is_ok());
+    assert!(Kokesu::from_sfen(
+        "4k3/8/8/8/8/8/8/RRR1K3 b - 1",
+        &rules(&[("KokesuPromotion", "free")])
+    )
+    .is_ok());
 }
 
 struct Rng(u64);
@@ -409,7 +496,10 @@ fn from_sfen_never_panics_on_garbage() {
             }
         }
         let text = String::from_utf8_lossy(&s).into_owned();
-        for rules in [KokesuRules::default(), rules(&[("KokesuPromotion", "free")])] {
+        for rules in [
+            KokesuRules::default(),
+            rules(&[("KokesuPromotion", "free")]),
+        ] {
             if let Ok(p) = Kokesu::from_sfen(&text, &rules) {
                 accepted += 1;
                 let back = Kokesu::from_sfen(&p.to_sfen(), &rules).expect("round trip");
@@ -437,7 +527,11 @@ fn from_sfen_never_panics_on_garbage() {
 fn random_games_keep_invariants() {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     for game in 0..120 {
-        let rules = if game % 2 == 0 { KokesuRules::default() } else { rules(&[("KokesuPromotion", "free")]) };
+        let rules = if game % 2 == 0 {
+            KokesuRules::default()
+        } else {
+            rules(&[("KokesuPromotion", "free")])
+        };
         let mut p = Kokesu::startpos(&rules);
         let mut buf = Vec::with_capacity(256);
         for _ in 0..300 {
@@ -452,7 +546,8 @@ fn random_games_keep_invariants() {
             }
             let e = p.evaluate();
             assert!(e.abs() < 20000);
-            let fresh = Kokesu::from_sfen(&p.to_sfen(), &rules).expect("reachable position reads back");
+            let fresh =
+                Kokesu::from_sfen(&p.to_sfen(), &rules).expect("reachable position reads back");
             assert_eq!(fresh.key(), p.key(), "{}", p.to_sfen());
             assert_eq!(fresh.to_sfen(), p.to_sfen());
             if buf.is_empty() {
@@ -460,6 +555,169 @@ fn random_games_keep_invariants() {
             }
             let mv = buf[(rng.next() % buf.len() as u64) as usize];
             p.play(mv);
+        }
+    }
+}
+
+/// A whole game (engine self-play) from the start to checkmate, every move read by
+/// `parse_move`; sente mates with Rh1-h8 (`1c1a` is the rook from 1c).
+#[test]
+fn full_game_to_mate() {
+    let moves = "5g5e 5b5d 7h6f 7a6c 6h3e 3b3c 4g4f 4b4d 5e4d 3c4d 3e2f 2a3c 2h3f 4d4e 6f7d 3a7e \
+        6g6f 7e8d 3f5e 4a3a 5e6c 7b6c 7d5e 6c6d 5e6c 6a2e 5h5g 5a5b 6c8d 3c1d 2f1e 1d3c 1g1f 2e4c \
+        3h4g 5b8e 8d7f 8e6c 4h3h 8a7a 8h6h 6d6e 7f5e 6c7c 1e2f 7a7b 7g7e 4c5b 2f4d 1b1d 3h2h 6b6d \
+        5e6g 7c6c 6h8h 1d1e 8g8e 8b8c 2g2e 5b4c 8e8d 3c5b 4d3e 6d7e 6g5e 7e6f 5g6f 7b7f 5e7f 5b6d \
+        7f5e 6c5b 6f7e 5b6a 7e6d 3a2a 5e4c 6a4c 8h5h 2a1b 5h5d 1a6a 5d1d 1b2a 3e6b 6a6b 6d6b 6e6f \
+        4g6e 4c6e 6b6e 2a3a 1d1e 3a4b 2e2d 6f6g 6e6g 4b3b 6g4e 2b2c 1e1c 3b2b 4e2c 2b3a 2c8c 3a3b \
+        2h2g 3b3a 8c6a 3a4b 6a7b 4b5a 1c1a";
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    play(&mut p, moves);
+    assert_eq!(p.to_sfen(), "3k3R/1Q6/8/P5P1/8/4P2P/5PK1/7R w - 114");
+    assert!(p.in_check());
+    assert!(tokens(&p).is_empty());
+    assert_eq!(p.no_move_outcome(), Outcome::Loss);
+    assert_eq!(p.side_to_move(), Color::Gote);
+}
+
+/// Threefold repetition is judged by the search on the keys of the game history; the key
+/// sees board and side to move only.
+#[test]
+fn threefold_repetition_keys() {
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    let mut history = vec![p.key()];
+    for tok in "2h3f 2a3c 3f2h 3c2a 2h3f 2a3c 3f2h 3c2a".split_whitespace() {
+        play(&mut p, tok);
+        history.push(p.key());
+    }
+    let start = history[0];
+    assert_eq!(
+        history.iter().filter(|&&k| k == start).count(),
+        Kokesu::REPETITION_LIMIT
+    );
+    // Same board, other side to move: a different key.
+    let w = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 1");
+    assert_ne!(w.key(), start);
+    // The ply is not part of the key either.
+    assert_eq!(
+        pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 9").key(),
+        start
+    );
+}
+
+#[test]
+fn diagram_shows_board_and_sfen() {
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    play(&mut p, "4g4e 2a3c");
+    let d = p.diagram();
+    let want = [
+        "  8 7 6 5 4 3 2 1",
+        " +-----------------+",
+        " | r n b q k b . r | a",
+        " | p p p p p p p p | b",
+        " | . . . . . n . . | c",
+        " | . . . . . . . . | d",
+        " | . . . . P . . . | e",
+        " | . . . . . . . . | f",
+        " | P P P P . P P P | g",
+        " | R N B Q K B N R | h",
+        " +-----------------+",
+        "sfen rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR b - 3",
+    ];
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(&lines[..want.len()], &want[..], "{d}");
+}
+
+/// 100 plies from the start without capture, pawn move, check or a third repetition:
+/// the move-count draw holds after the 100th ply and not before (a transcript for the
+/// draw rule).
+#[test]
+fn hundred_plies_draw_from_start() {
+    let moves = "7h6f 7a6c 2h1f 2a3c 6f7d 6c5e 7d8f 3c2a 1h2h 2a1c 8f7d 1c2e 7d8f 5e3d 8f6e 2e1c \
+        6e4d 1c2a 4d3f 2a3c 3f5e 3c4e 2h1h 4e5c 1f2h 3d4f 2h1f 1a2a 5e3d 5c4e 1h2h 4f2e 8h7h 4e6f \
+        2h1h 2e1c 1f2h 6f5d 3d2f 1c3d 2f4e 5d3e 4e6f 3e2c 6f4e 2c3e 7h8h 3e4c 4e2d 4c3e 2h1f 3e4c \
+        1f3e 4c6d 2d4e 3d1e 4e2f 1e3d 3e1f 8a7a 2f4e 6d8c 1h2h 3d5e 1f3e 5e7d 3e1d 7d5c 4e6d 5c3d \
+        6d4e 3d5e 8h7h 7a8a 4e2d 5e3d 1d3e 3d5c 7h8h 8c7e 3e1f 7e6c 2d4e 5c3d 2h1h 3d5c 4e6f 5c3d \
+        1f2d 3d4f 6f4e 4f6e 2d1f 6c5e 4e2f 6e7c 1f3e 7c6e 3e2c 8a7a";
+    let toks: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(toks.len(), 100);
+    let mut p = Kokesu::startpos(&KokesuRules::default());
+    let mut counts = std::collections::HashMap::new();
+    *counts.entry(p.key()).or_insert(0) += 1;
+    for (i, tok) in toks.iter().enumerate() {
+        assert!(!p.move_count_draw(), "draw too early at ply {i}");
+        play(&mut p, tok);
+        let n = counts.entry(p.key()).or_insert(0);
+        *n += 1;
+        assert!(
+            *n < Kokesu::REPETITION_LIMIT,
+            "third repetition at ply {}",
+            i + 1
+        );
+        assert_eq!(p.halfmove_clock() as usize, i + 1);
+    }
+    assert!(p.move_count_draw());
+    assert!(
+        !tokens(&p).is_empty(),
+        "the game goes on in perft and moves"
+    );
+    assert_eq!(
+        p.to_sfen(),
+        "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101"
+    );
+}
+
+/// The colour-flipped position (ranks mirrored, cases and side swapped).
+fn mirror(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let board: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!(
+        "{} {} - 1",
+        board.join("/"),
+        if f[1] == "b" { "w" } else { "b" }
+    )
+}
+
+/// The evaluation is colour-symmetric, and mirrored positions have the same move counts.
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let mut rng = Rng(0x0bad_cafe_1234_5678);
+    for game in 0..40 {
+        let rules = if game % 2 == 0 {
+            KokesuRules::default()
+        } else {
+            rules(&[("KokesuPromotion", "free")])
+        };
+        let mut p = Kokesu::startpos(&rules);
+        for _ in 0..160 {
+            let m = Kokesu::from_sfen(&mirror(&p.to_sfen()), &rules).expect("mirror is valid");
+            assert_eq!(
+                p.evaluate(),
+                m.evaluate(),
+                "{} vs {}",
+                p.to_sfen(),
+                m.to_sfen()
+            );
+            assert_eq!(tokens(&p).len(), tokens(&m).len());
+            let mut v = Vec::new();
+            p.legal_moves(&mut v);
+            if v.is_empty() {
+                break;
+            }
+            p.play(v[(rng.next() % v.len() as u64) as usize]);
         }
     }
 }

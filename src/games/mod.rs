@@ -6,6 +6,7 @@
 pub mod crab;
 pub mod kaninariebi;
 pub mod kokesu;
+pub mod numbershogi;
 pub mod kanishogi;
 pub mod shogi66;
 
@@ -45,4 +46,4 @@ macro_rules! games {
     };
 }
 
-games!(shogi66::Shogi66, kokesu::Kokesu, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);
+games!(shogi66::Shogi66, kokesu::Kokesu, numbershogi::NumberShogi, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);

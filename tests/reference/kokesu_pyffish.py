@@ -4,6 +4,10 @@
 Usage: python3 tests/reference/kokesu_pyffish.py [--max-nodes N] [fixture]
 Exits 1 on any mismatch (2 when pyffish is missing or a case cannot be read).
 
+pyffish builds a whole Position for every call (about 3 ms each here), so this walks
+only ~300 nodes/s: the default --max-nodes 200000 checks every figure up to that size in
+about a minute or two (CI); `--max-nodes 10000000` checks all of them (about half an hour).
+
 How kokesu is expressed in Fairy-Stockfish:
 - Both switches: chess with `castling = false` and `enPassantRegion = -` (double steps
   kept), `nMoveRule = 0` (perft never stops on a move count anyway).
@@ -16,10 +20,17 @@ How kokesu is expressed in Fairy-Stockfish:
   promotion for the same from/to (legality of the plain move and of a promotion on the
   same path is the same, the occupancy after the move being identical). A pawn standing
   on its last rank has no moves in FSF either.
+A native Fairy-Stockfish (for `go perft` speed and matches) builds from the same
+release: `pip download pyffish==0.0.90 --no-binary :all: --no-deps`, unpack, then in it
+`g++ -O2 -w -std=c++17 -DNDEBUG -DIS_64BIT -DUSE_POPCNT -mpopcnt -DNNUE_EMBEDDING_OFF
+-pthread src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp` leaving out
+src/pyffish.cpp and src/ffishjs.cpp (about 5 minutes on one core); load INI below with
+`setoption name VariantPath value FILE` and `setoption name UCI_Variant value kokesu-free`.
 SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = rank 8);
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """
 import sys
+import time
 
 try:
     import pyffish as sf
@@ -102,7 +113,7 @@ def parse_suite(text):
 
 def main():
     args = sys.argv[1:]
-    max_nodes = 5_000_000
+    max_nodes = 200_000
     if "--max-nodes" in args:
         i = args.index("--max-nodes")
         max_nodes = int(args[i + 1])
@@ -125,11 +136,15 @@ def main():
             if want > max_nodes:
                 print("%-28s perft %d skipped (%d > --max-nodes)" % (case["id"], depth, want))
                 continue
+            t0 = time.time()
             got = perft(fen, depth)
+            secs = max(time.time() - t0, 1e-9)
             checked += 1
             ok = got == want
             bad += not ok
-            print("%-28s perft %d = %d %s" % (case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want))
+            print("%-32s perft %d = %9d %-8s %8.2f s %10.0f leaves/s" % (
+                case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want, secs, got / secs),
+                flush=True)
     print("%d figures checked, %d mismatches" % (checked, bad))
     sys.exit(1 if bad else 0)
 

@@ -43,7 +43,11 @@ const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
         // Pawns: advance, and hold the centre early.
         let pawn_rank_mg = [0, 0, 4, 10, 20, 32, 50, 0];
         let pawn_rank_eg = [0, 0, 6, 14, 26, 44, 70, 0];
-        let mut p = if endgame { pawn_rank_eg[rank] } else { pawn_rank_mg[rank] };
+        let mut p = if endgame {
+            pawn_rank_eg[rank]
+        } else {
+            pawn_rank_mg[rank]
+        };
         if !endgame && (file == 3 || file == 4) && (rank == 3 || rank == 4) {
             p += 15;
         }
@@ -51,8 +55,16 @@ const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
             p -= 10;
         }
         t[PAWN][sq] = p;
-        t[KNIGHT][sq] = if endgame { 12 - 6 * md } else { 22 - 9 * md - if rank == 0 { 8 } else { 0 } };
-        t[BISHOP][sq] = if endgame { 8 - 4 * md } else { 12 - 4 * md - if rank == 0 { 6 } else { 0 } };
+        t[KNIGHT][sq] = if endgame {
+            12 - 6 * md
+        } else {
+            22 - 9 * md - if rank == 0 { 8 } else { 0 }
+        };
+        t[BISHOP][sq] = if endgame {
+            8 - 4 * md
+        } else {
+            12 - 4 * md - if rank == 0 { 6 } else { 0 }
+        };
         t[ROOK][sq] = if endgame {
             0
         } else {
@@ -60,7 +72,11 @@ const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
         };
         t[QUEEN][sq] = if endgame { 12 - 4 * md } else { 4 - 2 * md };
         let king_file_mg = [18, 24, 10, -6, -6, 10, 24, 18];
-        t[KING][sq] = if endgame { 30 - 10 * md } else { king_file_mg[file] - 22 * rank as i32 };
+        t[KING][sq] = if endgame {
+            30 - 10 * md
+        } else {
+            king_file_mg[file] - 22 * rank as i32
+        };
         sq += 1;
     }
     t
@@ -179,7 +195,8 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
             eg -= EG_VALUE[PAWN] - 30;
             continue;
         }
-        let neighbours = (if file > 0 { file_mask(file - 1) } else { 0 }) | (if file < 7 { file_mask(file + 1) } else { 0 });
+        let neighbours = (if file > 0 { file_mask(file - 1) } else { 0 })
+            | (if file < 7 { file_mask(file + 1) } else { 0 });
         if my_pawns & neighbours == 0 {
             mg -= 12;
             eg -= 16;
@@ -289,8 +306,16 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
             let fm = file_mask(f);
             let one = if us == 0 { bit(k) << 8 } else { bit(k) >> 8 };
             let two = if us == 0 { bit(k) << 16 } else { bit(k) >> 16 };
-            let row1 = if one != 0 { RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize)) } else { 0 };
-            let row2 = if two != 0 { RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize)) } else { 0 };
+            let row1 = if one != 0 {
+                RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize))
+            } else {
+                0
+            };
+            let row2 = if two != 0 {
+                RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize))
+            } else {
+                0
+            };
             if my_pawns & fm & row1 != 0 {
                 shelter += 14;
             } else if my_pawns & fm & row2 != 0 {
@@ -331,12 +356,15 @@ pub fn evaluate(pos: &Kokesu) -> i32 {
             continue;
         }
         let material = |c: usize| -> i32 {
-            (KNIGHT..=QUEEN).map(|k| MG_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32).sum()
+            (KNIGHT..=QUEEN)
+                .map(|k| MG_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32)
+                .sum()
         };
         if material(strong) - material(weak) >= MG_VALUE[ROOK] {
             let wk = pos.king_square(weak);
             let sk = pos.king_square(strong);
-            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs() + ((wk / 8) as i32 - (sk / 8) as i32).abs();
+            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs()
+                + ((wk / 8) as i32 - (sk / 8) as i32).abs();
             eg += sign * (12 * center_manhattan(wk) + 6 * (14 - kd));
         }
     }
@@ -380,8 +408,10 @@ mod tests {
     #[test]
     fn promotion_awareness() {
         // A pawn on the 7th is worth much more when a queen can be had.
-        let with_choice = eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
-        let without = eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
+        let with_choice =
+            eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
+        let without =
+            eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
         assert!(with_choice > without + 80, "{with_choice} vs {without}");
     }
 }

@@ -80,8 +80,16 @@ pub struct Kokesu {
 const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
 
 static RULE_OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: "KokesuPromotion", kind: RuleKind::Combo(&["captured", "free"]), default: "captured" },
-    RuleOption { name: "KokesuStalemate", kind: RuleKind::Combo(&["draw", "loss"]), default: "draw" },
+    RuleOption {
+        name: "KokesuPromotion",
+        kind: RuleKind::Combo(&["captured", "free"]),
+        default: "captured",
+    },
+    RuleOption {
+        name: "KokesuStalemate",
+        kind: RuleKind::Combo(&["draw", "loss"]),
+        default: "draw",
+    },
 ];
 
 const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -110,29 +118,43 @@ impl Kokesu {
         let kind = piece as usize % 6;
         if promo != 0 {
             if kind != PAWN {
-                return format!("only a pawn promotes; the piece on {} is a {}", sq(from), KIND_NAMES[kind]);
+                return format!(
+                    "only a pawn promotes; the piece on {} is a {}",
+                    sq(from),
+                    KIND_NAMES[kind]
+                );
             }
             let last = if us == 0 { RANK_8 } else { RANK_1 };
             if bit(to) & last == 0 {
                 return "a pawn promotes only on the last rank".to_string();
             }
         }
-        let same_path: Vec<KMove> = legal.iter().copied().filter(|m| m.from() == from && m.to() == to).collect();
+        let same_path: Vec<KMove> = legal
+            .iter()
+            .copied()
+            .filter(|m| m.from() == from && m.to() == to)
+            .collect();
         if !same_path.is_empty() {
-            let letters: Vec<String> =
-                same_path.iter().filter(|m| m.promo() != 0).map(|m| (LETTERS[m.promo()] as char).to_string()).collect();
+            let letters: Vec<String> = same_path
+                .iter()
+                .filter(|m| m.promo() != 0)
+                .map(|m| (LETTERS[m.promo()] as char).to_string())
+                .collect();
             if letters.is_empty() {
                 return "no promotion type is available (every Q, R, B, N of the mover is still on the board): \
                         the pawn moves without a letter"
                     .to_string();
             }
             if promo == 0 {
-                return format!("a pawn reaching the last rank must promote: add one of {}", letters.join(" "));
+                return format!(
+                    "a pawn reaching the last rank must promote: add one of {}",
+                    letters.join(" ")
+                );
             }
             return format!(
-                "cannot promote to a {}: {} of them on the board already; choose one of {}",
+                "cannot promote to a {}: the mover has all its {}s on the board; choose one of {}",
                 KIND_NAMES[promo],
-                if self.rules.promotion == PromotionRule::Captured { "all" } else { "" },
+                KIND_NAMES[promo],
                 letters.join(" ")
             );
         }
@@ -142,7 +164,12 @@ impl Kokesu {
             }
             return "it would leave the own king attacked".to_string();
         }
-        format!("the {} on {} cannot move to {}", KIND_NAMES[kind], sq(from), sq(to))
+        format!(
+            "the {} on {} cannot move to {}",
+            KIND_NAMES[kind],
+            sq(from),
+            sq(to)
+        )
     }
 }
 
@@ -160,7 +187,10 @@ impl Game for Kokesu {
     }
 
     fn set_rule(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        let err = |why: String| RuleError { name: name.to_string(), why };
+        let err = |why: String| RuleError {
+            name: name.to_string(),
+            why,
+        };
         match name {
             "KokesuPromotion" => {
                 rules.promotion = match value {
@@ -230,7 +260,10 @@ impl Game for Kokesu {
         if legal.contains(&mv) {
             return Ok(mv);
         }
-        Err(MoveError::Illegal(token.to_string(), self.illegal_reason(from, to, promo, &legal)))
+        Err(MoveError::Illegal(
+            token.to_string(),
+            self.illegal_reason(from, to, promo, &legal),
+        ))
     }
 
     fn format_move(&self, mv: KMove) -> String {
@@ -273,7 +306,7 @@ impl Game for Kokesu {
         let victim = self.board[mv.to()];
         let mut score = 0;
         if victim != EMPTY {
-            score += VALUE[victim as usize % 6] * 16 - VALUE[attacker as usize % 6 % 6];
+            score += VALUE[victim as usize % 6] * 16 - VALUE[attacker as usize % 6];
             score += 16;
         }
         if mv.promo() != 0 {

@@ -7,7 +7,7 @@ use super::{Kokesu, PromotionRule};
 /// A move: from square, to square and the promotion kind (0 = none; kinds 1..=4 are
 /// N B R Q). Squares use the internal numbering of `board.rs`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct KMove(pub u16);
+pub struct KMove(pub(super) u16);
 
 impl KMove {
     #[inline(always)]
@@ -37,8 +37,8 @@ pub fn promotion_choices(pos: &Kokesu, color: usize) -> u32 {
         PromotionRule::Captured => {
             let own = pos.colors[color];
             let mut set = 0;
-            for kind in KNIGHT..=QUEEN {
-                if (pos.pieces[kind] & own).count_ones() < START_COUNT[kind] {
+            for (kind, &start) in START_COUNT.iter().enumerate().take(QUEEN + 1).skip(KNIGHT) {
+                if (pos.pieces[kind] & own).count_ones() < start {
                     set |= 1 << kind;
                 }
             }
@@ -70,7 +70,11 @@ impl Kokesu {
     #[inline(always)]
     pub(super) fn checkers(&self) -> u64 {
         let us = self.side;
-        self.attackers(self.king_square(us), us ^ 1, self.colors[0] | self.colors[1])
+        self.attackers(
+            self.king_square(us),
+            us ^ 1,
+            self.colors[0] | self.colors[1],
+        )
     }
 
     /// Where the piece on `sq` (of the side to move) could go if its king were not
@@ -131,7 +135,9 @@ impl Kokesu {
 
         // Pins: enemy sliders on a line with the king and exactly one piece between.
         let p = &self.pieces;
-        let snipers = ((rook_rays(ksq) & (p[ROOK] | p[QUEEN])) | (bishop_rays(ksq) & (p[BISHOP] | p[QUEEN]))) & opp;
+        let snipers = ((rook_rays(ksq) & (p[ROOK] | p[QUEEN]))
+            | (bishop_rays(ksq) & (p[BISHOP] | p[QUEEN])))
+            & opp;
         let mut pinned = 0u64;
         let mut pin_rays = [(0usize, 0u64); 8];
         let mut npins = 0;
@@ -245,10 +251,15 @@ impl Kokesu {
         self.colors[us] ^= bit(from) | bit(to);
         self.board[from] = EMPTY;
         self.board[to] = new_piece;
-        key ^= zobrist::PIECE_SQUARE[piece as usize][from] ^ zobrist::PIECE_SQUARE[new_piece as usize][to];
+        key ^= zobrist::PIECE_SQUARE[piece as usize][from]
+            ^ zobrist::PIECE_SQUARE[new_piece as usize][to];
         key ^= zobrist::GOTE_TO_MOVE;
         self.key = key;
-        self.halfmove = if captured != EMPTY || kind == PAWN { 0 } else { self.halfmove.saturating_add(1) };
+        self.halfmove = if captured != EMPTY || kind == PAWN {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         self.ply = self.ply.saturating_add(1);
         self.side = us ^ 1;
     }

@@ -3,8 +3,9 @@
 //! Sente's model setup on its back rank (files 6..1): `G K S N R L`: the king castled
 //! on the left between gold and silver, the rook on file 2 behind the pawn it will push,
 //! knight and lance beside it on the attacking wing. Gote uses the same setup turned half
-//! round. If the opponent has already placed its rook or bishop on our king's wing, the
-//! setup is mirrored so the king stands away from it. Pieces go in the order K G S R N L;
+//! round. The setup is mirrored (king on the right) when our own rook or bishop already
+//! stands on the left, or, before that, when the enemy rook stands on our king's wing;
+//! once the king is placed the rest is built around it. Pieces go in the order K G S R N L;
 //! R is preferred over B. Every answer is one of the position's legal moves.
 
 use super::board::*;
@@ -31,22 +32,21 @@ pub fn placement(pos: &Position) -> Option<Move> {
     }
     let us = pos.stm;
     let them = 1 - us;
-    // Mirror when the enemy rook or bishop sits on files 4..6 (our king's wing),
-    // unless our king is already placed (then keep building around it).
     // Files as seen by the mover (gote's turned half round).
     let rel_file = |s: usize| if us == 0 { 6 - col(s) } else { 1 + col(s) };
     let own_king_file = (0..SQUARES).find(|&s| pos.board[s] == piece(KING, us)).map(rel_file);
-    let mut mirror = false;
-    if let Some(f) = own_king_file {
-        mirror = f <= 3;
+    let own_major_file =
+        (0..SQUARES).find(|&s| pos.board[s] == piece(ROOK, us) || pos.board[s] == piece(BISHOP, us)).map(rel_file);
+    let mirror = if let Some(f) = own_king_file {
+        // Keep building around the king where it stands.
+        f <= 3
+    } else if let Some(f) = own_major_file {
+        // The king goes to the wing away from our own rook or bishop.
+        f >= 4
     } else {
-        for s in 0..SQUARES {
-            let p = pos.board[s];
-            if p != 0 && color_index(p) == them && matches!(kind(p), ROOK | BISHOP) {
-                mirror = rel_file(s) >= 4;
-            }
-        }
-    }
+        // Keep the king off the file of an enemy rook already placed.
+        (0..SQUARES).any(|s| pos.board[s] == piece(ROOK, them) && rel_file(s) >= 4)
+    };
     let back_rank = if us == 0 { 5 } else { 0 };
     let target = |k: u8| -> Option<usize> {
         let (_, f) = SETUP.iter().copied().find(|&(kk, _)| kk == k)?;
@@ -63,7 +63,7 @@ pub fn placement(pos: &Position) -> Option<Move> {
             let d = (col(t) as i32 - col(mv.to()) as i32).abs() + (rank(t) as i32 - rank(mv.to()) as i32).abs();
             score -= d * 10;
         }
-        if best.map_or(true, |(b, _)| score > b) {
+        if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, mv));
         }
         false

@@ -25,8 +25,18 @@ fn chebyshev(a: usize, b: usize) -> i32 {
 fn side_score(pos: &Position, c: usize) -> i32 {
     let mut s = 0;
     let them = 1 - c;
-    for k in 1..8 {
-        s += HAND_VALUE[k] * pos.hand[c][k] as i32;
+    if pos.placing {
+        // The reserve: only one of R and B will be used (the rook while both remain).
+        for k in 1..8 {
+            s += VALUE[k] * pos.hand[c][k] as i32;
+        }
+        if pos.hand[c][ROOK as usize] > 0 && pos.hand[c][BISHOP as usize] > 0 {
+            s -= VALUE[BISHOP as usize];
+        }
+    } else {
+        for k in 1..8 {
+            s += HAND_VALUE[k] * pos.hand[c][k] as i32;
+        }
     }
     let ksq = pos.king[c] as usize;
     let eksq = pos.king[them] as usize;
@@ -40,10 +50,8 @@ fn side_score(pos: &Position, c: usize) -> i32 {
         match k {
             PAWN => s += 6 * adv,
             SILVER | GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => s += 5 * adv.min(4),
-            KNIGHT => {
-                if col(sq) == 0 || col(sq) == 5 {
-                    s -= 10;
-                }
+            KNIGHT if (col(sq) == 0 || col(sq) == 5) => {
+                s -= 10;
             }
             KING => {
                 if rel_rank(c, sq) >= 4 {

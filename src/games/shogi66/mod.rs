@@ -19,6 +19,9 @@
 //!
 //! Tokens: drop `<LETTER>*<sq>` (uppercase for both sides), board move `<from><to>[+]`.
 
+// Index loops over squares and kinds read more plainly here than iterator chains.
+#![allow(clippy::needless_range_loop)]
+
 mod board;
 mod book;
 mod eval;
@@ -27,8 +30,8 @@ mod sfen;
 mod zobrist;
 
 use crate::game::{Color, Game, MoveError, SfenError};
-use board::*;
 pub use board::Move;
+use board::*;
 
 /// 66 shogi has no rules switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

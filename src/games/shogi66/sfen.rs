@@ -10,7 +10,16 @@ pub const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
 const LIMIT: [u8; 9] = [0, 12, 2, 2, 2, 2, 2, 2, 2];
 
 fn empty_position() -> Position {
-    Position { board: [0; SQUARES], occ: [0; 2], hand: [[0; 9]; 2], king: [SQUARES as u8; 2], stm: 0, ply: 1, placing: false, key: 0 }
+    Position {
+        board: [0; SQUARES],
+        occ: [0; 2],
+        hand: [[0; 9]; 2],
+        king: [SQUARES as u8; 2],
+        stm: 0,
+        ply: 1,
+        placing: false,
+        key: 0,
+    }
 }
 
 fn parse_board(text: &str, pos: &mut Position) -> Result<(), SfenError> {
@@ -322,7 +331,7 @@ pub fn diagram(pos: &Position) -> String {
     s.push_str(&format!("gote hand: {}\n", hand_text(pos, 1)));
     s.push_str("   6  5  4  3  2  1\n");
     for r in 0..6 {
-        s.push_str(" ");
+        s.push(' ');
         for c in 0..6 {
             let p = pos.board[r * 6 + c];
             if p == 0 {

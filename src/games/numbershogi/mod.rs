@@ -1,0 +1,190 @@
+//! Number Shogi (`numbershogi`, 数字将棋), rules.md §3.
+//!
+//! - Board 3 files x 5 ranks (`3a`..`1e`); sente's camp is ranks d-e, gote's a-b.
+//! - Each side has six pieces `A`..`F` of value 1..6. Each steps one square in the
+//!   directions of the table (switch `NumberShogiPieceMoves`, default
+//!   `1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S`); a promoted
+//!   piece ("8", `+A`..`+F`, keeping its face value) steps in all 8 directions.
+//! - Captured pieces go face up to the captor's hand and may be dropped on any empty square
+//!   (play phase). A drop never promotes; promotion is optional on a board move that starts
+//!   or ends on the far rank (switch `NumberShogiPromotion` = `on` | `off`).
+//! - Win: the moment a capture gives the captor's hand a subset whose face values sum to
+//!   exactly 7. The beaten side is then to move, [`Game::result`] is `Loss` and there are no
+//!   legal moves. No legal move also loses; the 4th repetition is a draw.
+//! - Placement: `startpos` = `3/3/3/3/3 b ABCDEFabcdef 1`, 12 drops alternating from sente,
+//!   each onto an empty square of the mover's camp; the phase is decided by rules.md §0's
+//!   five conditions. Only play-phase hands count for the sum of 7. The engine's own
+//!   placement is [`setup`]'s fixed arrangement.
+//!
+//! Files: `board` (squares, cells, step tables, subset sums), `rules` (switches),
+//! `movegen` (moves, generation, make), `sfen` (notation), `zobrist`, `eval`, `setup`.
+
+mod board;
+mod eval;
+mod movegen;
+mod rules;
+mod sfen;
+pub mod setup;
+mod zobrist;
+
+pub use movegen::Move;
+pub use rules::Rules;
+
+use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
+
+/// A Number Shogi position (copy-make; no heap).
+#[derive(Clone, Debug)]
+pub struct NumberShogi {
+    board: [Cell; SQUARES],
+    /// Occupied squares per colour.
+    occ: [Bb; 2],
+    /// `hand[color][value]`: pieces in hand (in the placement phase: the reserve).
+    hand: [[u8; 7]; 2],
+    side: Color,
+    /// Number of the next ply.
+    ply: u32,
+    placing: bool,
+    /// The side whose hand sums to 7 (game over).
+    winner: Option<Color>,
+    key: u64,
+    rules: Rules,
+}
+
+impl PartialEq for NumberShogi {
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board && self.hand == o.hand && self.side == o.side && self.placing == o.placing
+    }
+}
+
+impl NumberShogi {
+    /// Whether the position is in the placement phase.
+    pub fn is_placement(&self) -> bool {
+        self.placing
+    }
+    /// The pieces in a side's hand, by value (index 1..6).
+    pub fn hand(&self, color: Color) -> [u8; 7] {
+        self.hand[color.index()]
+    }
+    /// The rules this position is played under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// Whether a move captures.
+    pub fn is_capture(&self, mv: Move) -> bool {
+        !mv.is_drop() && self.board[mv.to()] != EMPTY
+    }
+    /// Reads a token without a position: `Ok(None)` is never returned; errors are syntax.
+    fn parse_token(token: &str) -> Option<Move> {
+        let b = token.as_bytes();
+        match b.len() {
+            4 if b[1] == b'*' => {
+                if !b[0].is_ascii_uppercase() {
+                    return None;
+                }
+                let v = value_of_letter(b[0] as char)?;
+                Some(Move::drop(v, parse_square(b[2], b[3])?))
+            }
+            4 | 5 => {
+                if b.len() == 5 && b[4] != b'+' {
+                    return None;
+                }
+                let from = parse_square(b[0], b[1])?;
+                let to = parse_square(b[2], b[3])?;
+                if from == to {
+                    return None;
+                }
+                Some(Move::board(from, to, b.len() == 5))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Game for NumberShogi {
+    type Move = Move;
+    type Rules = Rules;
+
+    const NAME: &'static str = "numbershogi";
+    const FILES: usize = board::FILES;
+    const RANKS: usize = board::RANKS;
+    const REPETITION_LIMIT: usize = 4;
+
+    fn rule_options() -> &'static [RuleOption] {
+        &rules::OPTIONS
+    }
+    fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
+        rules::set_rule(rules, name, value)
+    }
+
+    fn startpos(rules: &Rules) -> Self {
+        let mut hand = [[0u8; 7]; 2];
+        for h in hand.iter_mut() {
+            for n in h.iter_mut().skip(1) {
+                *n = 1;
+            }
+        }
+        NumberShogi::assemble([EMPTY; SQUARES], hand, Color::Sente, 1, *rules)
+    }
+    fn from_sfen(sfen: &str, rules: &Rules) -> Result<Self, SfenError> {
+        NumberShogi::parse_sfen(sfen, rules)
+    }
+    fn to_sfen(&self) -> String {
+        self.write_sfen()
+    }
+    fn diagram(&self) -> String {
+        self.draw_diagram()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+    fn play(&mut self, mv: Move) {
+        self.make(mv);
+    }
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let mv = NumberShogi::parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
+        if self.winner.is_some() {
+            return Err(MoveError::GameOver(token.to_string()));
+        }
+        let mut list = Vec::with_capacity(128);
+        self.generate(&mut list);
+        if list.is_empty() {
+            return Err(MoveError::GameOver(token.to_string()));
+        }
+        if list.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::Illegal(token.to_string(), self.illegal_reason(mv)))
+        }
+    }
+    fn format_move(&self, mv: Move) -> String {
+        mv.token()
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+    fn result(&self) -> Option<Outcome> {
+        self.winner.map(|w| if w == self.side { Outcome::Win } else { Outcome::Loss })
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.promotes() || self.is_capture(mv)
+    }
+    fn order_score(&self, mv: Move) -> i32 {
+        eval::order_score(self, mv)
+    }
+    fn move_id(mv: Move) -> u32 {
+        mv.0 as u32
+    }
+    fn book_move(&self) -> Option<Move> {
+        setup::book_move(self)
+    }
+}
