@@ -218,6 +218,8 @@ fn token_syntax_and_errors() {
     let p = KaniNariEbi::startpos(&Rules::default());
     assert!(matches!(p.parse_move("5c2"), Err(MoveError::Syntax(_))));
     assert!(matches!(p.parse_move("5c2c,"), Err(MoveError::Syntax(_))));
+    // one bond at most: a turn has two parts
+    assert!(matches!(p.parse_move("5b4b,4a3b,3b2a"), Err(MoveError::Syntax(_))));
     assert!(matches!(p.parse_move("6c2c"), Err(MoveError::Syntax(_))));
     assert!(matches!(p.parse_move("5c3c"), Err(MoveError::Illegal(..))));
     assert!(matches!(p.parse_move("1c2c"), Err(MoveError::Illegal(..))));

@@ -8,6 +8,7 @@ mod reference;
 use std::collections::BTreeMap;
 
 use koma::game::Game;
+use koma::games::crab::cell::count;
 use koma::games::kanishogi::{KaniShogi, Rules};
 use koma::perft::perft;
 
@@ -40,6 +41,10 @@ fn engine_map(pos: &KaniShogi) -> BTreeMap<String, String> {
         let mut next = pos.clone();
         next.play(mv);
         let tok = pos.format_move(mv);
+        let enemy = pos.side_to_move().flip();
+        let lost = count(pos.cells(), enemy) - count(next.cells(), enemy);
+        assert_eq!(mv.gain() != 0, lost > 0, "gain of {tok} in {}", pos.to_sfen());
+        assert_eq!(pos.is_tactical(mv), lost > 0 || mv.promotes(), "tactical {tok} in {}", pos.to_sfen());
         assert_eq!(pos.parse_move(&tok), Ok(mv), "token {tok} reads back");
         assert!(map.insert(tok.clone(), next.to_sfen()).is_none(), "{tok} listed twice in {}", pos.to_sfen());
     }

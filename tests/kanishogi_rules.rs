@@ -299,6 +299,7 @@ fn token_errors() {
     let p = KaniShogi::startpos(&Rules::default());
     assert!(matches!(p.parse_move("5c"), Err(MoveError::Syntax(_))));
     assert!(matches!(p.parse_move("5c2c,2c"), Err(MoveError::Syntax(_))));
+    assert!(matches!(p.parse_move("5c2c,2c1d,1d2e"), Err(MoveError::Syntax(_))));
     assert!(matches!(p.parse_move("5a3a"), Err(MoveError::Illegal(..))));
     assert!(matches!(p.parse_move("5c2c+"), Err(MoveError::Illegal(..))));
     assert!(matches!(p.parse_move("5c2c,2c1d"), Err(MoveError::Illegal(..))));
@@ -322,4 +323,26 @@ fn key_depends_on_board_and_side_only() {
     assert_eq!(d.to_sfen(), "A3b/D3c/K3k/C3d/B3a b - 5");
     assert_eq!(d.key(), a.key());
     assert_ne!(pos("A3b/D3c/K3k/C3d/B3a w - 1").key(), a.key());
+}
+
+#[test]
+fn bond_from_anywhere_in_the_connected_group() {
+    // 2c4c touches the parent on 5c, which joins 5b and 5a: the child on 5a may make the
+    // bond step; the child on 5e is not connected (5d is empty).
+    let p = pos("A3b/D3c/K2Ck/4d/B3a b - 1");
+    let t = starting(&p, "2c4c,");
+    assert!(t.contains(&"2c4c,5a4b".to_string()), "{t:?}");
+    assert!(t.contains(&"2c4c,5c4d".to_string()), "{t:?}");
+    assert!(!t.iter().any(|x| x.starts_with("2c4c,5e")), "{t:?}");
+}
+
+#[test]
+fn bond_move_capturing_the_parent_ends_the_game() {
+    let p = pos("A4/3D1/K2kc/4a/B3C b - 1");
+    let q = after(&p, "5e2e");
+    assert_eq!(q.result(), None);
+    let q = after(&p, "5e2e,1e2d");
+    assert_eq!(q.to_sfen(), "A4/3D1/K3c/3Ca/3B1 w - 2");
+    assert_eq!(q.result(), Some(Outcome::Loss));
+    assert!(tokens(&q).is_empty());
 }

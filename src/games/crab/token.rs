@@ -4,7 +4,10 @@
 use super::square;
 
 /// A whole turn. Bits 0-4 from, 5-9 final square, 10 promotion, 11 has a bond move,
-/// 12-16 bond from, 17-21 bond final, 22 bond promotion.
+/// 12-16 bond from, 17-21 bond final, 22 bond promotion: these 23 bits are the token.
+/// Bits 23-30 carry what the turn captures, in a form the game chooses ([`CrabMove::gain`]),
+/// filled in by move generation for move ordering. Within one position a token always
+/// has the same gain, so one token is still one value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CrabMove(pub u32);
 
@@ -16,15 +19,33 @@ pub struct Part {
     pub promote: bool,
 }
 
+/// The bits of [`CrabMove`] that make up the token.
+pub const TOKEN_BITS: u32 = (1 << 23) - 1;
+
 impl CrabMove {
     /// A turn with only the normal move.
     pub const fn normal(from: usize, to: usize, promote: bool) -> CrabMove {
         CrabMove(from as u32 | (to as u32) << 5 | (promote as u32) << 10)
     }
 
-    /// This turn's normal move followed by a bond move.
+    /// This turn's normal move followed by a bond move (the gain is cleared).
     pub const fn with_bond(self, from: usize, to: usize, promote: bool) -> CrabMove {
         CrabMove((self.0 & 0x7ff) | 1 << 11 | (from as u32) << 12 | (to as u32) << 17 | (promote as u32) << 22)
+    }
+
+    /// The same turn carrying `gain` (what it captures, game-specific, 8 bits).
+    pub const fn with_gain(self, gain: u8) -> CrabMove {
+        CrabMove((self.0 & TOKEN_BITS) | (gain as u32) << 23)
+    }
+
+    /// What the turn captures, as the game recorded it at generation (0: nothing).
+    pub const fn gain(self) -> u8 {
+        (self.0 >> 23) as u8
+    }
+
+    /// The token part alone (no gain): equal for equal tokens.
+    pub const fn token_bits(self) -> u32 {
+        self.0 & TOKEN_BITS
     }
 
     pub const fn first(self) -> Part {

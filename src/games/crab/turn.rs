@@ -26,6 +26,9 @@ pub trait Variant {
     /// The pieces that may make the bond move after a normal move ended on `at`
     /// (0 when there is no bond).
     fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32;
+    /// What a turn of `side` captured, from the boards before and after it, for move
+    /// ordering (0: nothing). Stored in the move ([`CrabMove::gain`]).
+    fn gain(&self, before: &Cells, after: &Cells, side: Color) -> u8;
 }
 
 /// A small set of squares (no repeats), in insertion order.
@@ -133,13 +136,14 @@ pub fn parse_turn(token: &str, legal: &[CrabMove], cells: &Cells, side: Color) -
     if legal.is_empty() {
         return Err(MoveError::GameOver(token.to_string()));
     }
-    if legal.contains(&mv) {
-        return Ok(mv);
+    if let Some(&m) = legal.iter().find(|m| m.token_bits() == mv.token_bits()) {
+        return Ok(m);
     }
     let first = mv.first();
+    let plain = CrabMove::normal(first.from, first.to, first.promote);
     let why = if !cell::is(cells[first.from], side) {
         "no piece of the side to move on its from-square"
-    } else if mv.has_bond() && legal.contains(&CrabMove::normal(first.from, first.to, first.promote)) {
+    } else if mv.has_bond() && legal.iter().any(|m| m.token_bits() == plain.token_bits()) {
         "the normal move is legal but this bond move is not (the bond's from-square is where the piece stands after the normal move)"
     } else {
         "that piece cannot end its move there"
@@ -168,20 +172,30 @@ pub fn generate<V: Variant>(v: &V, cells: &Cells, side: Color, out: &mut Vec<Cra
                 let mut after = *cells;
                 apply_part(v, &mut after, side, part);
                 let mv = CrabMove::normal(from, to, promote);
-                out.push(mv);
+                out.push(mv.with_gain(v.gain(cells, &after, side)));
                 if v.outcome(&after, side.flip()).is_some() {
                     continue;
                 }
                 let group = v.bond_group(&after, to, side);
                 for b in squares(group) {
-                    generate_bond(v, &after, side, b, mv, out);
+                    generate_bond(v, cells, &after, side, b, mv, out);
                 }
             }
         }
     }
 }
 
-fn generate_bond<V: Variant>(v: &V, cells: &Cells, side: Color, from: usize, mv: CrabMove, out: &mut Vec<CrabMove>) {
+/// The bond moves of the piece on `from` after the normal move `mv` (`start`: the board
+/// before the turn, `cells`: after the normal move).
+fn generate_bond<V: Variant>(
+    v: &V,
+    start: &Cells,
+    cells: &Cells,
+    side: Color,
+    from: usize,
+    mv: CrabMove,
+    out: &mut Vec<CrabMove>,
+) {
     let piece = cells[from];
     let mut base = *cells;
     base[from] = EMPTY;
@@ -189,9 +203,13 @@ fn generate_bond<V: Variant>(v: &V, cells: &Cells, side: Color, from: usize, mv:
     diagonal_steps(&base, from, &mut targets);
     let ends = finals(v, &base, piece, &targets);
     for to in ends.iter() {
-        out.push(mv.with_bond(from, to, false));
-        if v.can_promote(piece, to, side) {
-            out.push(mv.with_bond(from, to, true));
+        for promote in [false, true] {
+            if promote && !v.can_promote(piece, to, side) {
+                continue;
+            }
+            let mut after = *cells;
+            apply_part(v, &mut after, side, Part { from, to, promote });
+            out.push(mv.with_bond(from, to, promote).with_gain(v.gain(start, &after, side)));
         }
     }
 }

@@ -8,7 +8,7 @@ use super::rules::{shrimps, Rules, PIECES};
 use crate::game::Color;
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{enemy_home_file, file_of, step};
-use crate::games::crab::turn::{self, apply_turn};
+use crate::games::crab::turn;
 use crate::games::crab::CrabMove;
 
 const PIECE: i32 = 300;
@@ -109,16 +109,7 @@ fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
         }
 }
 
-/// Enemy pieces a turn captures.
-pub fn captures(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> usize {
-    let before = cell::count(cells, side.flip());
-    let mut after = *cells;
-    apply_turn(rules, &mut after, side, mv);
-    before - cell::count(&after, side.flip())
-}
-
 /// Move ordering: captures first, then promotions, then bond turns.
-pub fn order_score(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> i32 {
-    let caught = captures(cells, side, rules, mv) as i32;
-    caught * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+pub fn order_score(mv: CrabMove) -> i32 {
+    mv.gain() as i32 * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
 }

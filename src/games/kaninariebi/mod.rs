@@ -151,14 +151,14 @@ impl Game for KaniNariEbi {
     }
 
     fn is_tactical(&self, mv: CrabMove) -> bool {
-        mv.promotes() || eval::captures(&self.cells, self.side, &self.rules, mv) > 0
+        mv.promotes() || mv.gain() != 0
     }
 
     fn order_score(&self, mv: CrabMove) -> i32 {
-        eval::order_score(&self.cells, self.side, &self.rules, mv)
+        eval::order_score(mv)
     }
 
     fn move_id(mv: CrabMove) -> u32 {
-        mv.0
+        mv.token_bits()
     }
 }

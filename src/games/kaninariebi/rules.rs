@@ -85,6 +85,11 @@ impl Variant for Rules {
         }
     }
 
+    fn gain(&self, before: &Cells, after: &Cells, side: Color) -> u8 {
+        let enemy = side.flip();
+        before.iter().zip(after.iter()).filter(|&(&b, &a)| cell::is(b, enemy) && a != b).count() as u8
+    }
+
     fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32 {
         let shrimp = cell::promoted(cells[at]);
         let g = match self.bonds {

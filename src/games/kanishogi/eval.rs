@@ -11,7 +11,7 @@ use crate::game::Color;
 use crate::games::crab::capture::{group, squares};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{in_flow, on_edge, step, ORTHOGONAL};
-use crate::games::crab::turn::{self, apply_turn};
+use crate::games::crab::turn;
 use crate::games::crab::CrabMove;
 
 const CHILD: i32 = 250;
@@ -129,23 +129,9 @@ fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
         }
 }
 
-/// The enemy pieces a turn captures, as a bit set of pips (bit 0 = the parent).
-pub fn captured(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> u8 {
-    let mut after = *cells;
-    apply_turn(rules, &mut after, side, mv);
-    let enemy = side.flip();
-    let mut set = 0u8;
-    for sq in 0..25 {
-        if cell::is(cells[sq], enemy) && !cell::is(after[sq], enemy) {
-            set |= 1 << pip(cells[sq]);
-        }
-    }
-    set
-}
-
 /// Move ordering: capturing the parent, then children by pip, then growth, then bonds.
-pub fn order_score(cells: &Cells, side: Color, rules: &Rules, mv: CrabMove) -> i32 {
-    let set = captured(cells, side, rules, mv);
+pub fn order_score(mv: CrabMove) -> i32 {
+    let set = mv.gain();
     let mut score = 0;
     if set & 1 != 0 {
         score += 100_000;

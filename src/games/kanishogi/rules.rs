@@ -186,6 +186,18 @@ impl Variant for Rules {
         None
     }
 
+    /// Bit 0: the enemy parent; bits 1..=4: the pips of the enemy children captured.
+    fn gain(&self, before: &Cells, after: &Cells, side: Color) -> u8 {
+        let enemy = side.flip();
+        let mut set = 0;
+        for (&b, &a) in before.iter().zip(after.iter()) {
+            if cell::is(b, enemy) && a != b {
+                set |= 1 << pip(b);
+            }
+        }
+        set
+    }
+
     fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32 {
         let g = group(cells, at, |c| cell::is(c, side));
         if g.count_ones() >= 2 {
