@@ -47,8 +47,8 @@ pub fn evaluate(pos: &NumberShogi) -> i32 {
             mob[c] += (steps & !pos.occ[c]).count_ones() as i32;
             material[c] += piece_value(pos.board[sq]);
         }
-        for v in 1..=6 {
-            material[c] += pos.hand[c][v] as i32 * (BOARD_VALUE[v] + HAND_BONUS);
+        for (v, &n) in pos.hand[c].iter().enumerate().skip(1) {
+            material[c] += n as i32 * (BOARD_VALUE[v] + HAND_BONUS);
         }
     }
     let wins = [winning_values(&pos.hand[0]), winning_values(&pos.hand[1])];

@@ -135,9 +135,9 @@ impl NumberShogi {
                 key ^= KEYS.piece[cell as usize][sq];
             }
         }
-        for c in 0..2 {
-            for v in 1..=6 {
-                key ^= hand_key(c, v, hand[c][v]);
+        for (c, h) in hand.iter().enumerate() {
+            for (v, &n) in h.iter().enumerate().skip(1) {
+                key ^= hand_key(c, v, n);
             }
         }
         if side == Color::Gote {
@@ -175,7 +175,7 @@ impl NumberShogi {
         let ply = match fields.get(3) {
             None => 1,
             Some(s) => match s.parse::<u32>() {
-                Ok(n) if n >= 1 && n < 1_000_000_000 => n,
+                Ok(n) if (1..1_000_000_000).contains(&n) => n,
                 _ => return Err(SfenError::Ply(s.to_string())),
             },
         };
