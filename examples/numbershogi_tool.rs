@@ -35,14 +35,22 @@ fn main() {
         },
         None => NumberShogi::startpos(&rules),
     };
-    let depth: u32 = if cmd == "moves" { 1 } else { args.get(3).and_then(|d| d.parse().ok()).unwrap_or(1) };
+    let depth: u32 = if cmd == "moves" {
+        1
+    } else {
+        args.get(3).and_then(|d| d.parse().ok()).unwrap_or(1)
+    };
     match cmd {
         "perft" => {
             for d in 1..=depth {
                 let t = Instant::now();
                 let n = perft(&pos, d);
                 let s = t.elapsed().as_secs_f64();
-                println!("perft {d} {n}  {:.3}s  {:.0} nodes/s", s, n as f64 / s.max(1e-9));
+                println!(
+                    "perft {d} {n}  {:.3}s  {:.0} nodes/s",
+                    s,
+                    n as f64 / s.max(1e-9)
+                );
             }
         }
         "divide" => {

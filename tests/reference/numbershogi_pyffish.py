@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Recomputes the Number Shogi perft fixture with Fairy-Stockfish (pyffish).
 
-Usage: python3 tests/reference/numbershogi_pyffish.py [fixtures/perft/numbershogi.perft] [--max N]
+Usage: python3 tests/reference/numbershogi_pyffish.py [fixtures/perft/numbershogi.perft] [--max-nodes N]
        python3 tests/reference/numbershogi_pyffish.py --divide "<sfen>" DEPTH
 
 Fairy-Stockfish plays the pieces (custom Betza pieces), drops, captures to hand and the
@@ -150,44 +150,81 @@ def to_token(m):
     return sq(m[:2]) + sq(m[2:4]) + ("+" if promo else "")
 
 
+def square_index(s):
+    """A Fairy-Stockfish square (a1 = bottom left) as an index of parse_fen's cells."""
+    return (5 - int(s[1:])) * 3 + (ord(s[0]) - ord("a"))
+
+
 class Walker:
+    """perft over pyffish's move lists, with this game's own rules layered on top."""
+
     def __init__(self, promotion=True):
         self.play_variant = "numbershogi" if promotion else "numbershogi-nopromo"
         self.calls = 0
         # Transpositions (placement orders commute) are counted once: subtree figures
-        # keyed by the FEN without its move counters.
+        # keyed by the FEN without its move counters, the phase and the depth.
         self.memo = {}
 
-    def children(self, fen, placing):
-        """Legal moves of a node that is not over, with the variant to play them in."""
-        variant = "numbershogi-setup" if placing else self.play_variant
-        self.calls += 1
-        return variant, sf.legal_moves(variant, fen, [])
+    def variant(self, placing):
+        return "numbershogi-setup" if placing else self.play_variant
 
-    def perft(self, fen, placing, depth):
+    def child_state(self, cells, hands, side, placing, ply, m):
+        """(the capture won, the child is in the placement phase) after move m."""
+        hands = [list(hands[0]), list(hands[1])]
+        if "@" in m:
+            hands[side][VALUE[m[0].lower()]] -= 1
+            child_placing = placing and ply + 1 <= 12 and any(any(h) for h in hands)
+            if placing and not child_placing:
+                # leaving the phase with pieces still in hand (an SFEN whose ply ran ahead)
+                return sums7(hands[side]) or sums7(hands[1 - side]), False
+            return False, child_placing
+        to = square_index(m.rstrip("+")[2:])
+        captured = cells[to]
+        if captured is not None and captured[0] != side:
+            hands[side][captured[1]] += 1  # face up: a captured "8" counts by its face
+            return sums7(hands[side]), False
+        return False, False
+
+    def perft(self, fen, placing, depth, ply=1):
         if depth == 0:
             return 1
         key = (fen.rsplit(" ", 2)[0], placing, depth)
         if key in self.memo:
             return self.memo[key]
-        variant, moves = self.children(fen, placing)
+        variant = self.variant(placing)
+        self.calls += 1
+        moves = sf.legal_moves(variant, fen, [])
         if depth == 1:
             total = len(moves)
         else:
+            cells, hands, side = parse_fen(fen)
             total = 0
             for m in moves:
-                total += self.perft_child(variant, fen, placing, m, depth - 1)
+                won, child_placing = self.child_state(cells, hands, side, placing, ply, m)
+                if won:
+                    continue  # a finished position has no children (depth - 1 >= 1)
+                if depth == 2:
+                    # leaves of the child: one call, without reading the child's FEN
+                    self.calls += 1
+                    total += len(sf.legal_moves(self.variant(child_placing), fen, [m]))
+                else:
+                    child = sf.get_fen(variant, fen, [m])
+                    total += self.perft(child, child_placing, depth - 1, ply + 1)
         self.memo[key] = total
         return total
 
-    def perft_child(self, variant, fen, placing, m, depth):
-        child = sf.get_fen(variant, fen, [m])
-        cells, hands, side = parse_fen(child)
-        mover = 1 - side
-        child_placing = placing and any(any(h) for h in hands)
-        if not placing and "@" not in m and sums7(hands[mover]):
-            return 1 if depth == 0 else 0  # the capture won: a finished position
-        return self.perft(child, child_placing, depth)
+    def divide(self, fen, placing, depth, ply=1):
+        cells, hands, side = parse_fen(fen)
+        variant = self.variant(placing)
+        out = []
+        for m in sf.legal_moves(variant, fen, []):
+            won, child_placing = self.child_state(cells, hands, side, placing, ply, m)
+            if won:
+                n = 1 if depth == 1 else 0
+            else:
+                n = self.perft(sf.get_fen(variant, fen, [m]), child_placing, depth - 1, ply + 1)
+            out.append((to_token(m), n))
+        return sorted(out)
 
 
 def root(sfen):
@@ -197,7 +234,7 @@ def root(sfen):
     cells, hands, side = parse_fen(fen)
     placing = placement(cells, hands, side, ply)
     over = (not placing) and (sums7(hands[0]) or sums7(hands[1]))
-    return fen, placing, over
+    return fen, placing, over, ply
 
 
 def check_options(opts):
@@ -244,26 +281,24 @@ def parse_suite(path):
 def main(argv):
     if len(argv) >= 2 and argv[1] == "--divide":
         sfen, depth = argv[2], int(argv[3])
-        fen, placing, over = root(sfen)
-        w = Walker()
+        fen, placing, over, ply = root(sfen)
         if over:
             print("game over")
             return 0
-        variant, moves = w.children(fen, placing)
         total = 0
-        for m in sorted(moves, key=to_token):
-            n = w.perft_child(variant, fen, placing, m, depth - 1)
+        for token, n in Walker().divide(fen, placing, depth, ply):
             total += n
-            print(to_token(m), n)
+            print(token, n)
         print("total", total)
         return 0
     path = "fixtures/perft/numbershogi.perft"
-    limit = 60_000
+    limit = None
     args = argv[1:]
-    if "--max" in args:
-        i = args.index("--max")
-        limit = int(args[i + 1])
-        del args[i : i + 2]
+    for flag in ("--max-nodes", "--max"):
+        if flag in args:
+            i = args.index(flag)
+            limit = int(args[i + 1])
+            del args[i : i + 2]
     if args:
         path = args[0]
     bad = 0
@@ -273,13 +308,13 @@ def main(argv):
         if promotion is None:
             print(f"skip {case['id']}: options not expressible in Fairy-Stockfish")
             continue
-        fen, placing, over = root(case["sfen"])
+        fen, placing, over, ply = root(case["sfen"])
         w = Walker(promotion)
         for depth, want in case["perft"]:
-            if want > limit:
+            if limit is not None and want > limit:
                 continue
             t = time.time()
-            got = 0 if over else w.perft(fen, placing, depth)
+            got = 0 if over else w.perft(fen, placing, depth, ply)
             dt = time.time() - t
             checked += 1
             status = "ok" if got == want else "MISMATCH"

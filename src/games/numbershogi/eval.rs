@@ -47,8 +47,8 @@ pub fn evaluate(pos: &NumberShogi) -> i32 {
             mob[c] += (steps & !pos.occ[c]).count_ones() as i32;
             material[c] += piece_value(pos.board[sq]);
         }
-        for v in 1..=6 {
-            material[c] += pos.hand[c][v] as i32 * (BOARD_VALUE[v] + HAND_BONUS);
+        for (v, &n) in pos.hand[c].iter().enumerate().skip(1) {
+            material[c] += n as i32 * (BOARD_VALUE[v] + HAND_BONUS);
         }
     }
     let wins = [winning_values(&pos.hand[0]), winning_values(&pos.hand[1])];
@@ -79,11 +79,19 @@ pub fn evaluate(pos: &NumberShogi) -> i32 {
     // Other hanging pieces.
     for sq in Squares(pos.occ[them] & att[us] & !targets[us]) {
         let v = piece_value(pos.board[sq]);
-        score += if att[them] & (1 << sq) != 0 { v / 8 } else { v / 3 };
+        score += if att[them] & (1 << sq) != 0 {
+            v / 8
+        } else {
+            v / 3
+        };
     }
     for sq in Squares(pos.occ[us] & att[them] & !targets[them]) {
         let v = piece_value(pos.board[sq]);
-        score -= if att[us] & (1 << sq) != 0 { v / 10 } else { v / 5 };
+        score -= if att[us] & (1 << sq) != 0 {
+            v / 10
+        } else {
+            v / 5
+        };
     }
     score.clamp(-15_000, 15_000)
 }
@@ -97,8 +105,11 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
             let mut hand = pos.hand[us];
             hand[v as usize] = hand[v as usize].saturating_sub(1);
             let wins = winning_values(&hand);
-            let reach = TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
-            let hits = Squares(reach).filter(|&sq| wins & (1 << face(pos.board[sq])) != 0).count() as i32;
+            let reach =
+                TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
+            let hits = Squares(reach)
+                .filter(|&sq| wins & (1 << face(pos.board[sq])) != 0)
+                .count() as i32;
             hits * 300
         }
         Some(from) => {

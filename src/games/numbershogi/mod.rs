@@ -23,8 +23,8 @@ mod board;
 mod eval;
 mod movegen;
 mod rules;
-mod sfen;
 pub mod setup;
+mod sfen;
 mod zobrist;
 
 pub use movegen::Move;
@@ -53,7 +53,10 @@ pub struct NumberShogi {
 
 impl PartialEq for NumberShogi {
     fn eq(&self, o: &Self) -> bool {
-        self.board == o.board && self.hand == o.hand && self.side == o.side && self.placing == o.placing
+        self.board == o.board
+            && self.hand == o.hand
+            && self.side == o.side
+            && self.placing == o.placing
     }
 }
 
@@ -146,7 +149,8 @@ impl Game for NumberShogi {
         self.make(mv);
     }
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let mv = NumberShogi::parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
+        let mv =
+            NumberShogi::parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
         if self.winner.is_some() {
             return Err(MoveError::GameOver(token.to_string()));
         }
@@ -158,7 +162,10 @@ impl Game for NumberShogi {
         if list.contains(&mv) {
             Ok(mv)
         } else {
-            Err(MoveError::Illegal(token.to_string(), self.illegal_reason(mv)))
+            Err(MoveError::Illegal(
+                token.to_string(),
+                self.illegal_reason(mv),
+            ))
         }
     }
     fn format_move(&self, mv: Move) -> String {
@@ -169,7 +176,13 @@ impl Game for NumberShogi {
         self.key
     }
     fn result(&self) -> Option<Outcome> {
-        self.winner.map(|w| if w == self.side { Outcome::Win } else { Outcome::Loss })
+        self.winner.map(|w| {
+            if w == self.side {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            }
+        })
     }
 
     fn evaluate(&self) -> i32 {
