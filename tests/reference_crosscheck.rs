@@ -9,7 +9,7 @@
 
 use std::process::Command;
 
-const MAX_NODES: &str = "200000";
+const MAX_NODES: &str = "50000";
 
 #[test]
 fn perft_fixtures_agree_with_the_independent_implementations() {
