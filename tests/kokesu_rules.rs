@@ -621,7 +621,7 @@ fn diagram_shows_board_and_sfen() {
         " | P P P P . P P P | g",
         " | R N B Q K B N R | h",
         " +-----------------+",
-        "sfen rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR b - 3",
+        "side sente (red, uppercase), ply 3, plies without capture or pawn move 1",
     ];
     let lines: Vec<&str> = d.lines().collect();
     assert_eq!(&lines[..want.len()], &want[..], "{d}");

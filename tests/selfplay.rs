@@ -136,3 +136,21 @@ fn shogi66_rokurokugui_style_game_new_process_per_move() {
     assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {:?}", &g.moves[..12]);
     eprintln!("rokuroku-style game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
 }
+
+#[test]
+fn kokesu_self_play_keeps_to_legal_moves_and_time() {
+    // Threefold repetition ends the game; 160 plies are enough to leave the opening.
+    let g = play("kokesu", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 160, false, 3);
+    assert!(g.moves.len() > 20, "{g:?}");
+    assert!(g.moves.iter().all(|m| m.len() == 4 || m.len() == 5), "{g:?}");
+    eprintln!("kokesu game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
+}
+
+#[test]
+fn numbershogi_self_play_from_the_empty_board_to_a_result() {
+    // Placement from startpos, then play until a sum of seven (or no move) ends it.
+    let g = play("numbershogi", Clock { main_ms: 2000, inc_ms: 100, byoyomi_ms: 0 }, 300, false, 4);
+    assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {g:?}");
+    assert!(g.moves.len() > 12, "{g:?}");
+    eprintln!("numbershogi game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
+}

@@ -5,6 +5,9 @@
 //! - `< text`     the next output line is exactly `text`
 //! - `<~ text`    the next output line starts with `text`
 //! - `<... text`  skip output lines until one starts with `text` (it is consumed)
+//! - `<re RE`     the next output line matches the regular expression `RE` (anywhere;
+//!   anchor it with `^`/`$`): for lines with figures that vary, such as `info`
+//! - `<...re RE`  skip output lines until one matches `RE`
 //! - `<silent MS` nothing is printed for MS milliseconds
 //! - `eof`        close the engine's input now (what follows reads its last words)
 //! - `# ...` and blank lines are comments.
@@ -18,6 +21,10 @@ use std::time::Duration;
 use common::Koma;
 
 const LINE_TIMEOUT: Duration = Duration::from_secs(20);
+
+fn regex(pattern: &str, at: &str) -> Result<regex::Regex, String> {
+    regex::Regex::new(pattern).map_err(|e| format!("{at}: bad regular expression: {e}"))
+}
 
 fn replay(path: &std::path::Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -44,6 +51,22 @@ fn replay(path: &std::path::Path) -> Result<(), String> {
                     break;
                 }
             },
+            "<re" => {
+                let re = regex(arg, &at)?;
+                let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: expected /{arg}/, got nothing"))?;
+                if !re.is_match(&got) {
+                    return Err(format!("{at}: expected a line matching /{arg}/, got '{got}'"));
+                }
+            }
+            "<...re" => {
+                let re = regex(arg, &at)?;
+                loop {
+                    let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: no line matching /{arg}/"))?;
+                    if re.is_match(&got) {
+                        break;
+                    }
+                }
+            }
             "eof" => koma.close_input(),
             "<silent" => {
                 let ms: u64 = arg.parse().map_err(|_| format!("{at}: bad <silent"))?;

@@ -73,8 +73,11 @@ pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
     let hard = (time + byo).saturating_sub(opts.overhead_ms).max((time + byo) / 2).max(1);
     let base = time / 25 + inc * 3 / 4;
     let (optimum, maximum, use_all) = if byo > 0 {
-        let opt = (base + byo).saturating_sub(opts.overhead_ms).min(hard);
-        (opt.max(1), (time / 5 + byo).saturating_sub(opts.overhead_ms).clamp(opt.max(1), hard), true)
+        // The overhead never takes more than half of what this move has: with a short
+        // byoyomi (100 ms) thinking 1 ms would throw the move away.
+        let less_overhead = |t: u64| t.saturating_sub(opts.overhead_ms).max(t / 2);
+        let opt = less_overhead(base + byo).min(hard).max(1);
+        (opt, less_overhead(time / 5 + byo).clamp(opt, hard), true)
     } else {
         let opt = base.min(hard).max(1);
         (opt, (opt * 4).min(time / 4 + inc).clamp(opt, hard), false)
@@ -98,6 +101,15 @@ mod tests {
         assert_eq!(p.optimum, Some(Duration::from_millis(900)));
         assert!(p.maximum.unwrap() <= Duration::from_millis(900));
         assert!(p.use_all);
+    }
+
+    #[test]
+    fn short_byoyomi_keeps_half_of_it_for_thinking() {
+        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(100) }), Color::Sente, TimeOptions::default());
+        assert_eq!(p.optimum, Some(Duration::from_millis(50)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(50)));
+        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(150) }), Color::Sente, TimeOptions::default());
+        assert_eq!(p.optimum, Some(Duration::from_millis(75)));
     }
 
     #[test]

@@ -286,8 +286,7 @@ pub fn diagram(pos: &Kokesu) -> String {
     }
     s.push_str(" +-----------------+\n");
     s.push_str(&format!(
-        "sfen {}\nside {} ({}), ply {}, plies without capture or pawn move {}",
-        to_sfen(pos),
+        "side {} ({}), ply {}, plies without capture or pawn move {}",
         if pos.side == 0 { "sente" } else { "gote" },
         if pos.side == 0 {
             "red, uppercase"
