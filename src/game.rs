@@ -173,6 +173,16 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
+    /// The position after the side to move passes, for null-move pruning; `None` where a
+    /// pass would mislead the search (the default: zugzwang-prone games and phases, such
+    /// as placements or pawn endings).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+    /// Reverse futility pruning margin per ply of remaining depth (0 = off): a non-PV
+    /// node within 3 plies of the horizon whose static evaluation beats beta by this much
+    /// per ply is cut. Only for games whose evaluation is stable from move to move.
+    const FUTILITY_MARGIN: i32 = 0;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// Ordering hint for non-hash moves: larger first (e.g. victim value * 16 - attacker).

@@ -4,6 +4,7 @@
 Usage:
   python3 tools/kokesu_match.py --fsf PATH [--koma PATH] [--movetime MS]
          [--promotion captured|free] [--games N] [--fsf-option NAME=VALUE ...]
+  python3 tools/kokesu_match.py --koma NEW --opponent-usi OLD ...   (koma against koma)
 
 koma is the referee: a move is legal when it is in koma's `moves` list, and pyffish
 (tests/reference/requirements.txt) cross-checks every move and tells check from
@@ -31,19 +32,8 @@ try:
 except ImportError:
     sys.exit("pyffish is not installed: pip install -r tests/reference/requirements.txt")
 
-INI = """
-[kokesu-free:chess]
-castling = false
-enPassantRegion = -
-nMoveRule = 0
-
-[kokesu-captured:chess]
-castling = false
-enPassantRegion = -
-nMoveRule = 0
-promotionLimit = q:1 r:2 b:2 n:2
-mandatoryPawnPromotion = false
-"""
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
+from kokesu_pyffish import INI  # the cross-check's own variant definitions  # noqa: E402
 
 # Two-ply openings in chess notation (white, black); each is played with both colours.
 OPENINGS = [
@@ -106,8 +96,8 @@ def board_of(sfen):
     return cells
 
 
-def play_game(koma, fsf, opening, koma_is_sente, args, variant):
-    moves = [to_koma(m) for m in opening.split()]
+def play_game(koma, fsf, moves, koma_is_sente, args, variant):
+    """Plays on from the opening in `moves` (extended in place)."""
     seen = {}
     quiet = 0
     fen0 = sf.start_fen(variant)
@@ -140,6 +130,10 @@ def play_game(koma, fsf, opening, koma_is_sente, args, variant):
         if koma_to_move:
             koma.send("go movetime %d" % args.movetime)
             best = koma.until("bestmove")[-1].split()[1]
+        elif args.opponent_usi:
+            fsf.send("position startpos moves " + " ".join(moves))
+            fsf.send("go movetime %d" % args.movetime)
+            best = fsf.until("bestmove")[-1].split()[1]
         else:
             fsf.send("position startpos moves " + " ".join(uci_moves))
             fsf.send("go movetime %d searchmoves %s" % (args.movetime, " ".join(to_uci(m) for m in legal)))
@@ -154,17 +148,41 @@ def play_game(koma, fsf, opening, koma_is_sente, args, variant):
         moves.append(best)
 
 
+def start_opponent(args, ini, variant):
+    if args.opponent_usi:
+        e = Engine([args.opponent_usi], "opponent")
+        e.send("usi")
+        e.until("usiok")
+        for o in ["USI_Variant value kokesu", "KokesuPromotion value " + args.promotion,
+                  "USI_Hash value %d" % args.hash]:
+            e.send("setoption name " + o)
+    elif args.fsf:
+        e = Engine([args.fsf], "fsf")
+        e.send("uci")
+        e.until("uciok")
+        for o in ["VariantPath value " + ini, "UCI_Variant value " + variant, "Threads value 1",
+                  "Hash value %d" % args.hash] + [o.replace("=", " value ", 1) for o in args.fsf_option]:
+            e.send("setoption name " + o)
+    else:
+        sys.exit("give --fsf or --opponent-usi")
+    e.send("isready")
+    e.until("readyok")
+    return e
+
+
 def main():
     ap = argparse.ArgumentParser()
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--koma", default=os.path.join(here, "..", "target", "release", "koma"))
-    ap.add_argument("--fsf", required=True)
+    ap.add_argument("--fsf")
+    ap.add_argument("--opponent-usi", help="another koma binary instead of Fairy-Stockfish")
     ap.add_argument("--movetime", type=int, default=200)
     ap.add_argument("--promotion", choices=["captured", "free"], default="captured")
     ap.add_argument("--games", type=int, default=2 * len(OPENINGS))
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--fsf-option", action="append", default=[])
+    ap.add_argument("--first", type=int, default=1, help="start at this game number")
     args = ap.parse_args()
 
     variant = "kokesu-" + args.promotion
@@ -179,27 +197,33 @@ def main():
     for o in ["USI_Variant value kokesu", "KokesuPromotion value " + args.promotion,
               "USI_Hash value %d" % args.hash]:
         koma.send("setoption name " + o)
-    fsf = Engine([args.fsf], "fsf")
-    fsf.send("uci")
-    fsf.until("uciok")
-    for o in ["VariantPath value " + ini, "UCI_Variant value " + variant, "Threads value 1",
-              "Hash value %d" % args.hash] + [o.replace("=", " value ", 1) for o in args.fsf_option]:
-        fsf.send("setoption name " + o)
-    for e in (koma, fsf):
-        e.send("isready")
-        e.until("readyok")
+
+    koma.send("isready")
+    koma.until("readyok")
+    fsf = start_opponent(args, ini, variant)
 
     score = {"koma": 0.0, "fsf": 0.0}
     tally = {}
     t0 = time.time()
-    for g in range(args.games):
+    for g in range(args.first - 1, args.games):
         opening = OPENINGS[(g // 2) % len(OPENINGS)]
         koma_is_sente = g % 2 == 0
         for e, cmd in ((koma, "usinewgame"), (fsf, "ucinewgame")):
             e.send(cmd)
             e.send("isready")
             e.until("readyok")
-        result, why, moves = play_game(koma, fsf, opening, koma_is_sente, args, variant)
+        moves = [to_koma(m) for m in opening.split()]
+        try:
+            result, why, moves = play_game(koma, fsf, moves, koma_is_sente, args, variant)
+        except (RuntimeError, OSError) as e:
+            if koma.p.poll() is not None:
+                raise
+            # The opponent died: the game is not scored; it is shown for a bug report.
+            print("game %2d  %s after %d plies, not scored: position startpos moves %s"
+                  % (g + 1, e, len(moves), " ".join(to_uci(m) for m in moves)), flush=True)
+            tally["opponent crash"] = tally.get("opponent crash", 0) + 1
+            fsf = start_opponent(args, ini, variant)
+            continue
         sente, gote = ("koma", "fsf") if koma_is_sente else ("fsf", "koma")
         if result == "1-0":
             score[sente] += 1
@@ -212,8 +236,9 @@ def main():
         print("game %2d  %s (sente) vs %s: %s by %s in %d plies  [koma %.1f - fsf %.1f]"
               % (g + 1, sente, gote, result, why, len(moves), score["koma"], score["fsf"]))
         print("         moves " + " ".join(moves), flush=True)
-    print("final: koma %.1f - fsf %.1f over %d games (%s), movetime %d ms, %.0f s"
-          % (score["koma"], score["fsf"], args.games, ", ".join("%s %d" % kv for kv in sorted(tally.items())),
+    played = sum(n for why, n in tally.items() if why != "opponent crash")
+    print("final: koma %.1f - opponent %.1f over %d games (%s), movetime %d ms, %.0f s"
+          % (score["koma"], score["fsf"], played, ", ".join("%s %d" % kv for kv in sorted(tally.items())),
              args.movetime, time.time() - t0))
     koma.close()
     fsf.close()

@@ -9,6 +9,7 @@ pub mod kokesu;
 pub mod numbershogi;
 pub mod kanishogi;
 pub mod shogi66;
+pub mod zobrist;
 
 use crate::game::{Game, RuleError, RuleOption};
 use crate::session::{GameSession, Session};

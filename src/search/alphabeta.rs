@@ -69,8 +69,11 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn repetition(&self, ply: usize) -> Option<i32> {
         let cur = self.keys.len() - 1;
         let key = self.keys[cur];
-        let lowest = cur.saturating_sub(REPETITION_WINDOW);
+        let lowest = cur.saturating_sub(REPETITION_WINDOW).max(self.null_floor);
         let mut i = cur.checked_sub(2)?;
+        if i < lowest {
+            return None;
+        }
         loop {
             if self.keys[i] == key {
                 if G::PERPETUAL_CHECK_LOSES {
@@ -162,6 +165,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
+        if !pv_node && !in_check && (*beta).abs() < MATE_BOUND {
+            if let Some(score) = self.prune(pos, depth, *beta, ply) {
+                return score;
+            }
+        }
+
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
         pos.legal_moves(&mut list);
@@ -236,6 +245,32 @@ impl<'a, G: Game> Searcher<'a, G> {
         };
         self.tt.store(key, best_move, to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// Cuts a non-PV node that is good enough without a search: reverse futility (the
+    /// static evaluation beats beta by a margin near the horizon) and null move (passing
+    /// still beats beta at reduced depth). `None`: search the node.
+    fn prune(&mut self, pos: &G, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let futility = G::FUTILITY_MARGIN > 0 && depth <= 3;
+        let null = depth >= 3 && self.null_floor + 1 < self.keys.len();
+        if !futility && !null {
+            return None;
+        }
+        let eval = pos.evaluate();
+        if futility && eval - G::FUTILITY_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        if null && eval >= beta {
+            let child = pos.null_move()?;
+            let r = 3 + depth / 6;
+            let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
+            let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.null_floor = floor;
+            if score >= beta && !self.stopped {
+                return Some(if score > MATE_BOUND { beta } else { score });
+            }
+        }
+        None
     }
 
     fn score_moves(&self, pos: &G, list: &[G::Move], scores: &mut Vec<i32>, tt_move: Option<G::Move>, ply: usize) {

@@ -98,6 +98,9 @@ pub struct Searcher<'a, G: Game> {
     /// Keys and in-check flags of the game since the `position` root, then the search path.
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// Index in `keys` of the first position after the last null move on the path: no
+    /// repetition is looked for across a pass.
+    null_floor: usize,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     moves: Vec<Vec<G::Move>>,
@@ -121,6 +124,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             signals,
             keys: history.iter().map(|h| h.0).collect(),
             checks: history.iter().map(|h| h.1).collect(),
+            null_floor: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),

@@ -70,6 +70,11 @@ impl Game for KaniNariEbi {
     const FILES: usize = 5;
     const RANKS: usize = 5;
     const REPETITION_LIMIT: usize = 4;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "2C2/2C+C+C/1c2c/5/1Cccc b - 15",
+        "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17",
+    ];
+    const BENCH_DEPTH: u32 = 8;
 
     fn rule_options() -> &'static [RuleOption] {
         OPTIONS

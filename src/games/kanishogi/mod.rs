@@ -78,6 +78,11 @@ impl Game for KaniShogi {
     const FILES: usize = 5;
     const RANKS: usize = 5;
     const REPETITION_LIMIT: usize = 4;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "2C2/3c1/1D1kb/2AKd/3Ba w - 14",
+        "A4/1D2c/2b2/KC1ak/2d2 w - 20",
+    ];
+    const BENCH_DEPTH: u32 = 8;
 
     fn rule_options() -> &'static [RuleOption] {
         OPTIONS

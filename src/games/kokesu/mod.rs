@@ -181,6 +181,12 @@ impl Game for Kokesu {
     const FILES: usize = 8;
     const RANKS: usize = 8;
     const REPETITION_LIMIT: usize = 3;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 b - 1",
+    ];
+    const BENCH_DEPTH: u32 = 10;
 
     fn rule_options() -> &'static [RuleOption] {
         &RULE_OPTIONS
@@ -294,6 +300,23 @@ impl Game for Kokesu {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    const FUTILITY_MARGIN: i32 = 120;
+
+    /// A pass, while the side to move has a piece besides pawns and king (pawn endings
+    /// are where zugzwang decides).
+    fn null_move(&self) -> Option<Kokesu> {
+        let own = self.colors[self.side];
+        if own & !(self.pieces[PAWN] | self.pieces[KING]) == 0 || self.checkers() != 0 {
+            return None;
+        }
+        let mut p = self.clone();
+        p.side ^= 1;
+        p.key ^= zobrist::GOTE_TO_MOVE;
+        p.ply = p.ply.saturating_add(1);
+        p.halfmove = p.halfmove.saturating_add(1);
+        Some(p)
     }
 
     fn is_tactical(&self, mv: KMove) -> bool {

@@ -1,12 +1,6 @@
 //! Zobrist keys, generated at compile time (splitmix64), so nothing is set up at run time.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
+use crate::games::zobrist::next;
 
 const fn piece_keys() -> [[u64; 64]; 12] {
     let mut t = [[0u64; 64]; 12];
@@ -15,8 +9,7 @@ const fn piece_keys() -> [[u64; 64]; 12] {
     while p < 12 {
         let mut sq = 0;
         while sq < 64 {
-            let (s, v) = splitmix(state);
-            state = s;
+            let v = next(&mut state);
             t[p][sq] = v;
             sq += 1;
         }

@@ -112,6 +112,12 @@ impl Game for NumberShogi {
     const FILES: usize = board::FILES;
     const RANKS: usize = board::RANKS;
     const REPETITION_LIMIT: usize = 4;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "cfb/ead/3/DAE/BFC b - 1",
+        "df1/ECB/cf1/3/D+eA b Ba 33",
+        "e1a/bCd/1A1/3/B+fC b Edf 27",
+    ];
+    const BENCH_DEPTH: u32 = 14;
 
     fn rule_options() -> &'static [RuleOption] {
         &rules::OPTIONS

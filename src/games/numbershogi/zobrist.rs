@@ -1,14 +1,8 @@
 //! Zobrist keys, fixed at compile time (splitmix64).
 
-use super::board::SQUARES;
+use crate::games::zobrist::next;
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use super::board::SQUARES;
 
 pub struct Keys {
     /// `piece[cell][sq]`, cell as in `board::Cell` (0 = empty has key 0).
@@ -31,8 +25,7 @@ const fn build() -> Keys {
     while c < 32 {
         let mut sq = 0;
         while sq < SQUARES {
-            let (s, z) = splitmix(state);
-            state = s;
+            let z = next(&mut state);
             k.piece[c][sq] = z;
             sq += 1;
         }
@@ -44,8 +37,7 @@ const fn build() -> Keys {
         while v < 7 {
             let mut n = 1;
             while n < 4 {
-                let (s, z) = splitmix(state);
-                state = s;
+                let z = next(&mut state);
                 k.hand[color][v][n] = z;
                 n += 1;
             }
@@ -53,10 +45,8 @@ const fn build() -> Keys {
         }
         color += 1;
     }
-    let (s, z) = splitmix(state);
-    k.gote_to_move = z;
-    let (_, z) = splitmix(s);
-    k.placing = z;
+    k.gote_to_move = next(&mut state);
+    k.placing = next(&mut state);
     k
 }
 

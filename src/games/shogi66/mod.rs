@@ -160,6 +160,13 @@ impl Game for Shogi66 {
     const FILES: usize = 6;
     const RANKS: usize = 6;
     const REPETITION_LIMIT: usize = 4;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13",
+        "1sb1l1/1pp1pk/2g3/pG1K2/PP2PS/RL4 b N2Pn3p 43",
+        "1k1+S1+P/p3+BL/2pRg1/PP1P2/L1P2g/1K3+p w 2N3Psp 60",
+        "n3rk/gpp2p/L1s3/1P1SLG/K1P3/1R1P2 w N6p 58",
+    ];
+    const BENCH_DEPTH: u32 = 9;
     const PERPETUAL_CHECK_LOSES: bool = true;
     const MATE_NEEDS_CHECK: bool = true;
 

@@ -1,14 +1,8 @@
 //! Zobrist keys, made at compile time from a fixed seed (splitmix64).
 
-use super::board::SQUARES;
+use crate::games::zobrist::next;
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use super::board::SQUARES;
 
 /// Largest hand count a key exists for (12 pawns fit).
 pub const MAX_HAND: usize = 16;
@@ -31,8 +25,7 @@ const fn build() -> Keys {
     while p < 32 {
         let mut s = 0;
         while s < SQUARES {
-            let (n, v) = splitmix(st);
-            st = n;
+            let v = next(&mut st);
             k.piece[p][s] = v;
             s += 1;
         }
@@ -44,8 +37,7 @@ const fn build() -> Keys {
         while h < 9 {
             let mut n = 1; // count 0 hashes as 0
             while n < MAX_HAND {
-                let (ns, v) = splitmix(st);
-                st = ns;
+                let v = next(&mut st);
                 k.hand[c][h][n] = v;
                 n += 1;
             }
@@ -53,10 +45,8 @@ const fn build() -> Keys {
         }
         c += 1;
     }
-    let (ns, v) = splitmix(st);
-    k.side = v;
-    let (_, v) = splitmix(ns);
-    k.placing = v;
+    k.side = next(&mut st);
+    k.placing = next(&mut st);
     k
 }
 

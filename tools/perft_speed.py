@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Perft speed of koma beside Fairy-Stockfish on the same positions, one thread each.
+
+Usage:
+  python3 tools/perft_speed.py --fsf PATH --game kokesu|numbershogi|shogi66 CASE:DEPTH ...
+
+CASE is an `id` of fixtures/perft/<game>.perft (its sfen and `option` lines are used).
+Both engines run as processes already started; the time is measured from sending
+`go perft` to reading `Nodes searched`, so start-up is not counted. Prints both node
+counts (they differ where Fairy-Stockfish cannot express a rule: Number Shogi's sum of
+seven ends the game in koma only) and both speeds.
+
+The Fairy-Stockfish variant definitions and SFEN -> FEN conversions are the cross-check
+scripts' own (tests/reference/*_pyffish.py); a current Fairy-Stockfish is built from the
+pyffish source release as kokesu_pyffish.py explains.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
+
+
+def fsf_setup(game, options):
+    """(ini text, variant name, sfen -> fen) for the game and the fixture's options."""
+    if game == "kokesu":
+        import kokesu_pyffish as r
+        free = options.get("KokesuPromotion") == "free"
+        return r.INI, "kokesu-free" if free else "kokesu-captured", r.sfen_to_fen
+    if game == "numbershogi":
+        import numbershogi_pyffish as r
+        variant = "numbershogi-nopromo" if options.get("NumberShogiPromotion") == "off" else "numbershogi"
+        return r.BASE, variant, r.sfen_to_fen
+    if game == "shogi66":
+        import shogi66_pyffish as r
+        def conv(sfen):
+            grid, side, hands, _ = r.parse_sfen(sfen)
+            return r.to_fen(grid, side, hands)
+        return r.INI, r.VARIANT, conv
+    sys.exit("no Fairy-Stockfish definition for " + game)
+
+
+def read_cases(game):
+    cases, cur = {}, None
+    with open(os.path.join(HERE, "..", "fixtures", "perft", game + ".perft")) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("id "):
+                cur = cases.setdefault(line[3:], {"options": {}})
+            elif line.startswith("sfen ") and cur is not None:
+                cur["sfen"] = line[5:]
+            elif line.startswith("option ") and cur is not None:
+                k, v = line[7:].split("=", 1)
+                cur["options"][k] = v
+    return cases
+
+
+class Engine:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def perft(self, depth):
+        self.send("isready")
+        while self.p.stdout.readline().strip() != "readyok":
+            pass
+        t0 = time.perf_counter()
+        self.send("go perft %d" % depth)
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine closed its output")
+            if line.startswith("Nodes searched"):
+                return int(line.split(":")[1]), time.perf_counter() - t0
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait(timeout=10)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--koma", default=os.path.join(HERE, "..", "target", "release", "koma"))
+    ap.add_argument("--fsf", required=True)
+    ap.add_argument("--game", required=True)
+    ap.add_argument("cases", nargs="+", help="fixture id:depth")
+    args = ap.parse_args()
+    cases = read_cases(args.game)
+    print("%-34s %5s %14s %9s %14s %9s" % ("case", "depth", "koma nodes", "koma Mn/s", "fsf nodes", "fsf Mn/s"))
+    for spec in args.cases:
+        cid, depth = spec.rsplit(":", 1)
+        case = cases[cid]
+        ini, variant, conv = fsf_setup(args.game, case["options"])
+        koma = Engine([args.koma])
+        if args.game != "shogi66":
+            koma.send("setoption name USI_Variant value " + args.game)
+        for k, v in case["options"].items():
+            koma.send("setoption name %s value %s" % (k, v))
+        koma.send("position sfen " + case["sfen"])
+        kn, kt = koma.perft(int(depth))
+        koma.quit()
+        with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+            f.write(ini)
+        fsf = Engine([args.fsf])
+        fsf.send("setoption name VariantPath value " + f.name)
+        fsf.send("setoption name UCI_Variant value " + variant)
+        fsf.send("position fen " + conv(case["sfen"]))
+        fn, ft = fsf.perft(int(depth))
+        fsf.quit()
+        os.unlink(f.name)
+        print("%-34s %5s %14d %9.1f %14d %9.1f" % (cid, depth, kn, kn / kt / 1e6, fn, fn / ft / 1e6), flush=True)
+
+
+if __name__ == "__main__":
+    main()
