@@ -5,20 +5,8 @@
 use koma::games;
 use koma::session::Session;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// Seeded generators, so failures reproduce.
+use fastrand::Rng;
 
 fn sfen_of(s: &dyn Session) -> String {
     let lines = s.display().expect("a position");
@@ -33,7 +21,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 #[test]
 fn display_reads_back_with_the_same_legal_moves_along_random_games() {
     for variant in games::names() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::with_seed(0x9E37_79B9_7F4A_7C15);
         let mut checked = 0;
         for _game in 0..40 {
             let mut s = games::new_session(variant).unwrap();
@@ -54,7 +42,7 @@ fn display_reads_back_with_the_same_legal_moves_along_random_games() {
                 if legal.is_empty() {
                     break;
                 }
-                moves.push(legal[rng.below(legal.len())].clone());
+                moves.push(legal[rng.usize(..legal.len())].clone());
             }
         }
         assert!(checked > 200, "{variant}: only {checked} positions");
@@ -65,20 +53,20 @@ fn display_reads_back_with_the_same_legal_moves_along_random_games() {
 fn mutated_sfens_and_tokens_never_panic() {
     let alphabet: Vec<char> = "0123456789/+-*abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ,.".chars().collect();
     for variant in games::names() {
-        let mut rng = Rng(12345);
+        let mut rng = Rng::with_seed(12345);
         let mut s = games::new_session(variant).unwrap();
         let start = sfen_of(s.as_ref());
         let moves = s.legal_moves().unwrap();
         for _ in 0..2000 {
             let mut chars: Vec<char> = start.chars().collect();
-            for _ in 0..1 + rng.below(4) {
-                let i = rng.below(chars.len() + 1);
-                match rng.below(3) {
+            for _ in 0..1 + rng.usize(..4) {
+                let i = rng.usize(..chars.len() + 1);
+                match rng.usize(..3) {
                     0 if i < chars.len() => {
                         chars.remove(i);
                     }
-                    1 if i < chars.len() => chars[i] = alphabet[rng.below(alphabet.len())],
-                    _ => chars.insert(i.min(chars.len()), alphabet[rng.below(alphabet.len())]),
+                    1 if i < chars.len() => chars[i] = alphabet[rng.usize(..alphabet.len())],
+                    _ => chars.insert(i.min(chars.len()), alphabet[rng.usize(..alphabet.len())]),
                 }
             }
             let text: String = chars.into_iter().collect();
@@ -93,10 +81,10 @@ fn mutated_sfens_and_tokens_never_panic() {
                 Err(e) => assert!(!e.to_string().is_empty()),
             }
             // A mutated move token from the start position.
-            if let Some(m) = moves.get(rng.below(moves.len().max(1))) {
+            if let Some(m) = moves.get(rng.usize(..moves.len().max(1))) {
                 let mut t: Vec<char> = m.chars().collect();
-                let i = rng.below(t.len());
-                t[i] = alphabet[rng.below(alphabet.len())];
+                let i = rng.usize(..t.len());
+                t[i] = alphabet[rng.usize(..alphabet.len())];
                 let token: String = t.into_iter().collect();
                 let _ = s.set_position(None, &[token]);
             }

@@ -12,18 +12,8 @@ use koma::games::crab::cell::count;
 use koma::games::kanishogi::{KaniShogi, Rules};
 use koma::perft::perft;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// Seeded generators, so failures reproduce.
+use fastrand::Rng;
 
 fn rules(diag: bool) -> Rules {
     let mut r = Rules::default();
@@ -80,7 +70,7 @@ fn compare(pos: &KaniShogi, diag: bool) {
 
 #[test]
 fn random_playouts_match_reference() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
     let mut positions = 0;
     for game in 0..400 {
         let diag = game % 3 == 2;
@@ -93,7 +83,7 @@ fn random_playouts_match_reference() {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.usize(..moves.len())];
             pos.play(mv);
         }
     }
@@ -102,29 +92,29 @@ fn random_playouts_match_reference() {
 
 #[test]
 fn random_setups_match_reference() {
-    let mut rng = Rng(0xfeed_beef_0bad_cafe);
+    let mut rng = Rng::with_seed(0xfeed_beef_0bad_cafe);
     for i in 0..6000 {
         let diag = i % 3 == 0;
         let mut b = [[0i8; 5]; 5];
-        let black_parent = rng.below(10) != 0;
-        let red_parent = !black_parent || rng.below(10) != 0;
+        let black_parent = rng.usize(..10) != 0;
+        let red_parent = !black_parent || rng.usize(..10) != 0;
         for (side, parent) in [(1i8, black_parent), (-1, red_parent)] {
-            let mut pieces: Vec<i8> = (1..=4).filter(|_| rng.below(5) != 0).collect();
+            let mut pieces: Vec<i8> = (1..=4).filter(|_| rng.usize(..5) != 0).collect();
             if parent {
                 pieces.push(9);
             }
             for v in pieces {
                 loop {
-                    let (r, c) = (rng.below(5), rng.below(5));
+                    let (r, c) = (rng.usize(..5), rng.usize(..5));
                     if b[r][c] == 0 {
-                        let grown = v != 9 && rng.below(4) == 0;
+                        let grown = v != 9 && rng.usize(..4) == 0;
                         b[r][c] = side * (v + if grown { 10 } else { 0 });
                         break;
                     }
                 }
             }
         }
-        let p = reference::Pos { b, black_to_move: rng.below(2) == 0, ply: 1 + rng.below(40) as u32 };
+        let p = reference::Pos { b, black_to_move: rng.usize(..2) == 0, ply: 1 + rng.usize(..40) as u32 };
         let sfen = reference::sfen(&p);
         let pos = KaniShogi::from_sfen(&sfen, &rules(diag)).unwrap();
         compare(&pos, diag);

@@ -567,19 +567,8 @@ fn sfen_errors() {
     );
 }
 
-/// A small deterministic generator for the fuzz-style tests.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// Seeded generators, so failures reproduce.
+use fastrand::Rng;
 
 #[test]
 fn from_sfen_never_panics_on_mutated_strings() {
@@ -592,18 +581,18 @@ fn from_sfen_never_panics_on_mutated_strings() {
     let alphabet: Vec<char> = "0123456789/+- abcdefgABCDEFGbwxX*\u{3042}"
         .chars()
         .collect();
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
     let mut accepted = 0;
     for i in 0..600 {
         let mut s: Vec<char> = seeds[i % seeds.len()].chars().collect();
-        for _ in 0..1 + rng.below(4) {
-            let at = rng.below(s.len() + 1);
-            match rng.below(3) {
+        for _ in 0..1 + rng.usize(..4) {
+            let at = rng.usize(..s.len() + 1);
+            match rng.usize(..3) {
                 0 if at < s.len() => {
                     s.remove(at);
                 }
-                1 => s.insert(at, alphabet[rng.below(alphabet.len())]),
-                _ if at < s.len() => s[at] = alphabet[rng.below(alphabet.len())],
+                1 => s.insert(at, alphabet[rng.usize(..alphabet.len())]),
+                _ if at < s.len() => s[at] = alphabet[rng.usize(..alphabet.len())],
                 _ => {}
             }
         }
@@ -623,7 +612,7 @@ fn from_sfen_never_panics_on_mutated_strings() {
 
 #[test]
 fn random_games_round_trip_and_keep_the_key() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::with_seed(42);
     let mut v = Vec::new();
     for _ in 0..60 {
         let mut p = NumberShogi::startpos(&rules());
@@ -640,7 +629,7 @@ fn random_games_round_trip_and_keep_the_key() {
             if v.is_empty() {
                 break;
             }
-            let m = v[rng.below(v.len())];
+            let m = v[rng.usize(..v.len())];
             assert_eq!(p.parse_move(&p.format_move(m)), Ok(m));
             p.play(m);
         }
@@ -789,7 +778,7 @@ fn colour_flipped(sfen: &str) -> String {
 
 #[test]
 fn evaluation_and_moves_are_colour_symmetric() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::with_seed(7);
     let mut v = Vec::new();
     let mut checked = 0;
     for _ in 0..40 {
@@ -800,7 +789,7 @@ fn evaluation_and_moves_are_colour_symmetric() {
             if p.is_placement() {
                 v.clear();
                 p.legal_moves(&mut v);
-                p.play(v[rng.below(v.len())]);
+                p.play(v[rng.usize(..v.len())]);
                 continue;
             }
             let q = pos(&colour_flipped(&sfen));
@@ -813,7 +802,7 @@ fn evaluation_and_moves_are_colour_symmetric() {
             if v.is_empty() {
                 break;
             }
-            p.play(v[rng.below(v.len())]);
+            p.play(v[rng.usize(..v.len())]);
         }
     }
     assert!(checked > 200, "{checked}");

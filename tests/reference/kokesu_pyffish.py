@@ -23,9 +23,12 @@ How kokesu is expressed in Fairy-Stockfish:
 A native Fairy-Stockfish (for `go perft` speed and matches) builds from the same
 release: `pip download pyffish==0.0.90 --no-binary :all: --no-deps`, unpack, then in it
 `g++ -O2 -w -std=c++17 -DNDEBUG -DIS_64BIT -DUSE_POPCNT -mpopcnt -DNNUE_EMBEDDING_OFF
--pthread src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp src/nnue/features/*.cpp` leaving out
-src/pyffish.cpp and src/ffishjs.cpp (about 5 minutes on one core); load INI below with
-`setoption name VariantPath value FILE` and `setoption name UCI_Variant value kokesu-free`.
+-DLARGEBOARDS -DPRECOMPUTED_MAGICS -pthread src/*.cpp src/syzygy/*.cpp src/nnue/*.cpp
+src/nnue/features/*.cpp` leaving out src/pyffish.cpp and src/ffishjs.cpp (about 5 minutes
+on one core; the defines are pyffish's own, and 66 shogi needs LARGEBOARDS for its
+`shogi` template; a build without them died in 4 of 30 kokesu match games, in endgame
+searches); load INI below with `setoption name VariantPath value FILE` and
+`setoption name UCI_Variant value kokesu-free`.
 SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = rank 8);
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """

@@ -256,6 +256,21 @@ impl Game for Shogi66 {
         eval::evaluate(&self.pos)
     }
 
+    const FUTILITY_MARGIN: i32 = 150;
+
+    /// A pass, in play (not during placement) and not in check: with drops a position
+    /// where every move hurts is rare.
+    fn null_move(&self) -> Option<Shogi66> {
+        if self.pos.placing || self.pos.king_attacked(self.pos.stm) {
+            return None;
+        }
+        let mut p = self.clone();
+        p.pos.stm ^= 1;
+        p.pos.key ^= zobrist::KEYS.side;
+        p.pos.ply = p.pos.ply.saturating_add(1);
+        Some(p)
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         eval::is_tactical(&self.pos, mv)
     }
