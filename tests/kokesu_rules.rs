@@ -714,3 +714,19 @@ fn evaluation_is_colour_symmetric() {
         }
     }
 }
+
+/// The search's pass (null move): the same board with the other side to move, refused in
+/// check and in pawn endings, where zugzwang is real.
+#[test]
+fn null_move_passes_only_where_zugzwang_is_unlikely() {
+    let p = pos("4k3/8/8/8/8/8/3N4/4K3 b - 7");
+    let passed = p.null_move().expect("a knight besides the king: passing allowed");
+    let want = pos("4k3/8/8/8/8/8/3N4/4K3 w - 8");
+    assert_eq!(passed.to_sfen(), want.to_sfen());
+    assert_eq!(passed.key(), want.key(), "the key of the same board, other side to move");
+    assert_eq!(passed.side_to_move(), Color::Gote);
+    // King and pawns only: no pass.
+    assert!(pos("4k3/4p3/8/8/8/8/4P3/4K3 b - 1").null_move().is_none());
+    // In check: no pass.
+    assert!(pos("4k3/8/8/8/8/8/3N4/r3K3 b - 1").null_move().is_none());
+}

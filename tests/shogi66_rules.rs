@@ -500,3 +500,19 @@ fn diagram_shows_board_hands_and_true_ply() {
     assert!(d.contains("gote hand: N"), "{d}");
     assert!(d.lines().count() >= 9);
 }
+
+/// The search's pass (null move): never during placement or in check; in play it is the
+/// same position with the other side to move.
+#[test]
+fn null_move_only_in_play_and_not_in_check() {
+    assert!(Shogi66::startpos(&Default::default()).null_move().is_none(), "placement phase");
+    let p = pos("lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13");
+    let passed = p.null_move().expect("in play, not in check");
+    let want = pos("lrnskg/pppppp/6/6/PPPPPP/GKSNRL w - 14");
+    assert_eq!(passed.to_sfen(), want.to_sfen());
+    assert_eq!(passed.key(), want.key());
+    assert!(passed.side_to_move() == Color::Gote);
+    let checked = pos("4rk/6/6/6/6/4K1 b - 1");
+    assert!(checked.in_check());
+    assert!(checked.null_move().is_none());
+}
