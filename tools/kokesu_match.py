@@ -224,17 +224,18 @@ def main():
             tally["opponent crash"] = tally.get("opponent crash", 0) + 1
             fsf = start_opponent(args, ini, variant)
             continue
-        sente, gote = ("koma", "fsf") if koma_is_sente else ("fsf", "koma")
+        other = "koma-b" if args.opponent_usi else "fsf"
+        sente, gote = ("koma", other) if koma_is_sente else (other, "koma")
         if result == "1-0":
-            score[sente] += 1
+            score["koma" if koma_is_sente else "fsf"] += 1
         elif result == "0-1":
-            score[gote] += 1
+            score["fsf" if koma_is_sente else "koma"] += 1
         else:
             score["koma"] += 0.5
             score["fsf"] += 0.5
         tally[why] = tally.get(why, 0) + 1
-        print("game %2d  %s (sente) vs %s: %s by %s in %d plies  [koma %.1f - fsf %.1f]"
-              % (g + 1, sente, gote, result, why, len(moves), score["koma"], score["fsf"]))
+        print("game %2d  %s (sente) vs %s: %s by %s in %d plies  [koma %.1f - %s %.1f]"
+              % (g + 1, sente, gote, result, why, len(moves), score["koma"], other, score["fsf"]))
         print("         moves " + " ".join(moves), flush=True)
     played = sum(n for why, n in tally.items() if why != "opponent crash")
     print("final: koma %.1f - opponent %.1f over %d games (%s), movetime %d ms, %.0f s"
