@@ -2,12 +2,15 @@
 //! board with its flowing column (file 3), sideways slides and diagonal steps, sandwich
 //! captures, orthogonally connected groups for the bond, the shape of a two-part turn
 //! and its token `<from><final>[+][,<from><final>[+]]`, SFEN without hands and Zobrist
-//! keys. Each game supplies its own pieces, flow, captures and end conditions through
-//! [`turn::Variant`].
+//! keys, and the position type with its `Game` implementation ([`game::Crab`]). Each
+//! game supplies its own pieces, flow, captures and end conditions through
+//! [`turn::Variant`], and its name, switches, start and evaluation through
+//! [`game::CrabGame`].
 
 pub mod capture;
 pub mod cell;
 pub mod flow;
+pub mod game;
 pub mod sfen;
 pub mod square;
 pub mod token;

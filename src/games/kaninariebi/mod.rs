@@ -21,149 +21,75 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
-use crate::games::crab::cell::{self, Cells};
+use crate::game::{Color, RuleError, RuleKind, RuleOption};
+use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
-use crate::games::crab::{sfen as crab_sfen, turn, zobrist, CrabMove};
+use crate::games::crab::CrabMove;
 pub use rules::{Bonds, Rules};
 
-const SALT: u64 = 0x4b4e_4500_0000_0001;
-
 /// A Kani Nari Ebi position.
-#[derive(Clone, Debug)]
-pub struct KaniNariEbi {
-    cells: Cells,
-    side: Color,
-    ply: u32,
-    key: u64,
-    rules: Rules,
-}
+pub type KaniNariEbi = Crab<Rules>;
 
 impl KaniNariEbi {
-    fn new(cells: Cells, side: Color, ply: u32, rules: Rules) -> Self {
-        KaniNariEbi { cells, side, ply, key: zobrist::key(&cells, side, SALT), rules }
-    }
-
-    /// The squares (read-only).
-    pub fn cells(&self) -> &Cells {
-        &self.cells
-    }
-
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// Pieces `color` has captured (derived from the enemy pieces missing).
     pub fn captured_by(&self, color: Color) -> usize {
-        rules::PIECES.saturating_sub(cell::count(&self.cells, color.flip()))
+        captured_by(self.cells(), color)
     }
 }
 
-const OPTIONS: &[RuleOption] =
-    &[RuleOption { name: rules::BONDS_OPTION, kind: RuleKind::Combo(&["same-type", "any"]), default: "same-type" }];
+fn captured_by(cells: &Cells, color: Color) -> usize {
+    rules::PIECES.saturating_sub(cell::count(cells, color.flip()))
+}
 
-impl Game for KaniNariEbi {
-    type Move = CrabMove;
-    type Rules = Rules;
-
+impl CrabGame for Rules {
     const NAME: &'static str = "kaninariebi";
-    const FILES: usize = 5;
-    const RANKS: usize = 5;
-    const REPETITION_LIMIT: usize = 4;
+    const SALT: u64 = 0x4b4e_4500_0000_0001;
+    const OPTIONS: &'static [RuleOption] =
+        &[RuleOption { name: rules::BONDS_OPTION, kind: RuleKind::Combo(&["same-type", "any"]), default: "same-type" }];
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "2C2/2C+C+C/1c2c/5/1Cccc b - 15",
         "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17",
     ];
     const BENCH_DEPTH: u32 = 8;
 
-    fn rule_options() -> &'static [RuleOption] {
-        OPTIONS
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        self.set(name, value)
     }
 
-    fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        rules.set(name, value)
-    }
-
-    fn startpos(rules: &Rules) -> Self {
-        let mut cells = [cell::EMPTY; 25];
+    /// Five crabs each on the home columns (black file 5, red file 1).
+    fn start() -> Cells {
+        let mut cells = [EMPTY; 25];
         for r in 0..5 {
             cells[square(5, r)] = cell::make(Color::Sente, rules::CRAB, false);
             cells[square(1, r)] = cell::make(Color::Gote, rules::CRAB, false);
         }
-        KaniNariEbi::new(cells, Color::Sente, 1, *rules)
+        cells
     }
 
-    fn from_sfen(sfen: &str, rules: &Rules) -> Result<Self, SfenError> {
-        let (cells, side, ply) = crab_sfen::parse(sfen, sfen::piece)?;
-        Ok(KaniNariEbi::new(cells, side, ply, *rules))
+    fn piece(ch: char, promoted: bool) -> Result<u8, String> {
+        sfen::piece(ch, promoted)
     }
 
-    fn to_sfen(&self) -> String {
-        crab_sfen::write(&self.cells, self.side, self.ply, sfen::letter)
+    fn letter(c: u8) -> char {
+        sfen::letter(c)
     }
 
-    fn diagram(&self) -> String {
-        let mut s = crab_sfen::diagram(&self.cells, sfen::letter);
-        s.push_str(&format!(
-            "side {}  ply {}  captured: black {} red {}  shrimps: black {} red {}",
-            if self.side == Color::Sente { "black (b)" } else { "red (w)" },
-            self.ply,
-            self.captured_by(Color::Sente),
-            self.captured_by(Color::Gote),
-            rules::shrimps(&self.cells, Color::Sente),
-            rules::shrimps(&self.cells, Color::Gote),
-        ));
-        s
+    fn status(cells: &Cells) -> String {
+        format!(
+            "captured: black {} red {}  shrimps: black {} red {}",
+            captured_by(cells, Color::Sente),
+            captured_by(cells, Color::Gote),
+            rules::shrimps(cells, Color::Sente),
+            rules::shrimps(cells, Color::Gote),
+        )
     }
 
-    fn side_to_move(&self) -> Color {
-        self.side
+    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
+        eval::evaluate(cells, side, self)
     }
 
-    fn legal_moves(&self, out: &mut Vec<CrabMove>) {
-        if self.result().is_none() {
-            turn::generate(&self.rules, &self.cells, self.side, out);
-        }
-    }
-
-    fn play(&mut self, mv: CrabMove) {
-        turn::apply_turn(&self.rules, &mut self.cells, self.side, mv);
-        self.side = self.side.flip();
-        self.ply = self.ply.saturating_add(1);
-        self.key = zobrist::key(&self.cells, self.side, SALT);
-    }
-
-    fn parse_move(&self, token: &str) -> Result<CrabMove, MoveError> {
-        let mut legal = Vec::new();
-        self.legal_moves(&mut legal);
-        turn::parse_turn(token, &legal, &self.cells, self.side)
-    }
-
-    fn format_move(&self, mv: CrabMove) -> String {
-        mv.token()
-    }
-
-    fn key(&self) -> u64 {
-        self.key
-    }
-
-    fn result(&self) -> Option<Outcome> {
-        turn::Variant::outcome(&self.rules, &self.cells, self.side)
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.cells, self.side, &self.rules)
-    }
-
-    fn is_tactical(&self, mv: CrabMove) -> bool {
-        mv.promotes() || mv.gain() != 0
-    }
-
-    fn order_score(&self, mv: CrabMove) -> i32 {
+    fn order_score(mv: CrabMove) -> i32 {
         eval::order_score(mv)
-    }
-
-    fn move_id(mv: CrabMove) -> u32 {
-        mv.token_bits()
     }
 }

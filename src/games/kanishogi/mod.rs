@@ -25,155 +25,83 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
-use crate::games::crab::cell::{self, Cells};
+use crate::game::{Color, RuleError, RuleKind, RuleOption, SfenError};
+use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
-use crate::games::crab::{sfen as crab_sfen, turn, zobrist, CrabMove};
+use crate::games::crab::CrabMove;
 pub use rules::{GrownMove, Rules};
 
-const SALT: u64 = 0x4b53_4800_0000_0002;
-
 /// A Kani Shogi position.
-#[derive(Clone, Debug)]
-pub struct KaniShogi {
-    cells: Cells,
-    side: Color,
-    ply: u32,
-    key: u64,
-    rules: Rules,
-}
+pub type KaniShogi = Crab<Rules>;
 
 impl KaniShogi {
-    fn new(cells: Cells, side: Color, ply: u32, rules: Rules) -> Self {
-        KaniShogi { cells, side, ply, key: zobrist::key(&cells, side, SALT), rules }
-    }
-
-    /// The squares (read-only).
-    pub fn cells(&self) -> &Cells {
-        &self.cells
-    }
-
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// The pips of the enemy children `color` has captured, in increasing order.
     pub fn captured_pips(&self, color: Color) -> Vec<u8> {
-        let lost = rules::pips_lost(&self.cells, color.flip());
-        (1..=4).filter(|p| lost & (1 << p) != 0).collect()
+        captured_pips(self.cells(), color)
     }
 }
 
-const OPTIONS: &[RuleOption] = &[RuleOption {
-    name: rules::GROWN_OPTION,
-    kind: RuleKind::Combo(&["sideways+diagonal", "diagonal"]),
-    default: "sideways+diagonal",
-}];
+fn captured_pips(cells: &Cells, color: Color) -> Vec<u8> {
+    let lost = rules::pips_lost(cells, color.flip());
+    (1..=4).filter(|p| lost & (1 << p) != 0).collect()
+}
 
-impl Game for KaniShogi {
-    type Move = CrabMove;
-    type Rules = Rules;
-
+impl CrabGame for Rules {
     const NAME: &'static str = "kanishogi";
-    const FILES: usize = 5;
-    const RANKS: usize = 5;
-    const REPETITION_LIMIT: usize = 4;
+    const SALT: u64 = 0x4b53_4800_0000_0002;
+    const OPTIONS: &'static [RuleOption] = &[RuleOption {
+        name: rules::GROWN_OPTION,
+        kind: RuleKind::Combo(&["sideways+diagonal", "diagonal"]),
+        default: "sideways+diagonal",
+    }];
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "2C2/3c1/1D1kb/2AKd/3Ba w - 14",
         "A4/1D2c/2b2/KC1ak/2d2 w - 20",
     ];
     const BENCH_DEPTH: u32 = 8;
 
-    fn rule_options() -> &'static [RuleOption] {
-        OPTIONS
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        self.set(name, value)
     }
 
-    fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        rules.set(name, value)
-    }
-
-    fn startpos(rules: &Rules) -> Self {
-        let mut cells = [cell::EMPTY; 25];
-        // black file 5, ranks a..e: A D K C B; red file 1: b c k d a
+    /// Black on file 5, ranks a..e: A D K C B; red on file 1: b c k d a.
+    fn start() -> Cells {
+        let mut cells = [EMPTY; 25];
         let black = [2u8, 5, 1, 4, 3];
         let red = [3u8, 4, 1, 5, 2];
         for r in 0..5 {
             cells[square(5, r)] = cell::make(Color::Sente, black[r], false);
             cells[square(1, r)] = cell::make(Color::Gote, red[r], false);
         }
-        KaniShogi::new(cells, Color::Sente, 1, *rules)
+        cells
     }
 
-    fn from_sfen(sfen: &str, rules: &Rules) -> Result<Self, SfenError> {
-        let (cells, side, ply) = crab_sfen::parse(sfen, sfen::piece)?;
-        sfen::validate(&cells)?;
-        Ok(KaniShogi::new(cells, side, ply, *rules))
+    fn piece(ch: char, promoted: bool) -> Result<u8, String> {
+        sfen::piece(ch, promoted)
     }
 
-    fn to_sfen(&self) -> String {
-        crab_sfen::write(&self.cells, self.side, self.ply, sfen::letter)
+    fn letter(c: u8) -> char {
+        sfen::letter(c)
     }
 
-    fn diagram(&self) -> String {
-        let mut s = crab_sfen::diagram(&self.cells, sfen::letter);
-        s.push_str(&format!(
-            "side {}  ply {}  captured pips: black {:?} red {:?}",
-            if self.side == Color::Sente { "black (b)" } else { "red (w)" },
-            self.ply,
-            self.captured_pips(Color::Sente),
-            self.captured_pips(Color::Gote),
-        ));
-        s
+    fn validate(cells: &Cells) -> Result<(), SfenError> {
+        sfen::validate(cells)
     }
 
-    fn side_to_move(&self) -> Color {
-        self.side
+    fn status(cells: &Cells) -> String {
+        format!(
+            "captured pips: black {:?} red {:?}",
+            captured_pips(cells, Color::Sente),
+            captured_pips(cells, Color::Gote),
+        )
     }
 
-    fn legal_moves(&self, out: &mut Vec<CrabMove>) {
-        if self.result().is_none() {
-            turn::generate(&self.rules, &self.cells, self.side, out);
-        }
+    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
+        eval::evaluate(cells, side, self)
     }
 
-    fn play(&mut self, mv: CrabMove) {
-        turn::apply_turn(&self.rules, &mut self.cells, self.side, mv);
-        self.side = self.side.flip();
-        self.ply = self.ply.saturating_add(1);
-        self.key = zobrist::key(&self.cells, self.side, SALT);
-    }
-
-    fn parse_move(&self, token: &str) -> Result<CrabMove, MoveError> {
-        let mut legal = Vec::new();
-        self.legal_moves(&mut legal);
-        turn::parse_turn(token, &legal, &self.cells, self.side)
-    }
-
-    fn format_move(&self, mv: CrabMove) -> String {
-        mv.token()
-    }
-
-    fn key(&self) -> u64 {
-        self.key
-    }
-
-    fn result(&self) -> Option<Outcome> {
-        turn::Variant::outcome(&self.rules, &self.cells, self.side)
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.cells, self.side, &self.rules)
-    }
-
-    fn is_tactical(&self, mv: CrabMove) -> bool {
-        mv.promotes() || mv.gain() != 0
-    }
-
-    fn order_score(&self, mv: CrabMove) -> i32 {
+    fn order_score(mv: CrabMove) -> i32 {
         eval::order_score(mv)
-    }
-
-    fn move_id(mv: CrabMove) -> u32 {
-        mv.token_bits()
     }
 }

@@ -1,0 +1,161 @@
+//! One position type and one [`Game`] implementation for both crab games. A crab game
+//! supplies what is its own (name, switches, pieces, start, end conditions, evaluation)
+//! by implementing [`CrabGame`] on its rules type, and names its position
+//! `Crab<its Rules>`.
+
+use std::fmt::Debug;
+
+use super::cell::Cells;
+use super::{sfen, turn, zobrist, CrabMove};
+use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+
+/// What one crab game adds to the shared core, implemented by its rules type (the
+/// values of its switches), which also gives the turn rules through [`turn::Variant`].
+pub trait CrabGame: turn::Variant + Copy + Default + Debug + Send + Sync + 'static {
+    const NAME: &'static str;
+    /// Mixed into the Zobrist keys, so the two games never share hash entries.
+    const SALT: u64;
+    const OPTIONS: &'static [RuleOption];
+    const BENCH_POSITIONS: &'static [&'static str];
+    const BENCH_DEPTH: u32;
+
+    /// Sets one rules switch (a `setoption`).
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
+    /// The start position's squares (black to move).
+    fn start() -> Cells;
+    /// The cell byte of an SFEN letter (with `+` before it: `promoted`).
+    fn piece(ch: char, promoted: bool) -> Result<u8, String>;
+    /// The SFEN letter of a cell byte.
+    fn letter(cell: u8) -> char;
+    /// Checks a board read from SFEN beyond its letters (piece counts, ...).
+    fn validate(_cells: &Cells) -> Result<(), SfenError> {
+        Ok(())
+    }
+    /// The diagram's status after side and ply (captures, promotions, ...).
+    fn status(cells: &Cells) -> String;
+    /// Static evaluation from `side`'s view.
+    fn evaluate(&self, cells: &Cells, side: Color) -> i32;
+    /// Move ordering hint, larger first.
+    fn order_score(mv: CrabMove) -> i32;
+}
+
+/// A crab-game position: the board, side to move, ply and the game's rules.
+#[derive(Clone, Debug)]
+pub struct Crab<R> {
+    cells: Cells,
+    side: Color,
+    ply: u32,
+    key: u64,
+    rules: R,
+}
+
+impl<R: CrabGame> Crab<R> {
+    fn new(cells: Cells, side: Color, ply: u32, rules: R) -> Self {
+        Crab { cells, side, ply, key: zobrist::key(&cells, side, R::SALT), rules }
+    }
+
+    /// The squares (read-only).
+    pub fn cells(&self) -> &Cells {
+        &self.cells
+    }
+
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+}
+
+impl<R: CrabGame> Game for Crab<R> {
+    type Move = CrabMove;
+    type Rules = R;
+
+    const NAME: &'static str = R::NAME;
+    const FILES: usize = 5;
+    const RANKS: usize = 5;
+    const REPETITION_LIMIT: usize = 4;
+    const BENCH_POSITIONS: &'static [&'static str] = R::BENCH_POSITIONS;
+    const BENCH_DEPTH: u32 = R::BENCH_DEPTH;
+
+    fn rule_options() -> &'static [RuleOption] {
+        R::OPTIONS
+    }
+
+    fn set_rule(rules: &mut R, name: &str, value: &str) -> Result<(), RuleError> {
+        rules.set_option(name, value)
+    }
+
+    fn startpos(rules: &R) -> Self {
+        Crab::new(R::start(), Color::Sente, 1, *rules)
+    }
+
+    fn from_sfen(text: &str, rules: &R) -> Result<Self, SfenError> {
+        let (cells, side, ply) = sfen::parse(text, R::piece)?;
+        R::validate(&cells)?;
+        Ok(Crab::new(cells, side, ply, *rules))
+    }
+
+    fn to_sfen(&self) -> String {
+        sfen::write(&self.cells, self.side, self.ply, R::letter)
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = sfen::diagram(&self.cells, R::letter);
+        s.push_str(&format!(
+            "side {}  ply {}  {}",
+            if self.side == Color::Sente { "black (b)" } else { "red (w)" },
+            self.ply,
+            R::status(&self.cells),
+        ));
+        s
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn legal_moves(&self, out: &mut Vec<CrabMove>) {
+        if self.result().is_none() {
+            turn::generate(&self.rules, &self.cells, self.side, out);
+        }
+    }
+
+    fn play(&mut self, mv: CrabMove) {
+        turn::apply_turn(&self.rules, &mut self.cells, self.side, mv);
+        self.side = self.side.flip();
+        self.ply = self.ply.saturating_add(1);
+        self.key = zobrist::key(&self.cells, self.side, R::SALT);
+    }
+
+    fn parse_move(&self, token: &str) -> Result<CrabMove, MoveError> {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        turn::parse_turn(token, &legal, &self.cells, self.side)
+    }
+
+    fn format_move(&self, mv: CrabMove) -> String {
+        mv.token()
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn result(&self) -> Option<Outcome> {
+        self.rules.outcome(&self.cells, self.side)
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.rules.evaluate(&self.cells, self.side)
+    }
+
+    fn is_tactical(&self, mv: CrabMove) -> bool {
+        mv.promotes() || mv.gain() != 0
+    }
+
+    fn order_score(&self, mv: CrabMove) -> i32 {
+        R::order_score(mv)
+    }
+
+    fn move_id(mv: CrabMove) -> u32 {
+        mv.token_bits()
+    }
+}
