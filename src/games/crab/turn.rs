@@ -114,6 +114,19 @@ pub fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMov
     }
 }
 
+/// The evaluation's mobility term: `per_move` for each landing square of `color`'s
+/// normal moves, less `low` (twice it for two or fewer) when few are left, since no
+/// normal move at all loses.
+pub fn mobility_score<V: Variant>(v: &V, cells: &Cells, color: Color, per_move: i32, low: i32) -> i32 {
+    let n = mobility(v, cells, color) as i32;
+    n * per_move
+        - match n {
+            0..=2 => 2 * low,
+            3..=4 => low,
+            _ => 0,
+        }
+}
+
 /// The number of landing squares (before the flow) of `color`'s normal moves: a
 /// mobility measure. Slides and diagonal steps never look at their own from-square, so
 /// the piece need not be lifted.

@@ -119,14 +119,7 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
 }
 
 fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
-    let n = turn::mobility(rules, cells, c) as i32;
-    // Few moves left is a danger of its own: no normal move at all loses.
-    n * MOBILITY
-        - match n {
-            0..=2 => 2 * LOW_MOBILITY,
-            3..=4 => LOW_MOBILITY,
-            _ => 0,
-        }
+    turn::mobility_score(rules, cells, c, MOBILITY, LOW_MOBILITY)
 }
 
 /// Move ordering: capturing the parent, then children by pip, then growth, then bonds.
