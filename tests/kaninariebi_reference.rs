@@ -5,10 +5,12 @@
 #[path = "reference/kaninariebi_ref.rs"]
 mod reference;
 
+#[path = "common/crab.rs"]
+mod crab;
+
 use std::collections::BTreeMap;
 
 use koma::game::Game;
-use koma::games::crab::cell::count;
 use koma::games::kaninariebi::{KaniNariEbi, Rules};
 use koma::perft::perft;
 
@@ -23,24 +25,6 @@ fn rules(any: bool) -> Rules {
     r
 }
 
-fn engine_map(pos: &KaniNariEbi) -> BTreeMap<String, String> {
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let mut map = BTreeMap::new();
-    for &mv in &moves {
-        let mut next = pos.clone();
-        next.play(mv);
-        let tok = pos.format_move(mv);
-        let enemy = pos.side_to_move().flip();
-        let lost = count(pos.cells(), enemy) - count(next.cells(), enemy);
-        assert_eq!(mv.gain() != 0, lost > 0, "gain of {tok} in {}", pos.to_sfen());
-        assert_eq!(pos.is_tactical(mv), lost > 0 || mv.promotes(), "tactical {tok} in {}", pos.to_sfen());
-        assert_eq!(pos.parse_move(&tok), Ok(mv), "token {tok} reads back");
-        assert!(map.insert(tok.clone(), next.to_sfen()).is_none(), "{tok} listed twice in {}", pos.to_sfen());
-    }
-    map
-}
-
 fn ref_map(sfen: &str, any: bool) -> BTreeMap<String, String> {
     let p = reference::parse(sfen).unwrap();
     reference::turns(&p, any).into_iter().map(|(t, n)| (t, reference::sfen(&n))).collect()
@@ -48,40 +32,21 @@ fn ref_map(sfen: &str, any: bool) -> BTreeMap<String, String> {
 
 fn compare(pos: &KaniNariEbi, any: bool) {
     let sfen = pos.to_sfen();
-    let again = KaniNariEbi::from_sfen(&sfen, &rules(any)).unwrap();
-    assert_eq!(again.to_sfen(), sfen);
-    assert_eq!(again.key(), pos.key());
     let r = reference::parse(&sfen).unwrap();
     assert_eq!(reference::sfen(&r), sfen, "reference reads the SFEN the same");
     assert_eq!(pos.result().is_some(), reference::game_over(&r), "game over in {sfen}");
-    let e = engine_map(pos);
-    let f = ref_map(&sfen, any);
-    if e != f {
-        let only_e: Vec<_> = e.iter().filter(|(k, v)| f.get(*k) != Some(v)).collect();
-        let only_f: Vec<_> = f.iter().filter(|(k, v)| e.get(*k) != Some(v)).collect();
-        panic!("{sfen} (any bonds: {any}):\nengine only {only_e:?}\nreference only {only_f:?}");
-    }
+    crab::assert_same_turns(pos, &ref_map(&sfen, any), &format!("any bonds: {any}"));
 }
 
 #[test]
 fn random_playouts_match_reference() {
-    let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
-    let mut positions = 0;
-    for game in 0..400 {
-        let any = game % 3 == 2;
-        let mut pos = KaniNariEbi::startpos(&rules(any));
-        for _ in 0..80 {
-            compare(&pos, any);
-            positions += 1;
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.usize(..moves.len())];
-            pos.play(mv);
-        }
-    }
+    let positions = crab::random_playouts(
+        0x1234_5678_9abc_def1,
+        400,
+        80,
+        |game| rules(game % 3 == 2),
+        |pos, game| compare(pos, game % 3 == 2),
+    );
     assert!(positions > 5000, "{positions}");
 }
 
