@@ -345,3 +345,91 @@ fn stderr_stays_quiet_through_a_whole_session() {
     assert!(ok);
     assert!(stderr.is_empty(), "stderr: {stderr}");
 }
+
+/// Seeded random command streams in every variant: valid commands, positions reached by
+/// random legal moves, and mutations of valid commands (bytes deleted, replaced or
+/// inserted, invalid UTF-8 included). After each command the engine still answers
+/// `isready`; every finite `go` ends in exactly one `bestmove` (`go mate`: one
+/// `checkmate`) and nothing else ever prints one; at the end it exits cleanly with
+/// nothing on stderr.
+#[test]
+fn random_command_streams_never_break_the_engine() {
+    let mut rng = fastrand::Rng::with_seed(2026_11_23);
+    let variants = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"];
+    let plain = [
+        "usi",
+        "usinewgame",
+        "d",
+        "moves",
+        "go perft 2",
+        "stop",
+        "ponderhit",
+        "gameover draw",
+        "setoption name MultiPV value 2",
+        "setoption name USI_Hash value 4",
+        "setoption name KokesuPromotion value free",
+        "setoption name NumberShogiPromotion value off",
+        "position sfen 4k3/8/8/8/8/8/3N4/4K3 b - 7",
+        "position sfen cfb/ead/3/DAE/BFC b - 1 moves 1d1c",
+        "position sfen lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13 moves 2e2d",
+        "position sfen A3b/D3c/K3k/C3d/B3a b - 1",
+    ];
+    let searches = ["go depth 3", "go movetime 30", "go nodes 2000", "go btime 100 wtime 100 byoyomi 60", "go mate 100"];
+    let mut k = Koma::spawn();
+    let mut history: Vec<String> = Vec::new();
+    for step in 0..1500 {
+        let mut line: Vec<u8> = match rng.usize(..10) {
+            0 => format!("setoption name USI_Variant value {}", variants[rng.usize(..variants.len())]).into_bytes(),
+            1 | 2 => {
+                // A position some random legal moves deep.
+                k.send("position startpos");
+                let mut moves: Vec<String> = Vec::new();
+                for _ in 0..rng.usize(..16) {
+                    k.send(&format!("position startpos moves {}", moves.join(" ")));
+                    let legal = k.moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    moves.push(legal[rng.usize(..legal.len())].clone());
+                }
+                format!("position startpos moves {}", moves.join(" ")).into_bytes()
+            }
+            3 | 4 => searches[rng.usize(..searches.len())].as_bytes().to_vec(),
+            _ => plain[rng.usize(..plain.len())].as_bytes().to_vec(),
+        };
+        let search = line.starts_with(b"go ") && !line.starts_with(b"go perft");
+        if !search && rng.bool() {
+            for _ in 0..1 + rng.usize(..4) {
+                let at = rng.usize(..=line.len());
+                match rng.usize(..3) {
+                    0 if at < line.len() => {
+                        line.remove(at);
+                    }
+                    1 if at < line.len() => line[at] = rng.u8(..),
+                    _ => line.insert(at, rng.u8(..)),
+                }
+            }
+            line.retain(|&b| b != b'\n' && b != b'\r');
+            // A mutation must not become a search, a bench or a quit of its own.
+            let first = line.split(|&b| b == b' ').next().unwrap_or(&[]).to_vec();
+            if [&b"go"[..], b"bench", b"quit"].contains(&first.as_slice()) {
+                line = b"xyzzy".to_vec();
+            }
+        }
+        history.push(String::from_utf8_lossy(&line).into_owned());
+        line.push(b'\n');
+        k.send_bytes(&line);
+        let mut out = Vec::new();
+        if search {
+            let end = if line.starts_with(b"go mate") { "checkmate" } else { "bestmove" };
+            out = k.read_until(end, T);
+        }
+        k.send("isready");
+        out.extend(k.read_until("readyok", T));
+        let finals = out.iter().filter(|l| l.starts_with("bestmove") || l.starts_with("checkmate")).count();
+        assert_eq!(finals, usize::from(search), "step {step}: {out:?}\nafter {history:?}");
+    }
+    let (ok, _, stderr) = k.finish();
+    assert!(ok, "the engine did not exit cleanly");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+}
