@@ -185,6 +185,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     const FUTILITY_MARGIN: i32 = 0;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// A tactical move that loses material by static exchange; the quiescence search
+    /// leaves it out. The default knows of none.
+    fn losing_exchange(&self, _mv: Self::Move) -> bool {
+        false
+    }
     /// Ordering hint for non-hash moves: larger first (e.g. victim value * 16 - attacker).
     fn order_score(&self, mv: Self::Move) -> i32;
     /// A number that identifies the move in history tables (any value; it is reduced

@@ -730,3 +730,20 @@ fn null_move_passes_only_where_zugzwang_is_unlikely() {
     // In check: no pass.
     assert!(pos("4k3/8/8/8/8/8/3N4/r3K3 b - 1").null_move().is_none());
 }
+
+/// Static exchange: the quiescence search leaves out captures that lose material when
+/// both sides recapture with their least valuable piece, x-rays included.
+#[test]
+fn quiescence_skips_only_captures_that_lose_material() {
+    let losing = |sfen: &str, tok: &str| {
+        let p = pos(sfen);
+        let m = p.parse_move(tok).unwrap();
+        p.losing_exchange(m)
+    };
+    assert!(losing("4k3/8/3p4/4p3/8/8/8/4QK2 b - 1", "4h4d"), "queen takes a pawn guarded by a pawn");
+    assert!(losing("4k3/8/3p4/4p3/8/5N2/8/5K2 b - 1", "3f4d"), "knight takes a guarded pawn");
+    assert!(!losing("4k3/8/8/4p3/8/8/8/4RK2 b - 1", "4h4d"), "an unguarded pawn");
+    assert!(!losing("4k3/4r3/8/8/8/8/8/4RK2 b - 1", "4h4b"), "rook for rook is even");
+    assert!(!losing("4r2k/8/8/4p3/8/8/4R3/4RK2 b - 1", "4g4d"), "the rook behind recaptures (x-ray)");
+    assert!(losing("4r2k/8/8/4p3/8/8/4R3/5K2 b - 1", "4g4d"), "without the rook behind, the rook is lost");
+}

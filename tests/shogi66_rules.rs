@@ -516,3 +516,20 @@ fn null_move_only_in_play_and_not_in_check() {
     assert!(checked.in_check());
     assert!(checked.null_move().is_none());
 }
+
+/// Static exchange: the quiescence search leaves out captures that lose material when
+/// both sides recapture with their least valuable piece (a captured piece counts on the
+/// board and in the captor's hand), pieces behind joining in.
+#[test]
+fn quiescence_skips_only_captures_that_lose_material() {
+    let losing = |sfen: &str, tok: &str| {
+        let p = pos(sfen);
+        let m = p.parse_move(tok).unwrap();
+        p.losing_exchange(m)
+    };
+    assert!(losing("k5/6/2gp2/6/6/3R1K b - 1", "3f3c"), "rook takes a pawn guarded by a gold");
+    assert!(!losing("k5/6/3p2/6/6/3R1K b - 1", "3f3c"), "an unguarded pawn");
+    assert!(losing("k5/6/2gp2/3S2/6/5K b - 1", "3d3c"), "silver takes a pawn guarded by a gold");
+    assert!(!losing("k5/6/2gp2/3S2/6/3L1K b - 1", "3d3c"), "the lance behind makes the gold's recapture lose");
+    assert!(!losing("k5/2g3/2gp2/2S3/6/5K b - 1", "4d4c"), "silver for a gold guarded by a gold still gains");
+}

@@ -323,7 +323,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            list.retain(|&m| pos.is_tactical(m));
+            list.retain(|&m| pos.is_tactical(m) && !pos.losing_exchange(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();

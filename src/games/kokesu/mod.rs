@@ -323,6 +323,10 @@ impl Game for Kokesu {
         mv.promo() != 0 || self.board[mv.to()] != EMPTY
     }
 
+    fn losing_exchange(&self, mv: KMove) -> bool {
+        eval::see(self, mv.from(), mv.to(), mv.promo()) < 0
+    }
+
     fn order_score(&self, mv: KMove) -> i32 {
         const VALUE: [i32; 6] = [1, 3, 3, 5, 9, 0];
         let attacker = self.board[mv.from()];

@@ -125,3 +125,94 @@ pub fn order_score(pos: &Position, mv: Move) -> i32 {
     }
     s
 }
+
+/// What taking a piece of kind `k` swings: it leaves the board and enters the captor's
+/// hand unpromoted (the king: more than everything else).
+fn exchange_value(k: u8) -> i32 {
+    if k == KING {
+        return 20_000;
+    }
+    VALUE[k as usize] + HAND_VALUE[unpromote(k) as usize]
+}
+
+/// The least valuable piece of `by` attacking `sq` on `board`: (square, kind).
+fn least_attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<(usize, u8)> {
+    let mut best: Option<(usize, u8)> = None;
+    let mut consider = |a: usize, k: u8| {
+        if best.is_none_or(|(_, b)| exchange_value(k) < exchange_value(b)) {
+            best = Some((a, k));
+        }
+    };
+    let mut kn = KNIGHT_TARGETS[1 - by][sq];
+    while kn != 0 {
+        let a = kn.trailing_zeros() as usize;
+        kn &= kn - 1;
+        if board[a] == piece(KNIGHT, by) {
+            consider(a, KNIGHT);
+        }
+    }
+    for d in 0..8 {
+        // An attacker stands in direction opposite(d) and moves in direction d.
+        let back = opposite(d);
+        let mut a = NB[sq][back];
+        let mut first = true;
+        while a >= 0 {
+            let p = board[a as usize];
+            if p != 0 {
+                let reach = if first { STEP[p as usize] | SLIDE[p as usize] } else { SLIDE[p as usize] };
+                if color_index(p) == by && reach & (1 << d) != 0 {
+                    consider(a as usize, kind(p));
+                }
+                break;
+            }
+            first = false;
+            a = NB[a as usize][back];
+        }
+    }
+    best
+}
+
+/// Static exchange evaluation of the board move `from` -> `to` (promoting if `promo`):
+/// what the mover wins (negative: loses) if both sides keep recapturing on `to` with
+/// their least valuable piece while that pays. Pieces behind a capturer join in as it
+/// leaves; promotions during the exchange and drops are not counted.
+/// The exchange is cut off once its sign is settled: use the sign, not the size.
+pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
+    let mut board = pos.board;
+    let mut gain = [0i32; 40];
+    let victim = board[to];
+    gain[0] = if victim == 0 { 0 } else { exchange_value(kind(victim)) };
+    let mut on_square = kind(board[from]);
+    if promo {
+        gain[0] += VALUE[promote(on_square) as usize] - VALUE[on_square as usize];
+        on_square = promote(on_square);
+    }
+    let mut side = color_index(board[from]);
+    board[to] = board[from];
+    board[from] = 0;
+    let mut d = 0;
+    loop {
+        d += 1;
+        side = 1 - side;
+        gain[d] = exchange_value(on_square) - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 || d == gain.len() - 1 {
+            break;
+        }
+        let Some((a, k)) = least_attacker(&board, to, side) else {
+            break;
+        };
+        if k == KING && least_attacker(&board, to, 1 - side).is_some() {
+            // The king may not capture onto a defended square.
+            break;
+        }
+        board[to] = board[a];
+        board[a] = 0;
+        on_square = k;
+    }
+    d -= 1;
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}

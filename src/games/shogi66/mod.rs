@@ -275,6 +275,10 @@ impl Game for Shogi66 {
         eval::is_tactical(&self.pos, mv)
     }
 
+    fn losing_exchange(&self, mv: Move) -> bool {
+        !mv.is_drop() && eval::see(&self.pos, mv.from(), mv.to(), mv.is_promotion()) < 0
+    }
+
     fn order_score(&self, mv: Move) -> i32 {
         eval::order_score(&self.pos, mv)
     }
