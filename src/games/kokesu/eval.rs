@@ -375,47 +375,6 @@ pub fn evaluate(pos: &Kokesu) -> i32 {
     score.clamp(-15000, 15000)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Game;
-    use crate::games::kokesu::KokesuRules;
-
-    fn eval(sfen: &str) -> i32 {
-        match Kokesu::from_sfen(sfen, &KokesuRules::default()) {
-            Ok(p) => p.evaluate(),
-            Err(e) => panic!("{sfen}: {e}"),
-        }
-    }
-
-    #[test]
-    fn start_is_balanced_and_symmetric() {
-        let e = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1");
-        assert!(e.abs() <= 30, "{e}");
-        // Mirror positions give the same score for the side to move.
-        let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b - 3");
-        let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w - 3");
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    fn material_counts() {
-        // Sente a queen up.
-        assert!(eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1") > 700);
-        assert!(eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 1") < -700);
-    }
-
-    #[test]
-    fn promotion_awareness() {
-        // A pawn on the 7th is worth much more when a queen can be had.
-        let with_choice =
-            eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
-        let without =
-            eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
-        assert!(with_choice > without + 80, "{with_choice} vs {without}");
-    }
-}
-
 /// Piece values for exchanges (the king: more than everything else together).
 const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
@@ -423,6 +382,7 @@ const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 /// wins (negative: loses) if both sides keep recapturing with their least valuable
 /// piece while that pays, pieces behind a slider joining in as it leaves. Promotions
 /// during the exchange are not counted.
+///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
     let mut gain = [0i32; 34];
@@ -468,3 +428,45 @@ pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
     }
     gain[0]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::kokesu::KokesuRules;
+
+    fn eval(sfen: &str) -> i32 {
+        match Kokesu::from_sfen(sfen, &KokesuRules::default()) {
+            Ok(p) => p.evaluate(),
+            Err(e) => panic!("{sfen}: {e}"),
+        }
+    }
+
+    #[test]
+    fn start_is_balanced_and_symmetric() {
+        let e = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1");
+        assert!(e.abs() <= 30, "{e}");
+        // Mirror positions give the same score for the side to move.
+        let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b - 3");
+        let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w - 3");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn material_counts() {
+        // Sente a queen up.
+        assert!(eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1") > 700);
+        assert!(eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 1") < -700);
+    }
+
+    #[test]
+    fn promotion_awareness() {
+        // A pawn on the 7th is worth much more when a queen can be had.
+        let with_choice =
+            eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
+        let without =
+            eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
+        assert!(with_choice > without + 80, "{with_choice} vs {without}");
+    }
+}
+

@@ -176,6 +176,7 @@ fn least_attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<(usize,
 /// what the mover wins (negative: loses) if both sides keep recapturing on `to` with
 /// their least valuable piece while that pays. Pieces behind a capturer join in as it
 /// leaves; promotions during the exchange and drops are not counted.
+///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
     let mut board = pos.board;
