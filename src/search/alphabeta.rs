@@ -280,7 +280,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             if Some(m) == tt_move {
                 1_000_000
             } else if pos.is_tactical(m) {
-                200_000 + pos.order_score(m)
+                // Captures that lose material by exchange go after the killers.
+                if pos.losing_exchange(m) {
+                    70_000 + pos.order_score(m).min(9_999)
+                } else {
+                    200_000 + pos.order_score(m)
+                }
             } else if Some(m) == k[0] {
                 90_000
             } else if Some(m) == k[1] {
