@@ -256,12 +256,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         if !futility && !null {
             return None;
         }
+        // A game that neither passes here nor prunes by futility needs no evaluation.
+        let child = if null { pos.null_move() } else { None };
+        if !futility && child.is_none() {
+            return None;
+        }
         let eval = pos.evaluate();
         if futility && eval - G::FUTILITY_MARGIN * depth >= beta {
             return Some(eval);
         }
-        if null && eval >= beta {
-            let child = pos.null_move()?;
+        if let Some(child) = child.filter(|_| eval >= beta) {
             let r = 3 + depth / 6;
             let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
             let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1);
