@@ -8,6 +8,7 @@ pub mod kaninariebi;
 pub mod kokesu;
 pub mod numbershogi;
 pub mod kanishogi;
+pub mod see;
 pub mod shogi66;
 pub mod zobrist;
 

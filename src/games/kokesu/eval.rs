@@ -8,6 +8,7 @@
 use super::board::*;
 use super::movegen::promotion_choices;
 use super::Kokesu;
+use crate::games::see::swap_off;
 
 const MG_VALUE: [i32; 6] = [100, 325, 335, 480, 960, 0];
 const EG_VALUE: [i32; 6] = [125, 300, 320, 530, 1000, 0];
@@ -385,48 +386,26 @@ const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 ///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
-    let mut gain = [0i32; 34];
-    let mut occ = pos.colors[0] | pos.colors[1];
     let victim = pos.board[to];
-    gain[0] = if victim == EMPTY { 0 } else { SEE_VALUE[victim as usize % 6] };
-    let mut on_square = pos.board[from] as usize % 6;
+    let mut first = if victim == EMPTY { 0 } else { SEE_VALUE[victim as usize % 6] };
+    let mut mover = pos.board[from] as usize % 6;
     if promo != 0 {
-        gain[0] += SEE_VALUE[promo] - SEE_VALUE[PAWN];
-        on_square = promo;
+        first += SEE_VALUE[promo] - SEE_VALUE[PAWN];
+        mover = promo;
     }
-    occ &= !bit(from);
+    let mut occ = (pos.colors[0] | pos.colors[1]) & !bit(from);
     let mut side = pos.side;
-    let mut d = 0;
-    loop {
-        d += 1;
+    swap_off(first, SEE_VALUE[mover], || {
         side ^= 1;
-        // The side to capture now wins the piece on the square, having lost so far.
-        gain[d] = SEE_VALUE[on_square] - gain[d - 1];
-        if (-gain[d - 1]).max(gain[d]) < 0 || d == gain.len() - 1 {
-            break;
-        }
         let attackers = pos.attackers(to, side, occ) & occ;
-        if attackers == 0 {
-            break;
-        }
-        let Some(kind) = (PAWN..=KING).find(|&k| attackers & pos.pieces[k] != 0) else {
-            break;
-        };
+        let kind = (PAWN..=KING).find(|&k| attackers & pos.pieces[k] != 0)?;
         if kind == KING && pos.attackers(to, side ^ 1, occ) & occ != 0 {
             // The king may not capture onto a defended square.
-            break;
+            return None;
         }
-        let sq = (attackers & pos.pieces[kind]).trailing_zeros() as usize;
-        occ &= !bit(sq);
-        on_square = kind;
-    }
-    // gain[d] was never realised: the last capture did not happen.
-    d -= 1;
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
+        occ &= !bit((attackers & pos.pieces[kind]).trailing_zeros() as usize);
+        Some(SEE_VALUE[kind])
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! generals, a king in its camp and off the centre files).
 
 use super::board::*;
+use crate::games::see::swap_off;
 
 /// Board value per kind.
 pub const VALUE: [i32; 15] = [0, 100, 280, 300, 480, 540, 620, 720, 0, 520, 500, 500, 520, 850, 980];
@@ -180,40 +181,25 @@ fn least_attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<(usize,
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
     let mut board = pos.board;
-    let mut gain = [0i32; 40];
     let victim = board[to];
-    gain[0] = if victim == 0 { 0 } else { exchange_value(kind(victim)) };
-    let mut on_square = kind(board[from]);
+    let mut first = if victim == 0 { 0 } else { exchange_value(kind(victim)) };
+    let mut mover = kind(board[from]);
     if promo {
-        gain[0] += VALUE[promote(on_square) as usize] - VALUE[on_square as usize];
-        on_square = promote(on_square);
+        first += VALUE[promote(mover) as usize] - VALUE[mover as usize];
+        mover = promote(mover);
     }
     let mut side = color_index(board[from]);
     board[to] = board[from];
     board[from] = 0;
-    let mut d = 0;
-    loop {
-        d += 1;
+    swap_off(first, exchange_value(mover), || {
         side = 1 - side;
-        gain[d] = exchange_value(on_square) - gain[d - 1];
-        if (-gain[d - 1]).max(gain[d]) < 0 || d == gain.len() - 1 {
-            break;
-        }
-        let Some((a, k)) = least_attacker(&board, to, side) else {
-            break;
-        };
+        let (a, k) = least_attacker(&board, to, side)?;
         if k == KING && least_attacker(&board, to, 1 - side).is_some() {
             // The king may not capture onto a defended square.
-            break;
+            return None;
         }
         board[to] = board[a];
         board[a] = 0;
-        on_square = k;
-    }
-    d -= 1;
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
+        Some(exchange_value(k))
+    })
 }
