@@ -355,41 +355,40 @@ impl Position {
     /// Whether `sq` is attacked by a piece of colour `by` on `board`.
     #[inline]
     pub fn attacked_on(board: &[u8; SQUARES], sq: usize, by: usize) -> bool {
+        Self::each_attacker(board, sq, by, |_, _| true)
+    }
+
+    /// Calls `visit(square, kind)` for the pieces of colour `by` attacking `sq` on
+    /// `board` until it returns true; returns whether it did.
+    #[inline(always)]
+    pub fn each_attacker(board: &[u8; SQUARES], sq: usize, by: usize, mut visit: impl FnMut(usize, u8) -> bool) -> bool {
         // Knights: a knight of `by` lands here from two squares behind (from its view).
         let mut kn = KNIGHT_TARGETS[1 - by][sq];
         while kn != 0 {
             let a = kn.trailing_zeros() as usize;
             kn &= kn - 1;
-            if board[a] == piece(KNIGHT, by) {
+            if board[a] == piece(KNIGHT, by) && visit(a, KNIGHT) {
                 return true;
             }
         }
         let mut d = 0;
         while d < 8 {
-            // The attacker stands in direction opposite(d) and moves in direction d.
+            // The attacker stands in direction opposite(d) and moves in direction d: a
+            // neighbour by a step or a slide, a piece further off by a slide.
             let back = opposite(d);
             let mut a = NB[sq][back];
-            if a >= 0 {
+            let mut first = true;
+            while a >= 0 {
                 let p = board[a as usize];
                 if p != 0 {
-                    if color_index(p) == by && (STEP[p as usize] | SLIDE[p as usize]) & (1 << d) != 0 {
+                    let moves = if first { STEP[p as usize] | SLIDE[p as usize] } else { SLIDE[p as usize] };
+                    if color_index(p) == by && moves & (1 << d) != 0 && visit(a as usize, kind(p)) {
                         return true;
                     }
-                } else {
-                    loop {
-                        a = NB[a as usize][back];
-                        if a < 0 {
-                            break;
-                        }
-                        let p = board[a as usize];
-                        if p != 0 {
-                            if color_index(p) == by && SLIDE[p as usize] & (1 << d) != 0 {
-                                return true;
-                            }
-                            break;
-                        }
-                    }
+                    break;
                 }
+                first = false;
+                a = NB[a as usize][back];
             }
             d += 1;
         }

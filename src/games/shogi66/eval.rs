@@ -139,37 +139,12 @@ fn exchange_value(k: u8) -> i32 {
 /// The least valuable piece of `by` attacking `sq` on `board`: (square, kind).
 fn least_attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<(usize, u8)> {
     let mut best: Option<(usize, u8)> = None;
-    let mut consider = |a: usize, k: u8| {
+    Position::each_attacker(board, sq, by, |a, k| {
         if best.is_none_or(|(_, b)| exchange_value(k) < exchange_value(b)) {
             best = Some((a, k));
         }
-    };
-    let mut kn = KNIGHT_TARGETS[1 - by][sq];
-    while kn != 0 {
-        let a = kn.trailing_zeros() as usize;
-        kn &= kn - 1;
-        if board[a] == piece(KNIGHT, by) {
-            consider(a, KNIGHT);
-        }
-    }
-    for d in 0..8 {
-        // An attacker stands in direction opposite(d) and moves in direction d.
-        let back = opposite(d);
-        let mut a = NB[sq][back];
-        let mut first = true;
-        while a >= 0 {
-            let p = board[a as usize];
-            if p != 0 {
-                let reach = if first { STEP[p as usize] | SLIDE[p as usize] } else { SLIDE[p as usize] };
-                if color_index(p) == by && reach & (1 << d) != 0 {
-                    consider(a as usize, kind(p));
-                }
-                break;
-            }
-            first = false;
-            a = NB[a as usize][back];
-        }
-    }
+        false
+    });
     best
 }
 
