@@ -23,7 +23,6 @@ Notation: koma square <file 1-8><rank a-h>, file 1 = chess h-file, rank a = ches
 """
 import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -34,6 +33,7 @@ except ImportError:
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
 from kokesu_pyffish import INI  # the cross-check's own variant definitions  # noqa: E402
+from usi_engine import Engine, start_koma  # noqa: E402
 
 # Two-ply openings in chess notation (white, black); each is played with both colours.
 OPENINGS = [
@@ -51,35 +51,6 @@ def to_koma(uci):
 def to_uci(tok):
     sq = lambda s: "%s%d" % (chr(ord("h") - int(s[0]) + 1), 8 - (ord(s[1]) - ord("a")))
     return sq(tok[0:2]) + sq(tok[2:4]) + tok[4:]
-
-
-class Engine:
-    def __init__(self, argv, name):
-        self.name = name
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("%s closed its output" % self.name)
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def board_of(sfen):
@@ -148,23 +119,21 @@ def play_game(koma, fsf, moves, koma_is_sente, args, variant):
         moves.append(best)
 
 
+def koma_options(args):
+    return [("KokesuPromotion", args.promotion), ("USI_Hash", args.hash)]
+
+
 def start_opponent(args, ini, variant):
     if args.opponent_usi:
-        e = Engine([args.opponent_usi], "opponent")
-        e.send("usi")
-        e.until("usiok")
-        for o in ["USI_Variant value kokesu", "KokesuPromotion value " + args.promotion,
-                  "USI_Hash value %d" % args.hash]:
-            e.send("setoption name " + o)
-    elif args.fsf:
-        e = Engine([args.fsf], "fsf")
-        e.send("uci")
-        e.until("uciok")
-        for o in ["VariantPath value " + ini, "UCI_Variant value " + variant, "Threads value 1",
-                  "Hash value %d" % args.hash] + [o.replace("=", " value ", 1) for o in args.fsf_option]:
-            e.send("setoption name " + o)
-    else:
+        return start_koma(args.opponent_usi, "kokesu", koma_options(args), "opponent")
+    if not args.fsf:
         sys.exit("give --fsf or --opponent-usi")
+    e = Engine([args.fsf], "fsf")
+    e.send("uci")
+    e.until("uciok")
+    for o in ["VariantPath value " + ini, "UCI_Variant value " + variant, "Threads value 1",
+              "Hash value %d" % args.hash] + [o.replace("=", " value ", 1) for o in args.fsf_option]:
+        e.send("setoption name " + o)
     e.send("isready")
     e.until("readyok")
     return e
@@ -191,15 +160,7 @@ def main():
     with open(ini, "w") as f:
         f.write(INI)
 
-    koma = Engine([args.koma], "koma")
-    koma.send("usi")
-    koma.until("usiok")
-    for o in ["USI_Variant value kokesu", "KokesuPromotion value " + args.promotion,
-              "USI_Hash value %d" % args.hash]:
-        koma.send("setoption name " + o)
-
-    koma.send("isready")
-    koma.until("readyok")
+    koma = start_koma(args.koma, "kokesu", koma_options(args))
     fsf = start_opponent(args, ini, variant)
 
     score = {"koma": 0.0, "fsf": 0.0}

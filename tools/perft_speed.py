@@ -16,13 +16,14 @@ pyffish source release as kokesu_pyffish.py explains.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
+
+from usi_engine import Engine, start_koma  # noqa: E402
 
 
 def fsf_setup(game, options):
@@ -59,31 +60,14 @@ def read_cases(game):
     return cases
 
 
-class Engine:
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def perft(self, depth):
-        self.send("isready")
-        while self.p.stdout.readline().strip() != "readyok":
-            pass
-        t0 = time.perf_counter()
-        self.send("go perft %d" % depth)
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed its output")
-            if line.startswith("Nodes searched"):
-                return int(line.split(":")[1]), time.perf_counter() - t0
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def perft(engine, depth):
+    """(leaf count, seconds) of `go perft depth`, timed from the command to its total."""
+    engine.send("isready")
+    engine.until("readyok")
+    t0 = time.perf_counter()
+    engine.send("go perft %d" % depth)
+    line = engine.until("Nodes searched")[-1]
+    return int(line.split(":")[1]), time.perf_counter() - t0
 
 
 def main():
@@ -99,22 +83,18 @@ def main():
         cid, depth = spec.rsplit(":", 1)
         case = cases[cid]
         ini, variant, conv = fsf_setup(args.game, case["options"])
-        koma = Engine([args.koma])
-        if args.game != "shogi66":
-            koma.send("setoption name USI_Variant value " + args.game)
-        for k, v in case["options"].items():
-            koma.send("setoption name %s value %s" % (k, v))
+        koma = start_koma(args.koma, args.game, case["options"].items())
         koma.send("position sfen " + case["sfen"])
-        kn, kt = koma.perft(int(depth))
-        koma.quit()
+        kn, kt = perft(koma, int(depth))
+        koma.close()
         with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
             f.write(ini)
-        fsf = Engine([args.fsf])
+        fsf = Engine([args.fsf], "fsf")
         fsf.send("setoption name VariantPath value " + f.name)
         fsf.send("setoption name UCI_Variant value " + variant)
         fsf.send("position fen " + conv(case["sfen"]))
-        fn, ft = fsf.perft(int(depth))
-        fsf.quit()
+        fn, ft = perft(fsf, int(depth))
+        fsf.close()
         os.unlink(f.name)
         print("%-34s %5s %14d %9.1f %14d %9.1f" % (cid, depth, kn, kn / kt / 1e6, fn, fn / ft / 1e6), flush=True)
 

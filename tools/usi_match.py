@@ -17,58 +17,33 @@ tools/kokesu_match.py (its --opponent-usi plays koma against koma).
 """
 import argparse
 import random
-import subprocess
-import sys
 import time
+
+from usi_engine import start_koma
 
 REPETITION = {"shogi66": 4, "numbershogi": 4, "kanishogi": 4, "kaninariebi": 4}
 
 
-class Engine:
-    def __init__(self, path, variant, options):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.until("usiok")
-        self.send("setoption name USI_Variant value " + variant)
-        for o in options:
-            name, value = o.split("=", 1)
-            self.send("setoption name %s value %s" % (name, value))
-        self.send("isready")
-        self.until("readyok")
+def position(moves):
+    return "position startpos moves " + " ".join(moves) if moves else "position startpos"
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
 
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed its output")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
+def legal(e, moves):
+    """The legal moves after `moves` from the start, by koma's `moves` command."""
+    e.send(position(moves))
+    e.send("moves")
+    return e.until("")[-1].split()
 
-    def legal(self, moves):
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send("moves")
-        return self.p.stdout.readline().split()
 
-    def sfen(self):
-        self.send("d")
-        return self.until("sfen ")[-1][5:]
+def sfen(e):
+    e.send("d")
+    return e.until("sfen ")[-1][5:]
 
-    def best(self, moves, movetime):
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send("go movetime %d" % movetime)
-        return self.until("bestmove")[-1].split()[1]
 
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def best(e, moves, movetime):
+    e.send(position(moves))
+    e.send("go movetime %d" % movetime)
+    return e.until("bestmove")[-1].split()[1]
 
 
 def play(engines, referee, opening, args):
@@ -77,20 +52,20 @@ def play(engines, referee, opening, args):
     seen = {}
     limit = REPETITION.get(args.variant, 3)
     while True:
-        legal = referee.legal(moves)
-        key = " ".join(referee.sfen().split()[:3])
+        moves_now = legal(referee, moves)
+        key = " ".join(sfen(referee).split()[:3])
         seen[key] = seen.get(key, 0) + 1
         side = len(moves) % 2
-        if not legal:
+        if not moves_now:
             return 1 - side, "no legal move", len(moves)
         if seen[key] >= limit:
             return None, "repetition", len(moves)
         if len(moves) >= args.max_plies:
             return None, "ply limit", len(moves)
-        best = engines[side].best(moves, args.movetime)
-        if best not in legal:
-            return 1 - side, "illegal move " + best, len(moves)
-        moves.append(best)
+        chosen = best(engines[side], moves, args.movetime)
+        if chosen not in moves_now:
+            return 1 - side, "illegal move " + chosen, len(moves)
+        moves.append(chosen)
 
 
 def main():
@@ -110,18 +85,19 @@ def main():
     if plies is None:
         plies = 12 if args.variant in ("shogi66", "numbershogi") else 2
     rng = random.Random(args.seed)
-    a = Engine(args.a, args.variant, args.option)
-    b = Engine(args.b, args.variant, args.option)
-    referee = Engine(args.a, args.variant, args.option)
+    options = [o.split("=", 1) for o in args.option]
+    a = start_koma(args.a, args.variant, options, "A")
+    b = start_koma(args.b, args.variant, options, "B")
+    referee = start_koma(args.a, args.variant, options, "referee")
     score, wins, draws, losses = 0.0, 0, 0, 0
     t0 = time.time()
     for pair in range(args.pairs):
         opening = []
         for _ in range(plies):
-            legal = referee.legal(opening)
-            if not legal:
+            choices = legal(referee, opening)
+            if not choices:
                 break
-            opening.append(rng.choice(legal))
+            opening.append(rng.choice(choices))
         for swap in (False, True):
             engines = [b, a] if swap else [a, b]
             for e in engines:
@@ -146,7 +122,7 @@ def main():
           % (wins, draws, losses, 100.0 * score / max(1, wins + draws + losses),
              wins + draws + losses, args.variant, args.movetime, time.time() - t0))
     for e in (a, b, referee):
-        e.quit()
+        e.close()
 
 
 if __name__ == "__main__":
