@@ -274,7 +274,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         let counter = self.history.counter(ply.checked_sub(1).and_then(|p| self.stack[p].mv.map(G::move_id)));
-        self.score_moves(pos, &list, &mut scores, tt_move, counter, ply);
+        // The table's move goes first, and the others are scored only if it does not cut.
+        let mut scored = false;
+        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
+            Some(i) => {
+                list.swap(0, i);
+                scores.clear();
+                scores.resize(list.len(), 0);
+                scores[0] = ORDER_TT;
+            }
+            None => {
+                self.score_moves(pos, &list, &mut scores, None, counter, ply);
+                scored = true;
+            }
+        }
         let cx = self.context(ply);
 
         let original_alpha = alpha;
@@ -286,13 +299,22 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut skip_quiets = false;
         let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
         for n in 0..list.len() {
+            if n > 0 && !scored {
+                self.score_moves(pos, &list[1..], &mut scores, None, counter, ply);
+                scores.insert(0, ORDER_TT);
+                scored = true;
+            }
             pick_next(&mut list, &mut scores, n);
             let mv = list[n];
             if Some(mv) == excluded {
                 continue;
             }
-            let tactical = pos.is_tactical(mv);
             let order = scores[n];
+            if skip_quiets && order < ORDER_BAD_TACTICAL {
+                // The rest are quiet moves, ordered by history.
+                break;
+            }
+            let tactical = pos.is_tactical(mv);
             let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cx) };
 
             // Pruning at shallow depth, once a move that does not lose has been found.
