@@ -39,7 +39,8 @@ In check is asked of koma itself: the SFEN with the other side to move is reject
 Statistics (tools/match_stats.py): W/D/L and score from A's view, Elo ± 95% from the pair
 scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood ratio for
 --sprt elo0,elo1 (default 0,10, alpha = beta = 0.05) after every pair; the match stops when
-the ratio leaves (-2.94, 2.94), or after --games games. One line per game, a progress line
+the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
+--games games. One line per game, a progress line
 per pair, and a final `match:` line to quote in a commit message.
 """
 import argparse
@@ -196,9 +197,13 @@ class KomaPlayer:
         self.e.send("go " + self.go)
         return self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
 
-    def close(self):
+    def kill(self):
+        """After a failure: the process goes; new_game starts another."""
         if self.e is not None:
             self.e.close()
+        self.e = None
+
+    close = kill
 
 
 def quiet_move(sfen, token):
@@ -254,8 +259,7 @@ def play_game(players, referee, opening, args):
         try:
             chosen = mover.best(moves, legal)
         except EngineError as e:
-            mover.close()
-            mover.e = None
+            mover.kill()
             return 1 - side, "%s failed: %s" % (mover.name, e), moves
         except (IndexError, ValueError):
             return 1 - side, "%s gave no move" % mover.name, moves
@@ -325,18 +329,19 @@ class Tally:
     def games(self):
         return self.w + self.d + self.l
 
-    def sample(self):
+    def sample(self, regularize=False):
         """(n, mean, variance): over pairs when there are any, else over games."""
+        r = stats.regularize if regularize else tuple
         if sum(self.pairs):
-            return stats.pentanomial(self.pairs)
-        return stats.trinomial(self.w, self.d, self.l)
+            return stats.pentanomial(r(self.pairs))
+        return stats.mean_var(r((self.l, self.d, self.w)), (0.0, 0.5, 1.0))
 
     def summary(self, args):
         n, mu, var = self.sample()
         e, err = stats.elo_interval(n, mu, var)
         if n < 2:
             err = float("inf")  # one sample has no spread to measure
-        value = stats.llr(n, mu, var, args.elo0, args.elo1)
+        value = stats.llr(*self.sample(regularize=True), args.elo0, args.elo1)
         score = (self.w + self.d / 2) / max(1, self.games)
         return ("A +%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%  LLR %.2f (%.2f, %.2f) [%g, %g]"
                 % (self.w, self.d, self.l, 100 * score, fmt_elo(e, err),
@@ -356,6 +361,8 @@ def main():
     ap.add_argument("--go-b", help="B's own go limits instead, e.g. 'nodes 5000' (odds, calibration)")
     ap.add_argument("--games", type=int, default=400, help="most games (rounded up to pairs)")
     ap.add_argument("--sprt", default="0,10", help="elo0,elo1 (logistic Elo), or 'off'")
+    ap.add_argument("--sprt-min-pairs", type=int, default=10,
+                    help="no SPRT decision before this many pairs (the normal approximation needs some)")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=1)
@@ -369,6 +376,8 @@ def main():
     ap.add_argument("--option-b", action="append", default=[], help="NAME=VALUE for engine B only")
     ap.add_argument("--move-timeout", type=float, default=None,
                     help="seconds to wait for a bestmove (default 60 + 10 x movetime)")
+    ap.add_argument("--fsf-option", action="append", default=[],
+                    help="NAME=VALUE for Fairy-Stockfish (e.g. UCI_LimitStrength=true, UCI_Elo=2850)")
     ap.add_argument("--concurrency", type=int, default=1, choices=[1], help="games at a time (1 only)")
     ap.add_argument("--quiet", action="store_true", help="no move list after each game")
     args = ap.parse_args()
@@ -391,12 +400,12 @@ def main():
     rule_opts = split(args.option)
     args.rule_options = dict(rule_opts)
     base = [("USI_Hash", str(args.hash))] + rule_opts
-    go = go_command(args)
+    go = args.go = go_command(args)
     referee = Referee(args.a, args.variant, rule_opts)
     a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)
     if fsf:
         import match_fsf  # pyffish only where it is needed
-        b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout)
+        b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout, referee)
     else:
         b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)
 
@@ -435,7 +444,7 @@ def main():
         tally.add_pair(total)
         line, value = tally.summary(args)
         print("after %d games: %s  %.0f s" % (tally.games, line, time.time() - t0), flush=True)
-        if args.sprt != "off":
+        if args.sprt != "off" and sum(tally.pairs) >= args.sprt_min_pairs:
             decision = stats.sprt_state(value, args.alpha, args.beta)
             if decision:
                 break

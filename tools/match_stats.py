@@ -10,7 +10,8 @@ The SPRT is the GSPRT of fishtest and cutechess in its normal approximation (M. 
 Bergh): with the bounds s0, s1 the expected scores of logistic Elo elo0, elo1, N samples
 of mean m and variance v (per sample),  LLR = N (s1 - s0) (2m - s0 - s1) / (2v).
 The test stops at LLR >= log((1 - beta) / alpha) (accept elo1: the change gains) or at
-LLR <= log(beta / (1 - alpha)) (accept elo0).
+LLR <= log(beta / (1 - alpha)) (accept elo0). Empty outcome classes count 1e-3 in the
+ratio (regularize), so a one-sided match also ends.
 """
 import math
 from statistics import NormalDist
@@ -46,6 +47,13 @@ def trinomial(wins, draws, losses):
 def pentanomial(pairs):
     """pairs: counts of pair totals 0, 0.5, 1, 1.5, 2 (LL, LD, DD+WL, WD, WW)."""
     return mean_var(pairs, tuple(x / 2 for x in PAIR_SCORES))
+
+
+def regularize(freqs, eps=1e-3):
+    """Empty outcome classes given a tiny count, as fastchess does before the LLR: a
+    sample with no spread (every pair lost) would otherwise have no variance and the
+    ratio would stay 0 for ever."""
+    return tuple(f if f else eps for f in freqs)
 
 
 def elo_interval(n, mu, var, confidence=0.95):

@@ -80,6 +80,14 @@ class SprtTest(unittest.TestCase):
         self.assertAlmostEqual(m.llr(100, mid + 0.01, 0.2, 0, 10), -m.llr(100, mid - 0.01, 0.2, 0, 10), places=12)
         self.assertEqual(m.llr(0, 0.0, 0.0, 0, 10), 0.0)
 
+    def test_regularized_one_sided_match_ends(self):
+        # Ten pairs all lost: no variance, so the raw ratio is 0; with fastchess's 1e-3
+        # per empty class it is far below the lower bound.
+        self.assertEqual(m.llr(*penta(10, 0, 0, 0, 0), 0, 10), 0.0)
+        self.assertEqual(m.regularize((10, 0, 3)), (10, 1e-3, 3))
+        self.assertLess(m.llr(*penta(*m.regularize((10, 0, 0, 0, 0))), 0, 10), -2.95)
+        self.assertGreater(m.llr(*penta(*m.regularize((0, 0, 0, 0, 10))), 0, 10), 2.95)
+
     # Published values: the SPRT tests of fastchess (tests/sprt_test.cpp, logistic
     # bounds), which computes the exact GSPRT maximum-likelihood ratio; the normal
     # approximation agrees to their two decimals on matches this long.
