@@ -214,24 +214,28 @@ def quiet_move(sfen, token):
 
 
 def play_game(players, referee, opening, args):
-    """players[0] moves first. Returns (0 first player won | 1 second won | None draw,
-    reason, moves)."""
+    """players[0] has the first player's side (sente / white). The opening's moves are
+    played for them, through the same bookkeeping (repetition, 100 plies). Returns
+    (0 first player won | 1 second won | None draw, reason, moves)."""
     rules = VARIANTS[args.variant]
-    moves = list(opening)
-    sfens, keys, seen = [], [], {}
+    moves = []
+    sfens, seen = [], {}
     quiet = 0
     kokesu = args.variant == "kokesu"
     stalemate_loses = args.rule_options.get("KokesuStalemate") == "loss"
     for p in players:
-        p.new_game(opening)
+        try:
+            p.new_game(opening)
+        except EngineError:
+            p.kill()  # one more try with a fresh process; a second failure stops the match
+            p.new_game(opening)
     while True:
         legal = referee.legal(moves)
         sfen = referee.sfen(moves)
         side = 0 if sfen.split()[1] == "b" else 1
-        key = " ".join(sfen.split()[:3])
+        key = " ".join(sfen.split()[:3])  # board, side to move, hands
         sfens.append(sfen)
-        keys.append(key)
-        seen.setdefault(key, []).append(len(keys) - 1)
+        seen.setdefault(key, []).append(len(sfens) - 1)
         if not legal:
             if kokesu:
                 if referee.in_check(sfen):
@@ -244,10 +248,11 @@ def play_game(players, referee, opening, args):
             return 1 - side, "no legal move", moves
         if len(seen[key]) >= rules["repetition"]:
             if rules["perpetual"]:
-                first, cur = seen[key][0], len(keys) - 1
-                # positions where we are to move, after the opponent's moves; and the others
+                # Since the position first stood: the positions after the opponent's
+                # moves (we are to move), and those after ours.
+                first, cur = seen[key][0], len(sfens) - 1
                 if all(referee.in_check(sfens[k]) for k in range(first + 2, cur + 1, 2)):
-                    return side, "perpetual check by the other side", moves
+                    return side, "perpetual check", moves
                 if all(referee.in_check(sfens[k]) for k in range(first + 1, cur, 2)):
                     return 1 - side, "perpetual check", moves
             return None, "repetition", moves
@@ -255,16 +260,19 @@ def play_game(players, referee, opening, args):
             return None, "100 plies", moves
         if len(moves) >= args.max_plies:
             return None, "ply limit (adjudicated)", moves
-        mover = players[side]
-        try:
-            chosen = mover.best(moves, legal)
-        except EngineError as e:
-            mover.kill()
-            return 1 - side, "%s failed: %s" % (mover.name, e), moves
-        except (IndexError, ValueError):
-            return 1 - side, "%s gave no move" % mover.name, moves
-        if chosen not in legal:
-            return 1 - side, "illegal move %s by %s" % (chosen, mover.name), moves
+        if len(moves) < len(opening):
+            chosen = opening[len(moves)]
+        else:
+            mover = players[side]
+            try:
+                chosen = mover.best(moves, legal)
+            except EngineError as e:
+                mover.kill()
+                return 1 - side, "%s failed: %s" % (mover.name, e), moves
+            except (IndexError, ValueError):
+                return 1 - side, "%s gave no move" % mover.name, moves
+            if chosen not in legal:
+                return 1 - side, "illegal move %s by %s" % (chosen, mover.name), moves
         if kokesu:
             quiet = quiet + 1 if quiet_move(sfen, chosen) else 0
         moves.append(chosen)
@@ -343,10 +351,12 @@ class Tally:
             err = float("inf")  # one sample has no spread to measure
         value = stats.llr(*self.sample(regularize=True), args.elo0, args.elo1)
         score = (self.w + self.d / 2) / max(1, self.games)
-        return ("A +%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%  LLR %.2f (%.2f, %.2f) [%g, %g]"
-                % (self.w, self.d, self.l, 100 * score, fmt_elo(e, err),
-                   100 * stats.los(self.w, self.l), value, args.lower, args.upper,
-                   args.elo0, args.elo1)), value
+        line = "A +%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%" % (
+            self.w, self.d, self.l, 100 * score, fmt_elo(e, err), 100 * stats.los(self.w, self.l))
+        if args.sprt != "off":
+            line += "  LLR %.2f (%.2f, %.2f) [%g, %g]" % (value + 0.0, args.lower, args.upper,
+                                                          args.elo0, args.elo1)
+        return line, value
 
 
 def main():
@@ -379,7 +389,8 @@ def main():
     ap.add_argument("--fsf-option", action="append", default=[],
                     help="NAME=VALUE for Fairy-Stockfish (e.g. UCI_LimitStrength=true, UCI_Elo=2850)")
     ap.add_argument("--concurrency", type=int, default=1, choices=[1], help="games at a time (1 only)")
-    ap.add_argument("--quiet", action="store_true", help="no move list after each game")
+    ap.add_argument("--moves", action="store_true",
+                    help="the moves of every game (default: only of a game lost by an illegal move or failure)")
     args = ap.parse_args()
 
     fsf = args.b.startswith("fsf:")
@@ -417,8 +428,10 @@ def main():
 
     if args.go_b:
         go += " (B: %s)" % args.go_b
-    print("match: %s, A %s, B %s, %s, up to %d games, seed %d, SPRT [%g, %g]%s"
-          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, args.elo0, args.elo1,
+    sprt = "SPRT off" if args.sprt == "off" else "SPRT [%g, %g] alpha %g beta %g" % (
+        args.elo0, args.elo1, args.alpha, args.beta)
+    print("match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
+          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, sprt,
              "".join(" %s=%s" % o for o in rule_opts)), flush=True)
     tally = Tally()
     t0 = time.time()
@@ -431,7 +444,7 @@ def main():
             try:
                 winner, why, moves = play_game(players, referee, opening, args)
             except EngineError as e:
-                sys.exit("the referee failed (%s): stopped" % e)
+                sys.exit("match stopped: %s" % e)
             a_side = 1 if swap else 0
             score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
             total += score
@@ -439,7 +452,7 @@ def main():
             print("game %d (pair %d): A plays %s, %s by %s in %d plies"
                   % (tally.games, pair + 1, "second" if swap else "first",
                      {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score], why, len(moves)), flush=True)
-            if not args.quiet:
+            if args.moves or why.startswith(("illegal", "A ", "B ")):
                 print("  moves " + " ".join(moves), flush=True)
         tally.add_pair(total)
         line, value = tally.summary(args)
@@ -452,8 +465,9 @@ def main():
     verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
                None: "no SPRT decision"}[decision] if args.sprt != "off" else "no SPRT"
     ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
-    print("match: %s %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
-          % (args.variant, go, tally.games, sum(tally.pairs), args.seed, line, verdict, ends,
+    name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
+    print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
+          % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line, verdict, ends,
              time.time() - t0), flush=True)
     for p in (a, b, referee):
         p.close()

@@ -61,6 +61,12 @@ class NotationTest(unittest.TestCase):
         self.assertEqual(match_fsf.sfen_to_fen("l1k1r1/pppppp/6/6/PPPPPP/LGKSN1 w 2Pp 13"),
                          "l1k1r1/pppppp/6/6/PPPPPP/LGKSN1[PPp] b - - 0 1")
 
+    def test_quiet_move(self):
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"
+        self.assertTrue(match.quiet_move(start, match.chess_to_koma("g1f3")))
+        self.assertFalse(match.quiet_move(start, match.chess_to_koma("e2e4")))
+        self.assertFalse(match.quiet_move("4k3/8/8/8/8/8/3q4/3QK3 b - 1", match.chess_to_koma("d1d2")))
+
     def test_board_cells(self):
         cells = match.board_cells("A3b/D3c/K3k/C3+d/B3a b - 1")
         self.assertEqual(cells[(5, "a")], "A")
@@ -113,7 +119,7 @@ class PerpetualCheckTest(unittest.TestCase):
 
     def test_gote_checks_throughout(self):
         winner, why, _ = self.play({"p0", "p2"})
-        self.assertEqual((winner, why), (0, "perpetual check by the other side"))
+        self.assertEqual((winner, why), (0, "perpetual check"))
 
     def test_not_every_move_a_check(self):
         winner, why, _ = self.play({"p1"})
@@ -146,6 +152,12 @@ class KokesuRefereeTest(unittest.TestCase):
         line = "f2f3 e7e5 g2g4 d8h4"
         self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu"))[:2],
                          (1, "checkmate"))
+
+    def test_opening_then_players(self):
+        opening = [match.chess_to_koma(m) for m in "f2f3 e7e5".split()]
+        players = [Script("A", [match.chess_to_koma("g2g4")]), Script("B", [match.chess_to_koma("d8h4")])]
+        winner, why, moves = match.play_game(players, self.referee(), opening, args_for("kokesu"))
+        self.assertEqual((winner, why, len(moves)), (1, "checkmate", 4))
 
     # Sam Loyd's stalemate in ten moves: black to move after 10. Qe6 has no move.
     LOYD = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6"
