@@ -200,7 +200,7 @@ class KomaPlayer:
     def kill(self):
         """After a failure: the process goes; new_game starts another."""
         if self.e is not None:
-            self.e.close()
+            self.e.close(timeout=1)
         self.e = None
 
     close = kill
@@ -380,6 +380,8 @@ def main():
                     help="random plies after the placement / book line (default 2 in the crab games, else 0)")
     ap.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many plies")
     ap.add_argument("--hash", type=int, default=16, help="hash MiB of each engine")
+    ap.add_argument("--move-overhead", type=int, default=10,
+                    help="ms of a movetime each engine keeps in hand (koma's default is 100)")
     ap.add_argument("--option", action="append", default=[],
                     help="NAME=VALUE for both koma engines and the referee (rules switches)")
     ap.add_argument("--option-a", action="append", default=[], help="NAME=VALUE for engine A only")
@@ -410,7 +412,9 @@ def main():
     split = lambda opts: [tuple(o.split("=", 1)) for o in opts]
     rule_opts = split(args.option)
     args.rule_options = dict(rule_opts)
-    base = [("USI_Hash", str(args.hash))] + rule_opts
+    # MoveOverhead: koma keeps 100 ms of each movetime in hand by default, for a GUI's
+    # pipes; here that would halve a 200 ms move (Fairy-Stockfish keeps 10 ms).
+    base = [("USI_Hash", str(args.hash)), ("MoveOverhead", str(args.move_overhead))] + rule_opts
     go = args.go = go_command(args)
     referee = Referee(args.a, args.variant, rule_opts)
     a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)

@@ -166,7 +166,7 @@ class FsfPlayer:
             f.write(ini)
         if sf is not None:
             sf.load_variant_config(ini)
-        self.options = [("Threads", "1"), ("Hash", str(args.hash))] + \
+        self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))] + \
             [tuple(o.split("=", 1)) for o in args.fsf_option]
         self.go = args.go_b or args.go
         self.e = None
@@ -220,7 +220,7 @@ class FsfPlayer:
 
     def kill(self):
         if self.e is not None:
-            self.e.close()
+            self.e.close(timeout=1)
         self.e = None
 
     def close(self):

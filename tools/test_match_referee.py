@@ -3,6 +3,8 @@
 The games against koma's own referee need a koma binary: $KOMA, else target/release/koma;
 they are skipped without one. Each takes a few milliseconds."""
 import os
+import sys
+import tempfile
 import types
 import unittest
 
@@ -158,6 +160,33 @@ class KokesuRefereeTest(unittest.TestCase):
         players = [Script("A", [match.chess_to_koma("g2g4")]), Script("B", [match.chess_to_koma("d8h4")])]
         winner, why, moves = match.play_game(players, self.referee(), opening, args_for("kokesu"))
         self.assertEqual((winner, why, len(moves)), (1, "checkmate", 4))
+
+    def fake(self, on_go):
+        """A KomaPlayer on a fake USI engine whose `go` runs the Python line `on_go`."""
+        src = ("import sys, time\n"
+               "for line in sys.stdin:\n"
+               "    c = line.split()\n"
+               "    if not c: continue\n"
+               "    if c[0] == 'usi': print('usiok', flush=True)\n"
+               "    elif c[0] == 'isready': print('readyok', flush=True)\n"
+               "    elif c[0] == 'go': %s\n" % on_go)
+        fd, path = tempfile.mkstemp(suffix=".py")
+        with os.fdopen(fd, "w") as f:
+            f.write("#!%s\n%s" % (sys.executable, src))
+        os.chmod(path, 0o755)
+        self.addCleanup(os.unlink, path)
+        return match.KomaPlayer(path, "kokesu", [], "A", "nodes 1", 1.0)
+
+    def test_crash_hang_and_nonsense_lose(self):
+        for on_go, why in (("sys.exit(3)", "A failed: A closed its output"),
+                           ("time.sleep(5)", "A failed: A did not answer in time"),
+                           ("print('bestmove 9z9z', flush=True)", "illegal move 9z9z by A"),
+                           ("print('bestmove', flush=True)", "A gave no move")):
+            a = self.fake(on_go)
+            players = [a, Script("B", [])]
+            winner, reason, _ = match.play_game(players, self.referee(), [], args_for("kokesu"))
+            a.close()
+            self.assertEqual((winner, reason), (1, why))
 
     # Sam Loyd's stalemate in ten moves: black to move after 10. Qe6 has no move.
     LOYD = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6"

@@ -56,13 +56,24 @@ class Engine:
     def alive(self):
         return self.p.poll() is None
 
-    def close(self):
+    def close(self, timeout=5):
+        """`quit`, end of input, and a kill if the process is still there after `timeout`
+        seconds."""
         try:
             self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
+        except EngineError:
+            pass
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
             self.p.kill()
             self.p.wait()
+        self._sel.close()
+        self.p.stdout.close()
 
 
 def start_koma(path, variant, options=(), name="koma"):
