@@ -158,6 +158,12 @@ class Referee:
             raise EngineError("referee: " + line)
         return line.split()
 
+    def state(self, moves):
+        """(legal moves, SFEN) after `moves`, with one `position`."""
+        legal = self.legal(moves)
+        self.e.send("d")
+        return legal, self.e.until("sfen ", timeout=60)[-1][5:]
+
     def sfen(self, moves):
         self._position(moves)
         self.e.send("d")
@@ -230,8 +236,7 @@ def play_game(players, referee, opening, args):
             p.kill()  # one more try with a fresh process; a second failure stops the match
             p.new_game(opening)
     while True:
-        legal = referee.legal(moves)
-        sfen = referee.sfen(moves)
+        legal, sfen = referee.state(moves)
         side = 0 if sfen.split()[1] == "b" else 1
         key = " ".join(sfen.split()[:3])  # board, side to move, hands
         sfens.append(sfen)
@@ -440,15 +445,42 @@ def main():
     tally = Tally()
     t0 = time.time()
     decision = None
+    try:
+        run(args, pairs, referee, a, b, rng, tally)
+    except KeyboardInterrupt:
+        print("interrupted: Elo and LLR count the whole pairs only", flush=True)
+        decision = "stopped"
+    except EngineError as e:  # the referee, or an engine that cannot even start a game
+        print("match stopped: %s" % e, flush=True)
+        decision = "stopped"
+    decision = args.decision if decision is None else decision
+    line, value = tally.summary(args)
+    verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
+               "stopped": "stopped early", None: "no SPRT decision"}[decision]
+    if args.sprt == "off":
+        verdict = "stopped early" if decision == "stopped" else "no SPRT"
+    ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
+    name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
+    print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
+          % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
+             verdict, ends, time.time() - t0), flush=True)
+    for p in (a, b, referee):
+        try:
+            p.close()
+        except (EngineError, OSError):
+            pass
+
+
+def run(args, pairs, referee, a, b, rng, tally):
+    """Plays pair after pair until --games or an SPRT decision (args.decision)."""
+    args.decision = None
+    t0 = time.time()
     for pair in range(pairs):
         opening = make_opening(referee, rng, args)
         total = 0.0
         for swap in (False, True):
             players = [b, a] if swap else [a, b]
-            try:
-                winner, why, moves = play_game(players, referee, opening, args)
-            except EngineError as e:
-                sys.exit("match stopped: %s" % e)
+            winner, why, moves = play_game(players, referee, opening, args)
             a_side = 1 if swap else 0
             score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
             total += score
@@ -462,19 +494,9 @@ def main():
         line, value = tally.summary(args)
         print("after %d games: %s  %.0f s" % (tally.games, line, time.time() - t0), flush=True)
         if args.sprt != "off" and sum(tally.pairs) >= args.sprt_min_pairs:
-            decision = stats.sprt_state(value, args.alpha, args.beta)
-            if decision:
-                break
-    line, value = tally.summary(args)
-    verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
-               None: "no SPRT decision"}[decision] if args.sprt != "off" else "no SPRT"
-    ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
-    name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
-    print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
-          % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line, verdict, ends,
-             time.time() - t0), flush=True)
-    for p in (a, b, referee):
-        p.close()
+            args.decision = stats.sprt_state(value, args.alpha, args.beta)
+            if args.decision:
+                return
 
 
 if __name__ == "__main__":

@@ -106,6 +106,9 @@ class FakeReferee:
     def sfen(self, moves):
         return "%s %s - %d" % (self.cycle[len(moves) % len(self.cycle)], "bw"[len(moves) % 2], len(moves) + 1)
 
+    def state(self, moves):
+        return self.legal(moves), self.sfen(moves)
+
     def in_check(self, sfen):
         return sfen.split()[0] in self.checks
 
