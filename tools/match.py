@@ -17,7 +17,9 @@ Openings (deterministic given --seed): pair k plays one opening twice, A first w
 first-player side (sente / white) and then with the second. 66 shogi and Number Shogi: a
 random placement (the 12 placement plies chosen at random); the crab games: 2 random
 plies; kokesu: a shuffled list of balanced 2-4 ply openings (OPENINGS); --random-plies K
-adds K random plies to any of them.
+adds K random plies to any of them. No opening is played by two pairs: a repeat is drawn
+again, with one more random ply after every 20 repeats (so kokesu's book lines get a
+random ply once all of them have been played).
 
 Referee: a third koma process of A's binary says which moves are legal (`moves`) and gives
 each position's SFEN (`d`); the script keeps the game's end rules:
@@ -284,22 +286,27 @@ def play_game(players, referee, opening, args):
 
 
 def make_opening(referee, rng, args):
-    """The opening moves of one pair: random placement / random plies / a book line."""
+    """The opening of one pair: a book line (kokesu), the random placement, then random
+    plies. No two pairs share an opening (with fixed nodes a repeated opening repeats its
+    games): a repeat is drawn again, and after every 20 repeats one more random ply is
+    added (kokesu's book lines get random plies once the book has been played through)."""
     rules = VARIANTS[args.variant]
+    line = []
+    if args.variant == "kokesu":
+        line = [chess_to_koma(m) for m in args.book[args.book_next % len(args.book)].split()]
+        args.book_next += 1
+    plies = rules["plies"] if args.random_plies is None else args.random_plies
+    attempt = 0
     while True:
-        moves = []
-        if args.variant == "kokesu":
-            moves = [chess_to_koma(m) for m in args.book[args.book_next % len(args.book)].split()]
-            args.book_next += 1
-        for _ in range(rules["placement"]):
-            moves.append(rng.choice(referee.legal(moves)))
-        plies = rules["plies"] if args.random_plies is None else args.random_plies
-        for _ in range(plies):
+        moves = list(line)
+        for _ in range(rules["placement"] + plies + attempt // 20):
             legal = referee.legal(moves)
             if not legal:
                 break
             moves.append(rng.choice(legal))
-        if referee.legal(moves):
+        attempt += 1
+        if tuple(moves) not in args.used and referee.legal(moves):
+            args.used.add(tuple(moves))
             return moves
 
 
@@ -430,6 +437,7 @@ def main():
         b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)
 
     rng = random.Random(args.seed)
+    args.used = set()
     if args.variant == "kokesu":
         args.book = [o for o in OPENINGS if referee.legal([chess_to_koma(m) for m in o.split()])]
         rng.shuffle(args.book)

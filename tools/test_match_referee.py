@@ -191,6 +191,16 @@ class KokesuRefereeTest(unittest.TestCase):
             a.close()
             self.assertEqual((winner, reason), (1, why))
 
+    def test_openings_distinct_and_seeded(self):
+        def openings(seed, n=60):
+            a = types.SimpleNamespace(variant="kokesu", random_plies=None, used=set(),
+                                      book=list(match.OPENINGS), book_next=0)
+            rng = match.random.Random(seed)
+            return [tuple(match.make_opening(self.referee(), rng, a)) for _ in range(n)]
+        first = openings(5)
+        self.assertEqual(len(set(first)), 60)  # more pairs than book lines
+        self.assertEqual(first, openings(5))
+
     # Sam Loyd's stalemate in ten moves: black to move after 10. Qe6 has no move.
     LOYD = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6"
 
