@@ -53,7 +53,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import match_stats as stats  # noqa: E402
-from usi_engine import Engine, EngineError, start_koma  # noqa: E402
+from usi_engine import EngineError, start_koma  # noqa: E402
 
 VARIANTS = {
     #               repetition, perpetual check loses, placement plies, random plies
@@ -447,9 +447,11 @@ def main():
         go += " (B: %s)" % args.go_b
     sprt = "SPRT off" if args.sprt == "off" else "SPRT [%g, %g] alpha %g beta %g" % (
         args.elo0, args.elo1, args.alpha, args.beta)
+    extra = "".join(" %s=%s" % o for o in rule_opts)
+    for who, opts in (("A", args.option_a), ("B", args.option_b), ("fsf", args.fsf_option)):
+        extra += "".join(" %s:%s" % (who, o) for o in opts)
     print("match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
-          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, sprt,
-             "".join(" %s=%s" % o for o in rule_opts)), flush=True)
+          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, sprt, extra), flush=True)
     tally = Tally()
     t0 = time.time()
     decision = None
