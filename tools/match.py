@@ -408,6 +408,9 @@ def main():
     args = ap.parse_args()
 
     fsf = args.b.startswith("fsf:")
+    for path in (args.a, args.b[4:] if fsf else args.b):
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            sys.exit("not an executable: %s" % path)
     if not (args.nodes or args.movetime or args.depth):
         if fsf:
             args.movetime = 200

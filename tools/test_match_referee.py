@@ -153,6 +153,14 @@ class KokesuRefereeTest(unittest.TestCase):
         self.assertTrue(r.in_check("7k/6Q1/6K1/8/8/8/8/8 w - 1"))
         self.assertFalse(r.in_check("7k/5Q2/6K1/8/8/8/8/8 w - 1"))
 
+    def test_in_check_66_shogi(self):
+        r = match.Referee(KOMA, "shogi66", [])
+        try:
+            self.assertTrue(r.in_check("5k/4G1/6/6/6/K5 w - 13"))
+            self.assertFalse(r.in_check("5k/6/4G1/6/6/K5 w - 13"))
+        finally:
+            r.close()
+
     def test_fools_mate(self):
         line = "f2f3 e7e5 g2g4 d8h4"
         self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu"))[:2],
