@@ -23,8 +23,8 @@ random ply once all of them have been played).
 
 Referee: a third koma process of A's binary says which moves are legal (`moves`) and gives
 each position's SFEN (`d`); the script keeps the game's end rules:
-  * no legal move: the side to move has lost (mate, a sum of seven, a crab win, no normal
-    move), except: kokesu without check is stalemate, a draw (a loss with
+  * no legal move: the side to move has lost (named: checkmate in 66 shogi, sum of seven
+    in Number Shogi; otherwise a crab win or no normal move), except: kokesu without check is stalemate, a draw (a loss with
     --option KokesuStalemate=loss); Kani Shogi's rule end is scored as rules.md §4 says
     (parent, three children, two each by pip sum then larger pip), the side to move may
     be the winner there;
@@ -142,6 +142,22 @@ def kanishogi_outcome(sfen):
     return None
 
 
+def sum_of_seven(sfen, color):
+    """Number Shogi: whether the hand of `color` (0 sente) holds pieces worth exactly 7."""
+    values, n = [], ""
+    for ch in sfen.split()[2]:
+        if ch.isdigit():
+            n += ch
+        elif ch != "-":
+            if ch.isupper() == (color == 0):
+                values += [ord(ch.upper()) - ord("A") + 1] * int(n or 1)
+            n = ""
+    sums = {0}
+    for v in values:
+        sums |= {x + v for x in sums}
+    return 7 in sums
+
+
 class Referee:
     """A koma process that knows the rules: legal moves, SFEN, check."""
 
@@ -252,6 +268,10 @@ def play_game(players, referee, opening, args):
                 o = kanishogi_outcome(sfen)
                 if o is not None:
                     return (side if o > 0 else 1 - side), "rule end", moves
+            if args.variant == "numbershogi" and sum_of_seven(sfen, 1 - side):
+                return 1 - side, "sum of seven", moves
+            if args.variant == "shogi66" and referee.in_check(sfen):
+                return 1 - side, "checkmate", moves
             return 1 - side, "no legal move", moves
         if len(seen[key]) >= rules["repetition"]:
             if rules["perpetual"]:

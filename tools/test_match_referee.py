@@ -69,6 +69,13 @@ class NotationTest(unittest.TestCase):
         self.assertFalse(match.quiet_move(start, match.chess_to_koma("e2e4")))
         self.assertFalse(match.quiet_move("4k3/8/8/8/8/8/3q4/3QK3 b - 1", match.chess_to_koma("d1d2")))
 
+    def test_sum_of_seven(self):
+        self.assertTrue(match.sum_of_seven("3/3/3/3/3 w AF 13", 0))
+        self.assertFalse(match.sum_of_seven("3/3/3/3/3 w AF 13", 1))
+        self.assertFalse(match.sum_of_seven("3/3/3/3/3 b B2Ec 13", 1))
+        self.assertFalse(match.sum_of_seven("3/3/3/3/3 b 2Bc 13", 0))
+        self.assertTrue(match.sum_of_seven("3/3/3/3/3 b 2BC 13", 0))
+
     def test_board_cells(self):
         cells = match.board_cells("A3b/D3c/K3k/C3+d/B3a b - 1")
         self.assertEqual(cells[(5, "a")], "A")
