@@ -11,7 +11,10 @@ Usage:
 
 Limits: `go nodes N` (default for build against build: 20000 nodes, the same games on a
 loaded machine as on an idle one), `go movetime MS` (default against Fairy-Stockfish: 200),
-`go depth D`; given together they are sent together.
+`go depth D`; given together they are sent together. Fixed nodes cannot see a change that
+only makes the search faster: judge that with --movetime. With fixed nodes two builds
+that search alike play each pair's two games as mirror images (one win each, or two
+draws): no variance, and the SPRT accepts H0 at its 10th pair.
 
 Openings (deterministic given --seed): pair k plays one opening twice, A first with the
 first-player side (sente / white) and then with the second. 66 shogi and Number Shogi: a
