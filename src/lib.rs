@@ -13,5 +13,6 @@ pub mod options;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod tune;
 pub mod session;
 pub mod usi;

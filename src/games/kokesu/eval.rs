@@ -10,8 +10,121 @@ use super::movegen::promotion_choices;
 use super::Kokesu;
 use crate::games::see::swap_off;
 
-const MG_VALUE: [i32; 6] = [100, 325, 335, 480, 960, 0];
-const EG_VALUE: [i32; 6] = [125, 300, 320, 530, 1000, 0];
+use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
+use std::sync::OnceLock;
+
+/// The weights' schema: every number of the evaluation a tuning run may change, in the
+/// order of `weights.txt`. `_mg`/`_eg` weights are tapered by the phase.
+pub const PARAMS: &[Param] = &[
+    // Piece values, pawn..queen.
+    Param::mg("material_mg", 5),
+    Param::eg("material_eg", 5),
+    // Piece-square tables from sente's view, a1..h8 (square = rank * 8 + file).
+    Param::mg("pst_mg_pawn", 64),
+    Param::mg("pst_mg_knight", 64),
+    Param::mg("pst_mg_bishop", 64),
+    Param::mg("pst_mg_rook", 64),
+    Param::mg("pst_mg_queen", 64),
+    Param::mg("pst_mg_king", 64),
+    Param::eg("pst_eg_pawn", 64),
+    Param::eg("pst_eg_knight", 64),
+    Param::eg("pst_eg_bishop", 64),
+    Param::eg("pst_eg_rook", 64),
+    Param::eg("pst_eg_queen", 64),
+    Param::eg("pst_eg_king", 64),
+    Param::mg("bishop_pair_mg", 1),
+    Param::eg("bishop_pair_eg", 1),
+    // Per extra pawn on a file.
+    Param::mg("doubled_mg", 1),
+    Param::eg("doubled_eg", 1),
+    Param::mg("isolated_mg", 1),
+    Param::eg("isolated_eg", 1),
+    // A pawn on its last rank (no promotion possible): on top of its material.
+    Param::mg("stuck_pawn_mg", 1),
+    Param::eg("stuck_pawn_eg", 1),
+    // Passed pawn by relative rank, scaled by what it can promote to (1/16ths).
+    Param::mg("passed_mg", 8),
+    Param::eg("passed_eg", 8),
+    // Per rank of the pawn and per square the enemy king is further from its queening square.
+    Param::eg("passed_king_eg", 1),
+    // A pawn on the 7th: this many 96ths of (promotion value - pawn).
+    Param::mg("promo7_mg", 1),
+    Param::eg("promo7_eg", 1),
+    // Per square of mobility beyond a base, knight bishop rook queen.
+    Param::mg("mobility_mg", 4),
+    Param::eg("mobility_eg", 4),
+    Param::mg("rook_open_mg", 1),
+    Param::eg("rook_open_eg", 1),
+    Param::mg("rook_semi_mg", 1),
+    Param::eg("rook_semi_eg", 1),
+    // Percent of the king-attack shape, with a queen and without.
+    Param::mg("king_attack_mg", 2),
+    // Shield pawn one step ahead, two steps ahead, own file without pawn, file fully open.
+    Param::mg("shelter_mg", 4),
+    // King off its first two ranks while the phase is above 12.
+    Param::mg("king_exposed_mg", 1),
+    // Mop-up: per step of the weak king from the centre, per step the kings are closer.
+    Param::eg("mopup_eg", 2),
+    // The side to move's bonus.
+    Param::flat("tempo", 1),
+];
+
+/// The number of weights.
+pub const N_WEIGHTS: usize = total_len(PARAMS);
+pub type Weights = [i32; N_WEIGHTS];
+
+const MAT_MG: usize = offset(PARAMS, "material_mg");
+const MAT_EG: usize = offset(PARAMS, "material_eg");
+const PST_MG: usize = offset(PARAMS, "pst_mg_pawn");
+const PST_EG: usize = offset(PARAMS, "pst_eg_pawn");
+const BISHOP_PAIR_MG: usize = offset(PARAMS, "bishop_pair_mg");
+const BISHOP_PAIR_EG: usize = offset(PARAMS, "bishop_pair_eg");
+const DOUBLED_MG: usize = offset(PARAMS, "doubled_mg");
+const DOUBLED_EG: usize = offset(PARAMS, "doubled_eg");
+const ISOLATED_MG: usize = offset(PARAMS, "isolated_mg");
+const ISOLATED_EG: usize = offset(PARAMS, "isolated_eg");
+const STUCK_MG: usize = offset(PARAMS, "stuck_pawn_mg");
+const STUCK_EG: usize = offset(PARAMS, "stuck_pawn_eg");
+const PASSED_MG: usize = offset(PARAMS, "passed_mg");
+const PASSED_EG: usize = offset(PARAMS, "passed_eg");
+const PASSED_KING_EG: usize = offset(PARAMS, "passed_king_eg");
+const PROMO7_MG: usize = offset(PARAMS, "promo7_mg");
+const PROMO7_EG: usize = offset(PARAMS, "promo7_eg");
+const MOB_MG: usize = offset(PARAMS, "mobility_mg");
+const MOB_EG: usize = offset(PARAMS, "mobility_eg");
+const ROOK_OPEN_MG: usize = offset(PARAMS, "rook_open_mg");
+const ROOK_OPEN_EG: usize = offset(PARAMS, "rook_open_eg");
+const ROOK_SEMI_MG: usize = offset(PARAMS, "rook_semi_mg");
+const ROOK_SEMI_EG: usize = offset(PARAMS, "rook_semi_eg");
+const KING_ATTACK_MG: usize = offset(PARAMS, "king_attack_mg");
+const SHELTER_MG: usize = offset(PARAMS, "shelter_mg");
+const KING_EXPOSED_MG: usize = offset(PARAMS, "king_exposed_mg");
+const MOPUP_EG: usize = offset(PARAMS, "mopup_eg");
+const TEMPO: usize = offset(PARAMS, "tempo");
+const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
+
+/// The weights in use: the output of the last tuning run (tools/TUNING.md).
+pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
+/// The hand-set weights the tuning starts from.
+pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
+
+/// Parses a weights file of this schema.
+pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+    let v = parse_weights(text, PARAMS)?;
+    Ok(Box::new(v.try_into().expect("schema length")))
+}
+
+static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
+
+/// The weights in use, parsed on first use.
+#[inline]
+pub fn weights() -> &'static Weights {
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("kokesu weights.txt: {e}")))
+}
+
+/// Piece values that are not weights: the phase, what a promotion is worth, and the
+/// mop-up's material test.
+const PIECE_VALUE: [i32; 6] = [100, 325, 335, 480, 960, 0];
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const PHASE_TOTAL: i32 = 24;
 
@@ -31,60 +144,6 @@ const fn center_axis(x: usize) -> i32 {
 const fn center_manhattan(sq: usize) -> i32 {
     (center_axis(sq % 8) + center_axis(sq / 8) - 2) / 2
 }
-
-/// Piece-square tables from sente's view (square numbering of board.rs), built from simple
-/// rules rather than written out: `[kind][sq]` for middlegame and endgame.
-const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
-    let mut t = [[0i32; 64]; 6];
-    let mut sq = 0;
-    while sq < 64 {
-        let file = sq % 8;
-        let rank = sq / 8;
-        let md = center_manhattan(sq);
-        // Pawns: advance, and hold the centre early.
-        let pawn_rank_mg = [0, 0, 4, 10, 20, 32, 50, 0];
-        let pawn_rank_eg = [0, 0, 6, 14, 26, 44, 70, 0];
-        let mut p = if endgame {
-            pawn_rank_eg[rank]
-        } else {
-            pawn_rank_mg[rank]
-        };
-        if !endgame && (file == 3 || file == 4) && (rank == 3 || rank == 4) {
-            p += 15;
-        }
-        if !endgame && (file == 3 || file == 4) && rank == 1 {
-            p -= 10;
-        }
-        t[PAWN][sq] = p;
-        t[KNIGHT][sq] = if endgame {
-            12 - 6 * md
-        } else {
-            22 - 9 * md - if rank == 0 { 8 } else { 0 }
-        };
-        t[BISHOP][sq] = if endgame {
-            8 - 4 * md
-        } else {
-            12 - 4 * md - if rank == 0 { 6 } else { 0 }
-        };
-        t[ROOK][sq] = if endgame {
-            0
-        } else {
-            (if rank == 6 { 20 } else { 0 }) + (if file >= 2 && file <= 5 { 4 } else { 0 })
-        };
-        t[QUEEN][sq] = if endgame { 12 - 4 * md } else { 4 - 2 * md };
-        let king_file_mg = [18, 24, 10, -6, -6, 10, 24, 18];
-        t[KING][sq] = if endgame {
-            30 - 10 * md
-        } else {
-            king_file_mg[file] - 22 * rank as i32
-        };
-        sq += 1;
-    }
-    t
-}
-
-static PST_MG: [[i32; 64]; 6] = build_pst(false);
-static PST_EG: [[i32; 64]; 6] = build_pst(true);
 
 /// `FRONT_SPAN[color][sq]`: squares ahead of `sq` on its file and both neighbour files.
 const fn build_front_spans() -> [[u64; 64]; 2] {
@@ -116,9 +175,6 @@ const fn build_front_spans() -> [[u64; 64]; 2] {
 
 static FRONT_SPAN: [[u64; 64]; 2] = build_front_spans();
 
-const PASSED_MG: [i32; 8] = [0, 5, 10, 16, 28, 48, 80, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 18, 32, 55, 95, 150, 0];
-
 #[inline]
 fn pawn_attacks_of(pawns: u64, color: usize) -> u64 {
     if color == 0 {
@@ -138,7 +194,7 @@ fn promotion_value(pos: &Kokesu, color: usize) -> i32 {
     let choices = promotion_choices(pos, color);
     for kind in [QUEEN, ROOK, BISHOP, KNIGHT] {
         if choices & (1 << kind) != 0 {
-            return MG_VALUE[kind];
+            return PIECE_VALUE[kind];
         }
     }
     0
@@ -149,7 +205,10 @@ struct Side {
     eg: i32,
 }
 
-fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
+/// One side's terms; `s` is +1 for sente, -1 for gote (the trace's sign).
+#[inline(always)]
+fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut T) -> Side {
+    let s = if us == 0 { 1.0f32 } else { -1.0 };
     let them = us ^ 1;
     let own = pos.colors[us];
     let opp = pos.colors[them];
@@ -163,27 +222,41 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
 
     // Material and piece-square tables.
     for kind in PAWN..=KING {
-        for sq in Bits(p[kind] & own) {
+        let bb = p[kind] & own;
+        if kind != KING {
+            let n = bb.count_ones() as i32;
+            mg += w[MAT_MG + kind] * n;
+            eg += w[MAT_EG + kind] * n;
+            t.add(MAT_MG + kind, s * n as f32);
+            t.add(MAT_EG + kind, s * n as f32);
+        }
+        for sq in Bits(bb) {
             let rs = sq ^ flip;
-            mg += MG_VALUE[kind] + PST_MG[kind][rs];
-            eg += EG_VALUE[kind] + PST_EG[kind][rs];
+            mg += w[PST_MG + kind * 64 + rs];
+            eg += w[PST_EG + kind * 64 + rs];
+            t.add(PST_MG + kind * 64 + rs, s);
+            t.add(PST_EG + kind * 64 + rs, s);
         }
     }
     if (p[BISHOP] & own).count_ones() >= 2 {
-        mg += 30;
-        eg += 50;
+        mg += w[BISHOP_PAIR_MG];
+        eg += w[BISHOP_PAIR_EG];
+        t.add(BISHOP_PAIR_MG, s);
+        t.add(BISHOP_PAIR_EG, s);
     }
 
     // Pawn structure and promotion awareness.
     let promo_value = promotion_value(pos, us);
     // Scale of a passed pawn's bonus, in 1/16: full when a queen is available.
-    let promo_scale = (promo_value.max(240) * 16) / MG_VALUE[QUEEN];
+    let promo_scale = (promo_value.max(240) * 16) / PIECE_VALUE[QUEEN];
     let last_rank = if us == 0 { RANK_8 } else { RANK_1 };
     for file in 0..8 {
         let n = (my_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            mg -= 10 * (n - 1);
-            eg -= 24 * (n - 1);
+            mg += w[DOUBLED_MG] * (n - 1);
+            eg += w[DOUBLED_EG] * (n - 1);
+            t.add(DOUBLED_MG, s * (n - 1) as f32);
+            t.add(DOUBLED_EG, s * (n - 1) as f32);
         }
     }
     for sq in Bits(my_pawns) {
@@ -192,23 +265,32 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
         let file = sq % 8;
         if bit(sq) & last_rank != 0 {
             // Stuck for good: a blocker at most.
-            mg -= MG_VALUE[PAWN] - 30;
-            eg -= EG_VALUE[PAWN] - 30;
+            mg += w[STUCK_MG];
+            eg += w[STUCK_EG];
+            t.add(STUCK_MG, s);
+            t.add(STUCK_EG, s);
             continue;
         }
         let neighbours = (if file > 0 { file_mask(file - 1) } else { 0 })
             | (if file < 7 { file_mask(file + 1) } else { 0 });
         if my_pawns & neighbours == 0 {
-            mg -= 12;
-            eg -= 16;
+            mg += w[ISOLATED_MG];
+            eg += w[ISOLATED_EG];
+            t.add(ISOLATED_MG, s);
+            t.add(ISOLATED_EG, s);
         }
         if FRONT_SPAN[us][sq] & their_pawns == 0 {
-            let bonus_mg = PASSED_MG[rank] * promo_scale / 16;
-            let mut bonus_eg = PASSED_EG[rank] * promo_scale / 16;
+            let scale = promo_scale as f32 / 16.0;
+            let bonus_mg = w[PASSED_MG + rank] * promo_scale / 16;
+            let mut bonus_eg = w[PASSED_EG + rank] * promo_scale / 16;
+            t.add(PASSED_MG + rank, s * scale);
             // Free path: nothing in front on its own file.
             let ahead = FRONT_SPAN[us][sq] & file_mask(file);
             if ahead & occ == 0 {
                 bonus_eg += bonus_eg / 3;
+                t.add(PASSED_EG + rank, s * scale * 4.0 / 3.0);
+            } else {
+                t.add(PASSED_EG + rank, s * scale);
             }
             // Distance of the kings to the pawn's queening square.
             let qsq = if us == 0 { 56 + file } else { file };
@@ -219,14 +301,19 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
                 let dr = (a / 8) as i32 - (b / 8) as i32;
                 df.abs().max(dr.abs())
             };
-            bonus_eg += (dist(their_k, qsq) - dist(my_k, qsq)) * 4 * rank as i32 * promo_scale / 16;
+            let dd = dist(their_k, qsq) - dist(my_k, qsq);
+            bonus_eg += dd * w[PASSED_KING_EG] * rank as i32 * promo_scale / 16;
+            t.add(PASSED_KING_EG, s * (dd * rank as i32) as f32 * scale);
             mg += bonus_mg;
             eg += bonus_eg;
         }
         if rank == 6 && promo_value > 0 {
             // One step from promoting into something: worth a share of the gain.
-            mg += (promo_value - MG_VALUE[PAWN]) / 12;
-            eg += (promo_value - MG_VALUE[PAWN]) / 8;
+            let gain = promo_value - PIECE_VALUE[PAWN];
+            mg += gain * w[PROMO7_MG] / 96;
+            eg += gain * w[PROMO7_EG] / 96;
+            t.add(PROMO7_MG, s * gain as f32 / 96.0);
+            t.add(PROMO7_EG, s * gain as f32 / 96.0);
         }
     }
 
@@ -237,64 +324,51 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
     let zone = KING_ATTACKS[their_k] | bit(their_k);
     let mut attack_units = 0;
     let mut attackers = 0;
-    for sq in Bits(p[KNIGHT] & own) {
-        let a = KNIGHT_ATTACKS[sq];
-        let m = (a & area).count_ones() as i32;
-        mg += (m - 4) * 4;
-        eg += (m - 4) * 4;
-        let z = (a & zone).count_ones() as i32;
-        if z > 0 {
-            attackers += 1;
-            attack_units += 2 * z;
-        }
-    }
-    for sq in Bits(p[BISHOP] & own) {
-        let a = bishop_attacks(sq, occ);
-        let m = (a & area).count_ones() as i32;
-        mg += (m - 6) * 5;
-        eg += (m - 6) * 5;
-        let z = (a & zone).count_ones() as i32;
-        if z > 0 {
-            attackers += 1;
-            attack_units += 2 * z;
-        }
-    }
-    for sq in Bits(p[ROOK] & own) {
-        let a = rook_attacks(sq, occ);
-        let m = (a & area).count_ones() as i32;
-        mg += (m - 7) * 2;
-        eg += (m - 7) * 4;
-        let z = (a & zone).count_ones() as i32;
-        if z > 0 {
-            attackers += 1;
-            attack_units += 3 * z;
-        }
-        let f = file_mask(sq % 8);
-        if f & my_pawns == 0 {
-            if f & their_pawns == 0 {
-                mg += 25;
-                eg += 10;
-            } else {
-                mg += 12;
-                eg += 5;
+    // (kind, mobility index, base squares, attack units per zone square)
+    for (kind, mi, base, units) in [(KNIGHT, 0, 4, 2), (BISHOP, 1, 6, 2), (ROOK, 2, 7, 3), (QUEEN, 3, 14, 5)] {
+        for sq in Bits(p[kind] & own) {
+            let a = match kind {
+                KNIGHT => KNIGHT_ATTACKS[sq],
+                BISHOP => bishop_attacks(sq, occ),
+                ROOK => rook_attacks(sq, occ),
+                _ => rook_attacks(sq, occ) | bishop_attacks(sq, occ),
+            };
+            let m = (a & area).count_ones() as i32 - base;
+            mg += w[MOB_MG + mi] * m;
+            eg += w[MOB_EG + mi] * m;
+            t.add(MOB_MG + mi, s * m as f32);
+            t.add(MOB_EG + mi, s * m as f32);
+            let z = (a & zone).count_ones() as i32;
+            if z > 0 {
+                attackers += 1;
+                attack_units += units * z;
+            }
+            if kind == ROOK {
+                let f = file_mask(sq % 8);
+                if f & my_pawns == 0 {
+                    if f & their_pawns == 0 {
+                        mg += w[ROOK_OPEN_MG];
+                        eg += w[ROOK_OPEN_EG];
+                        t.add(ROOK_OPEN_MG, s);
+                        t.add(ROOK_OPEN_EG, s);
+                    } else {
+                        mg += w[ROOK_SEMI_MG];
+                        eg += w[ROOK_SEMI_EG];
+                        t.add(ROOK_SEMI_MG, s);
+                        t.add(ROOK_SEMI_EG, s);
+                    }
+                }
             }
         }
     }
-    for sq in Bits(p[QUEEN] & own) {
-        let a = rook_attacks(sq, occ) | bishop_attacks(sq, occ);
-        let m = (a & area).count_ones() as i32;
-        mg += m - 14;
-        eg += (m - 14) * 2;
-        let z = (a & zone).count_ones() as i32;
-        if z > 0 {
-            attackers += 1;
-            attack_units += 5 * z;
-        }
-    }
-    if attackers >= 2 && p[QUEEN] & own != 0 {
-        mg += (attack_units * attack_units / 2).min(450);
-    } else if attackers >= 2 {
-        mg += (attack_units * attack_units / 4).min(200);
+    if attackers >= 2 {
+        let (i, shape) = if p[QUEEN] & own != 0 {
+            (0, (attack_units * attack_units / 2).min(450))
+        } else {
+            (1, (attack_units * attack_units / 4).min(200))
+        };
+        mg += shape * w[KING_ATTACK_MG + i] / 100;
+        t.add(KING_ATTACK_MG + i, s * shape as f32 / 100.0);
     }
 
     // Own king shelter (middlegame).
@@ -302,50 +376,65 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
     let kr = (k ^ flip) / 8;
     let kf = k % 8;
     if kr <= 1 {
-        let mut shelter = 0;
+        let one = if us == 0 { bit(k) << 8 } else { bit(k) >> 8 };
+        let two = if us == 0 { bit(k) << 16 } else { bit(k) >> 16 };
+        let row1 = if one != 0 { RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize)) } else { 0 };
+        let row2 = if two != 0 { RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize)) } else { 0 };
         for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
             let fm = file_mask(f);
-            let one = if us == 0 { bit(k) << 8 } else { bit(k) >> 8 };
-            let two = if us == 0 { bit(k) << 16 } else { bit(k) >> 16 };
-            let row1 = if one != 0 {
-                RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize))
-            } else {
-                0
-            };
-            let row2 = if two != 0 {
-                RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize))
-            } else {
-                0
-            };
-            if my_pawns & fm & row1 != 0 {
-                shelter += 14;
+            let term = if my_pawns & fm & row1 != 0 {
+                Some(0)
             } else if my_pawns & fm & row2 != 0 {
-                shelter += 8;
+                Some(1)
+            } else {
+                None
+            };
+            if let Some(i) = term {
+                mg += w[SHELTER_MG + i];
+                t.add(SHELTER_MG + i, s);
             }
             if my_pawns & fm == 0 {
-                shelter -= 14;
+                mg += w[SHELTER_MG + 2];
+                t.add(SHELTER_MG + 2, s);
                 if their_pawns & fm == 0 {
-                    shelter -= 8;
+                    mg += w[SHELTER_MG + 3];
+                    t.add(SHELTER_MG + 3, s);
                 }
             }
         }
-        mg += shelter;
     } else if phase > 12 {
-        mg -= 20;
+        mg += w[KING_EXPOSED_MG];
+        t.add(KING_EXPOSED_MG, s);
     }
     Side { mg, eg }
 }
 
 /// The evaluation from the side to move's view, in centipawns.
 pub fn evaluate(pos: &Kokesu) -> i32 {
-    let p = &pos.pieces;
+    evaluate_with(pos, weights(), &mut NoTrace)
+}
+
+/// The game phase: 24 with all pieces on the board, 0 with pawns and kings only.
+pub fn phase(pos: &Kokesu) -> i32 {
     let mut phase = 0;
     for kind in KNIGHT..=QUEEN {
-        phase += PHASE_WEIGHT[kind] * p[kind].count_ones() as i32;
+        phase += PHASE_WEIGHT[kind] * pos.pieces[kind].count_ones() as i32;
     }
-    let phase = phase.min(PHASE_TOTAL);
-    let white = eval_side(pos, 0, phase);
-    let black = eval_side(pos, 1, phase);
+    phase.min(PHASE_TOTAL)
+}
+
+/// The share of the middlegame weights in the taper (phase / total), for the tuner.
+pub fn mg_share(pos: &Kokesu) -> f32 {
+    phase(pos) as f32 / PHASE_TOTAL as f32
+}
+
+/// The evaluation with weights `w`, reporting each weight's coefficient to `t`.
+#[inline(always)]
+pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
+    let p = &pos.pieces;
+    let phase = phase(pos);
+    let white = eval_side(pos, 0, phase, w, t);
+    let black = eval_side(pos, 1, phase, w, t);
     let mg = white.mg - black.mg;
     let mut eg = white.eg - black.eg;
 
@@ -358,21 +447,25 @@ pub fn evaluate(pos: &Kokesu) -> i32 {
         }
         let material = |c: usize| -> i32 {
             (KNIGHT..=QUEEN)
-                .map(|k| MG_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32)
+                .map(|k| PIECE_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32)
                 .sum()
         };
-        if material(strong) - material(weak) >= MG_VALUE[ROOK] {
+        if material(strong) - material(weak) >= PIECE_VALUE[ROOK] {
             let wk = pos.king_square(weak);
             let sk = pos.king_square(strong);
             let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs()
                 + ((wk / 8) as i32 - (sk / 8) as i32).abs();
-            eg += sign * (12 * center_manhattan(wk) + 6 * (14 - kd));
+            let (a, b) = (center_manhattan(wk), 14 - kd);
+            eg += sign * (w[MOPUP_EG] * a + w[MOPUP_EG + 1] * b);
+            t.add(MOPUP_EG, (sign * a) as f32);
+            t.add(MOPUP_EG + 1, (sign * b) as f32);
         }
     }
 
     let score = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
-    let tempo = 12;
-    let score = if pos.side == 0 { score } else { -score } + tempo;
+    // The tempo is the mover's: in sente's view before the sign turns it round.
+    t.add(TEMPO, if pos.side == 0 { 1.0 } else { -1.0 });
+    let score = if pos.side == 0 { score } else { -score } + w[TEMPO];
     score.clamp(-15000, 15000)
 }
 
@@ -409,6 +502,10 @@ pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
 }
 
 #[cfg(test)]
+#[path = "eval_reference.rs"]
+mod eval_reference;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
@@ -419,6 +516,104 @@ mod tests {
             Ok(p) => p.evaluate(),
             Err(e) => panic!("{sfen}: {e}"),
         }
+    }
+
+    /// Writes the initial weights file from the reference evaluation's literals:
+    /// `cargo test --release --lib write_initial_weights -- --ignored`.
+    #[test]
+    #[ignore]
+    fn write_initial_weights() {
+        let text = crate::tune::format_weights(
+            &eval_reference::initial_weights(),
+            PARAMS,
+            "Kokesu evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+        );
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/kokesu/weights_initial.txt"), text).unwrap();
+    }
+
+    /// Positions reached by random play from the perft suite's positions, under both
+    /// promotion rules: a deterministic sample of openings, middlegames and endings.
+    fn sample_positions() -> Vec<Kokesu> {
+        let suite = include_str!("../../../fixtures/perft/kokesu.perft");
+        let sfens: Vec<&str> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).collect();
+        let mut out = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for promotion in ["captured", "free"] {
+            let mut rules = KokesuRules::default();
+            Kokesu::set_rule(&mut rules, "KokesuPromotion", promotion).unwrap();
+            for sfen in &sfens {
+                for _ in 0..40 {
+                    let mut pos = Kokesu::from_sfen(sfen, &rules).unwrap();
+                    let mut moves = Vec::new();
+                    for _ in 0..160 {
+                        out.push(pos.clone());
+                        moves.clear();
+                        pos.legal_moves(&mut moves);
+                        if moves.is_empty() || pos.result().is_some() {
+                            break;
+                        }
+                        // Prefer captures half the time, so that endings are reached.
+                        let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                        let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                        pos.play(mv);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The linear form with the initial weights is the hand-set evaluation, exactly.
+    #[test]
+    fn initial_weights_reproduce_the_hand_set_evaluation() {
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+        let positions = sample_positions();
+        assert!(positions.len() > 20_000, "{}", positions.len());
+        let mut endings = 0;
+        for pos in &positions {
+            if phase(pos) < 8 {
+                endings += 1;
+            }
+            assert_eq!(
+                evaluate_with(pos, &initial, &mut NoTrace),
+                eval_reference::evaluate_reference(pos),
+                "{}",
+                pos.to_sfen()
+            );
+        }
+        assert!(endings > 1000, "{endings}");
+    }
+
+    /// The trace's linear form gives the evaluation, up to the rounding of the integer
+    /// evaluation, for the weights in use.
+    #[test]
+    fn traced_linear_form_matches_the_evaluation() {
+        let w = weights();
+        let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+        let tapers = crate::tune::tapers(PARAMS);
+        for pos in sample_positions().iter().step_by(7) {
+            let mut f = crate::tune::Features::default();
+            let e = evaluate_with(pos, w, &mut f);
+            if e.abs() >= 15000 {
+                continue;
+            }
+            let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(pos), pos.side == 0) };
+            let lin = crate::tune::linear(&wf, &s);
+            assert!((lin - e as f64).abs() <= 6.0, "{} vs {lin}: {}", e, pos.to_sfen());
+        }
+    }
+
+    #[test]
+    fn weights_files_parse() {
+        parse(WEIGHTS_TEXT).unwrap();
+        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 
     #[test]

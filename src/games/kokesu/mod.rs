@@ -26,7 +26,7 @@
 //! pieces exist).
 
 mod board;
-mod eval;
+pub mod eval;
 mod movegen;
 mod sfen;
 mod zobrist;

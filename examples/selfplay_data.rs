@@ -1,0 +1,191 @@
+//! Training positions for the evaluation tuner (tools/TUNING.md) from koma's own games,
+//! played in process with the engine's search at a fixed node count per move.
+//!
+//! `cargo run --release --example selfplay_data -- --variant kokesu --games 1500 --nodes 5000 --seed 1 > data/kokesu.txt`
+//!
+//! Each game starts with a few random plies (66 shogi: the whole placement at random,
+//! then one or two random plies) so the games differ; the rest is koma at `--nodes`
+//! nodes a move with one hash table per side. The run is deterministic from the seed
+//! (fixed nodes, no clock), so the command reproduces the data set.
+//!
+//! Output, one position a line: `RESULT SFEN`, RESULT the game's result for the side to
+//! move in that position (1 win, 0.5 draw, 0 loss). Only quiet positions are written: not
+//! in check, the search's move not a capture or promotion, its score not a mate, and not
+//! inside the random opening. A game whose search score stays beyond 1500 centipawns for
+//! 8 plies is adjudicated to that side; 300 plies is a draw.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+use koma::game::{Game, Outcome};
+use koma::games::kokesu::Kokesu;
+use koma::games::shogi66::Shogi66;
+use koma::search::time::TimePlan;
+use koma::search::tt::Table;
+use koma::search::{mate_plies, Limits, Searcher, Signals};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+struct Args {
+    variant: String,
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    random_plies: usize,
+}
+
+/// Plays one game; returns the quiet positions (SFEN, side to move is sente) and sente's result (1, 0.5, 0).
+fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool)>, f32, usize) {
+    let mut pos = G::startpos(&G::Rules::default());
+    let mut history = vec![(pos.key(), pos.in_check())];
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    seen.insert(pos.key(), 1);
+    let tts = [Table::<G::Move>::new(8), Table::<G::Move>::new(8)];
+    let mut out = Vec::new();
+    let mut big = 0i32; // consecutive plies with |score| > 1500, signed for sente
+    let mut legal = Vec::new();
+    for ply in 0..300 {
+        legal.clear();
+        pos.legal_moves(&mut legal);
+        let sente = pos.side_to_move().index() == 0;
+        let end = match pos.result() {
+            Some(o) => Some(o),
+            None if legal.is_empty() => Some(pos.no_move_outcome()),
+            None if pos.move_count_draw() => Some(Outcome::Draw),
+            None => None,
+        };
+        if let Some(o) = end {
+            let mover = match o {
+                Outcome::Win => 1.0,
+                Outcome::Loss => 0.0,
+                Outcome::Draw => 0.5,
+            };
+            return (out, if sente { mover } else { 1.0 - mover }, ply);
+        }
+        let mv = if ply < opening {
+            legal[rng.below(legal.len())]
+        } else {
+            let signals = Signals::default();
+            let limits = Limits {
+                time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
+                depth: None,
+                nodes: Some(args.nodes),
+                multipv: 1,
+                searchmoves: Vec::new(),
+            };
+            let tt = &tts[usize::from(!sente)];
+            let mut s = Searcher::<G>::new(tt, &signals, &history);
+            let r = s.run(&pos, &limits, Instant::now(), &mut |_| {});
+            let mv = r.best.unwrap_or(legal[0]);
+            let white_score = if sente { r.score } else { -r.score };
+            if white_score.abs() > 1500 {
+                if big.signum() == white_score.signum() {
+                    big += white_score.signum();
+                } else {
+                    big = white_score.signum();
+                }
+            } else {
+                big = 0;
+            }
+            if big.abs() >= 8 {
+                return (out, if big > 0 { 1.0 } else { 0.0 }, ply);
+            }
+            if !pos.in_check() && !pos.is_tactical(mv) && mate_plies(r.score).is_none() {
+                out.push((pos.to_sfen(), sente));
+            }
+            mv
+        };
+        pos.play(mv);
+        history.push((pos.key(), pos.in_check()));
+        let n = seen.entry(pos.key()).or_insert(0);
+        *n += 1;
+        if *n >= G::REPETITION_LIMIT {
+            let r = match pos.result() {
+                Some(Outcome::Win) => Some(1.0),
+                Some(Outcome::Loss) => Some(0.0),
+                _ => None,
+            };
+            // A repetition the game scores otherwise (perpetual check) ends there too.
+            let mover_white = pos.side_to_move().index() == 0;
+            let w = r.map(|x: f32| if mover_white { x } else { 1.0 - x }).unwrap_or(0.5);
+            return (out, w, ply + 1);
+        }
+    }
+    (out, 0.5, 300)
+}
+
+fn run<G: Game>(args: &Args, base_opening: usize, extra: usize) {
+    let mut rng = Rng(args.seed);
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    let start = Instant::now();
+    let (mut positions, mut score) = (0usize, [0usize; 3]);
+    for g in 0..args.games {
+        let opening = base_opening + rng.below(extra + 1);
+        let (pos, result, plies) = game::<G>(args, &mut rng, opening);
+        score[(result * 2.0) as usize] += 1;
+        for (sfen, sente) in &pos {
+            let r = if *sente { result } else { 1.0 - result };
+            writeln!(w, "{r} {sfen}").unwrap();
+        }
+        positions += pos.len();
+        if (g + 1) % 50 == 0 || g + 1 == args.games {
+            w.flush().unwrap();
+            eprintln!(
+                "{} games ({} plies last), {positions} positions, sente +{} ={} -{}, {:.0} s",
+                g + 1,
+                plies,
+                score[2],
+                score[1],
+                score[0],
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+fn main() {
+    let mut args =
+        Args { variant: "kokesu".into(), games: 100, nodes: 5000, seed: 1, random_plies: usize::MAX };
+    let v: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i + 1 < v.len() {
+        let val = &v[i + 1];
+        match v[i].as_str() {
+            "--variant" => args.variant = val.clone(),
+            "--games" => args.games = val.parse().expect("--games N"),
+            "--nodes" => args.nodes = val.parse().expect("--nodes N"),
+            "--seed" => args.seed = val.parse().expect("--seed N"),
+            "--random-plies" => args.random_plies = val.parse().expect("--random-plies N"),
+            other => panic!("unknown argument {other}"),
+        }
+        i += 2;
+    }
+    match args.variant.as_str() {
+        // 4 to 8 random plies from the start position.
+        "kokesu" => {
+            let base = if args.random_plies == usize::MAX { 4 } else { args.random_plies };
+            run::<Kokesu>(&args, base, 4)
+        }
+        // The 12 placement plies at random, then 0 to 2 more.
+        "shogi66" => {
+            let base = if args.random_plies == usize::MAX { 12 } else { args.random_plies };
+            run::<Shogi66>(&args, base, 2)
+        }
+        other => panic!("no tuner data for variant {other}"),
+    }
+}

@@ -1,0 +1,388 @@
+//! Evaluation weights as data, and Texel's method to fit them (tools/TUNING.md).
+//!
+//! A tunable evaluation is linear in named integer weights: each term is a weight times
+//! a count (or a fixed shape the weight scales), the middlegame and endgame weights
+//! tapered by the game phase. The weights live in a text file in the repository, read by
+//! `include_str!` and parsed once; the evaluation reports, through a [`Trace`], the
+//! coefficient each weight was multiplied by. The tuner ([`fit_k`], [`tune`]) fits those
+//! weights to game results: minimise the mean squared error between
+//! `sigmoid(K * eval)` and the result (1, 0.5, 0 for the side to move) over many quiet
+//! positions, K fitted first with the starting weights, then Adam over the weights.
+//!
+//! Weights file: `#` starts a comment; otherwise whitespace-separated tokens, a name
+//! followed by its integers. Every parameter of the schema must appear once, with its
+//! exact number of values.
+
+/// Which taper a weight goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taper {
+    /// Scaled by phase / total (full with all pieces on the board).
+    Mg,
+    /// Scaled by (total - phase) / total.
+    Eg,
+    /// Not tapered (e.g. the side-to-move bonus).
+    Flat,
+}
+
+/// One named group of weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub len: usize,
+    pub taper: Taper,
+}
+
+impl Param {
+    pub const fn mg(name: &'static str, len: usize) -> Param {
+        Param { name, len, taper: Taper::Mg }
+    }
+    pub const fn eg(name: &'static str, len: usize) -> Param {
+        Param { name, len, taper: Taper::Eg }
+    }
+    pub const fn flat(name: &'static str, len: usize) -> Param {
+        Param { name, len, taper: Taper::Flat }
+    }
+}
+
+/// The number of weights of a schema.
+pub const fn total_len(params: &[Param]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < params.len() {
+        n += params[i].len;
+        i += 1;
+    }
+    n
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The index of the first weight of the parameter `name` (a compile error if absent).
+pub const fn offset(params: &[Param], name: &str) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < params.len() {
+        if same(params[i].name, name) {
+            return n;
+        }
+        n += params[i].len;
+        i += 1;
+    }
+    panic!("no such parameter")
+}
+
+/// The taper of every weight, by index.
+pub fn tapers(params: &[Param]) -> Vec<Taper> {
+    params.iter().flat_map(|p| std::iter::repeat(p.taper).take(p.len)).collect()
+}
+
+/// The name of weight `i`, e.g. `passed_eg[5]`.
+pub fn weight_name(params: &[Param], mut i: usize) -> String {
+    for p in params {
+        if i < p.len {
+            return if p.len == 1 { p.name.to_string() } else { format!("{}[{i}]", p.name) };
+        }
+        i -= p.len;
+    }
+    format!("#{i}")
+}
+
+/// Reads a weights file against its schema.
+pub fn parse_weights(text: &str, params: &[Param]) -> Result<Vec<i32>, String> {
+    let mut out = vec![0i32; total_len(params)];
+    let mut seen = vec![false; params.len()];
+    let mut current: Option<(usize, usize, usize)> = None; // (param, offset, values read)
+    let close = |cur: Option<(usize, usize, usize)>| -> Result<(), String> {
+        if let Some((p, _, n)) = cur {
+            if n != params[p].len {
+                return Err(format!("{}: {} values, expected {}", params[p].name, n, params[p].len));
+            }
+        }
+        Ok(())
+    };
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("");
+        for tok in line.split_whitespace() {
+            if let Ok(v) = tok.parse::<i32>() {
+                let Some((p, off, n)) = current.as_mut() else {
+                    return Err(format!("value {tok} before any name"));
+                };
+                if *n >= params[*p].len {
+                    return Err(format!("{}: more than {} values", params[*p].name, params[*p].len));
+                }
+                out[*off + *n] = v;
+                *n += 1;
+            } else {
+                close(current)?;
+                let Some(p) = params.iter().position(|p| p.name == tok) else {
+                    return Err(format!("unknown parameter {tok}"));
+                };
+                if seen[p] {
+                    return Err(format!("{tok} given twice"));
+                }
+                seen[p] = true;
+                let off: usize = params[..p].iter().map(|q| q.len).sum();
+                current = Some((p, off, 0));
+            }
+        }
+    }
+    close(current)?;
+    if let Some(p) = seen.iter().position(|s| !s) {
+        return Err(format!("{} missing", params[p].name));
+    }
+    Ok(out)
+}
+
+/// Writes a weights file (rows of 8 values; `header` lines become comments).
+pub fn format_weights(w: &[i32], params: &[Param], header: &str) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        s.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
+    }
+    let mut off = 0;
+    for p in params {
+        let vals = &w[off..off + p.len];
+        off += p.len;
+        if p.len <= 8 {
+            let v: Vec<String> = vals.iter().map(|x| x.to_string()).collect();
+            s.push_str(&format!("{} {}\n", p.name, v.join(" ")));
+        } else {
+            s.push_str(&format!("{}\n", p.name));
+            for row in vals.chunks(8) {
+                let v: Vec<String> = row.iter().map(|x| format!("{x:5}")).collect();
+                s.push_str(&format!("  {}\n", v.join("")));
+            }
+        }
+    }
+    s
+}
+
+/// Where an evaluation reports the coefficient of each weight it used.
+pub trait Trace {
+    /// Weight `i` was multiplied by `v` (sente's view, before the taper).
+    fn add(&mut self, i: usize, v: f32);
+}
+
+/// The search's trace: nothing (compiled away).
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: f32) {}
+}
+
+/// The coefficients of one evaluation, as reported.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    pub raw: Vec<(u32, f32)>,
+}
+
+impl Trace for Features {
+    fn add(&mut self, i: usize, v: f32) {
+        self.raw.push((i as u32, v));
+    }
+}
+
+impl Features {
+    /// The linear form from the side to move's view: `mg_share` is phase / total, each
+    /// weight's coefficients summed, zeros dropped.
+    pub fn finish(&self, tapers: &[Taper], mg_share: f32, sente_to_move: bool) -> Vec<(u32, f32)> {
+        let sign = if sente_to_move { 1.0 } else { -1.0 };
+        let mut v: Vec<(u32, f32)> = self
+            .raw
+            .iter()
+            .map(|&(i, c)| {
+                let t = match tapers[i as usize] {
+                    Taper::Mg => mg_share,
+                    Taper::Eg => 1.0 - mg_share,
+                    Taper::Flat => 1.0,
+                };
+                (i, c * t * sign)
+            })
+            .collect();
+        v.sort_by_key(|x| x.0);
+        let mut out: Vec<(u32, f32)> = Vec::with_capacity(v.len());
+        for (i, c) in v {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => out.push((i, c)),
+            }
+        }
+        out.retain(|x| x.1.abs() > 1e-6);
+        out
+    }
+}
+
+/// One training position: the result for the side to move (1, 0.5, 0) and the linear
+/// form of its evaluation.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub result: f32,
+    pub features: Vec<(u32, f32)>,
+}
+
+/// The evaluation of a sample under weights `w` (linear form).
+#[inline]
+pub fn linear(w: &[f64], s: &Sample) -> f64 {
+    s.features.iter().map(|&(i, c)| w[i as usize] * c as f64).sum()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of `sigmoid(k * eval)` against the results.
+pub fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let d = sigmoid(k * linear(w, s)) - s.result as f64;
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The K (per centipawn) that best fits the results with weights `w`: a ternary
+/// search on the (unimodal) error.
+pub fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (1e-4f64, 0.05f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// How to run [`tune`].
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    pub epochs: usize,
+    /// Adam step size, in weight units (centipawns).
+    pub rate: f64,
+    /// Pull towards the starting weights: `l2 * (w - w0)^2` per weight, added to the error.
+    pub l2: f64,
+    /// Weights that keep their starting value.
+    pub frozen: Vec<bool>,
+}
+
+/// Texel's method: full-batch Adam on the mean squared error of `sigmoid(k * eval)`
+/// against the results, from the starting weights `w0`. Deterministic (no sampling).
+/// `progress` is called every 50 epochs with (epoch, error).
+pub fn tune(
+    samples: &[Sample],
+    w0: &[f64],
+    k: f64,
+    opts: &TuneOptions,
+    progress: &mut dyn FnMut(usize, f64),
+) -> Vec<f64> {
+    let n = w0.len();
+    let mut w = w0.to_vec();
+    let (mut m, mut v) = (vec![0f64; n], vec![0f64; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let scale = 2.0 * k / samples.len().max(1) as f64;
+    let mut grad = vec![0f64; n];
+    for epoch in 1..=opts.epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for s in samples {
+            let p = sigmoid(k * linear(&w, s));
+            let g = (p - s.result as f64) * p * (1.0 - p) * scale;
+            for &(i, c) in &s.features {
+                grad[i as usize] += g * c as f64;
+            }
+        }
+        for i in 0..n {
+            if opts.frozen.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let g = grad[i] + 2.0 * opts.l2 * (w[i] - w0[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 || epoch == opts.epochs {
+            progress(epoch, error(samples, &w, k));
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: &[Param] = &[Param::mg("a_mg", 2), Param::eg("a_eg", 2), Param::flat("tempo", 1)];
+
+    #[test]
+    fn weights_round_trip_and_errors() {
+        let w = vec![1, -2, 30, 400, 5];
+        let text = format_weights(&w, SCHEMA, "a test\n");
+        assert_eq!(parse_weights(&text, SCHEMA).unwrap(), w);
+        assert_eq!(offset(SCHEMA, "a_eg"), 2);
+        assert_eq!(weight_name(SCHEMA, 3), "a_eg[1]");
+        assert!(parse_weights("a_mg 1 2 a_eg 3 4", SCHEMA).unwrap_err().contains("tempo missing"));
+        assert!(parse_weights("a_mg 1 a_eg 3 4 tempo 1", SCHEMA).unwrap_err().contains("1 values"));
+        assert!(parse_weights("a_mg 1 2 3 a_eg 3 4 tempo 1", SCHEMA).is_err());
+        assert!(parse_weights("b 1", SCHEMA).unwrap_err().contains("unknown"));
+    }
+
+    #[test]
+    fn taper_and_side_to_move() {
+        let tapers = tapers(SCHEMA);
+        let f = Features { raw: vec![(0, 2.0), (2, 2.0), (0, 1.0), (4, 1.0)] };
+        let lin = f.finish(&tapers, 0.25, false);
+        assert_eq!(lin, vec![(0, -0.75), (2, -1.5), (4, -1.0)]);
+    }
+
+    /// Results drawn from a known linear evaluation: the tuner finds its weights again.
+    #[test]
+    fn recovers_known_weights() {
+        let truth = [120.0f64, -40.0, 75.0, 10.0];
+        let k = 0.01;
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rnd = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut samples = Vec::new();
+        for _ in 0..20000 {
+            let features: Vec<(u32, f32)> =
+                (0..4).map(|i| (i as u32, (rnd() * 6.0 - 3.0).round() as f32)).filter(|x| x.1 != 0.0).collect();
+            let s = Sample { result: 0.0, features };
+            let p = sigmoid(k * linear(&truth, &s));
+            // A result drawn with that probability (win or loss).
+            let result = if rnd() < p { 1.0 } else { 0.0 };
+            samples.push(Sample { result, ..s });
+        }
+        let opts = TuneOptions { epochs: 1500, rate: 2.0, l2: 0.0, frozen: vec![false; 4] };
+        let w = tune(&samples, &[0.0; 4], k, &opts, &mut |_, _| {});
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 12.0, "{w:?} vs {truth:?}");
+        }
+        // And K is found again given the true weights.
+        let fk = fit_k(&samples, &truth);
+        assert!((fk - k).abs() < 0.002, "{fk}");
+    }
+}
