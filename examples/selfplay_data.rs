@@ -8,8 +8,9 @@
 //! nodes a move with one hash table per side. The run is deterministic from the seed
 //! (fixed nodes, no clock), so the command reproduces the data set.
 //!
-//! Output, one position a line: `RESULT SFEN`, RESULT the game's result for the side to
-//! move in that position (1 win, 0.5 draw, 0 loss). Only quiet positions are written: not
+//! Output, one position a line: `RESULT SCORE SFEN`, RESULT the game's result for the side
+//! to move in that position (1 win, 0.5 draw, 0 loss), SCORE the search's score of it
+//! (centipawns, side to move's view). Only quiet positions are written: not
 //! in check, the search's move not a capture or promotion, its score not a mate, and not
 //! inside the random opening. A game whose search score stays beyond 1500 centipawns for
 //! 8 plies is adjudicated to that side; 300 plies is a draw.
@@ -41,6 +42,7 @@ impl Rng {
 }
 
 struct Args {
+    rescore: Option<String>,
     variant: String,
     games: usize,
     nodes: u64,
@@ -48,8 +50,9 @@ struct Args {
     random_plies: usize,
 }
 
-/// Plays one game; returns the quiet positions (SFEN, side to move is sente) and sente's result (1, 0.5, 0).
-fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool)>, f32, usize) {
+/// Plays one game; returns the quiet positions (SFEN, side to move is sente, search score)
+/// and sente's result (1, 0.5, 0).
+fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize) {
     let mut pos = G::startpos(&G::Rules::default());
     let mut history = vec![(pos.key(), pos.in_check())];
     let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -105,7 +108,7 @@ fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bo
                 return (out, if big > 0 { 1.0 } else { 0.0 }, ply);
             }
             if !pos.in_check() && !pos.is_tactical(mv) && mate_plies(r.score).is_none() {
-                out.push((pos.to_sfen(), sente));
+                out.push((pos.to_sfen(), sente, r.score));
             }
             mv
         };
@@ -138,9 +141,9 @@ fn run<G: Game>(args: &Args, base_opening: usize, extra: usize) {
         let opening = base_opening + rng.below(extra + 1);
         let (pos, result, plies) = game::<G>(args, &mut rng, opening);
         score[(result * 2.0) as usize] += 1;
-        for (sfen, sente) in &pos {
+        for (sfen, sente, score) in &pos {
             let r = if *sente { result } else { 1.0 - result };
-            writeln!(w, "{r} {sfen}").unwrap();
+            writeln!(w, "{r} {score} {sfen}").unwrap();
         }
         positions += pos.len();
         if (g + 1) % 50 == 0 || g + 1 == args.games {
@@ -158,9 +161,41 @@ fn run<G: Game>(args: &Args, base_opening: usize, extra: usize) {
     }
 }
 
+/// `--rescore FILE`: the positions of FILE (`RESULT [SCORE] SFEN`) again, each with the
+/// score of a fresh search of `--nodes` nodes (new table, no game history).
+fn rescore<G: Game>(args: &Args, path: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    let start = Instant::now();
+    for (n, line) in text.lines().enumerate() {
+        let Some((r, rest)) = line.split_once(' ') else { continue };
+        let sfen = match rest.split_once(' ') {
+            Some((s, sfen)) if s.parse::<i32>().is_ok() => sfen,
+            _ => rest,
+        };
+        let pos = G::from_sfen(sfen, &G::Rules::default()).expect("sfen");
+        let tt = Table::<G::Move>::new(4);
+        let signals = Signals::default();
+        let limits = Limits {
+            time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
+            depth: None,
+            nodes: Some(args.nodes),
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let history = [(pos.key(), pos.in_check())];
+        let res = Searcher::<G>::new(&tt, &signals, &history).run(&pos, &limits, Instant::now(), &mut |_| {});
+        writeln!(w, "{r} {} {sfen}", res.score).unwrap();
+        if (n + 1) % 5000 == 0 {
+            eprintln!("{} positions, {:.0} s", n + 1, start.elapsed().as_secs_f64());
+        }
+    }
+}
+
 fn main() {
     let mut args =
-        Args { variant: "kokesu".into(), games: 100, nodes: 5000, seed: 1, random_plies: usize::MAX };
+        Args { rescore: None, variant: "kokesu".into(), games: 100, nodes: 5000, seed: 1, random_plies: usize::MAX };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i + 1 < v.len() {
@@ -170,10 +205,19 @@ fn main() {
             "--games" => args.games = val.parse().expect("--games N"),
             "--nodes" => args.nodes = val.parse().expect("--nodes N"),
             "--seed" => args.seed = val.parse().expect("--seed N"),
+            "--rescore" => args.rescore = Some(val.clone()),
             "--random-plies" => args.random_plies = val.parse().expect("--random-plies N"),
             other => panic!("unknown argument {other}"),
         }
         i += 2;
+    }
+    if let Some(path) = args.rescore.clone() {
+        match args.variant.as_str() {
+            "kokesu" => rescore::<Kokesu>(&args, &path),
+            "shogi66" => rescore::<Shogi66>(&args, &path),
+            other => panic!("no tuner data for variant {other}"),
+        }
+        return;
     }
     match args.variant.as_str() {
         // 4 to 8 random plies from the start position.

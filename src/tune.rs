@@ -286,13 +286,13 @@ pub struct TuneOptions {
 
 /// Texel's method: full-batch Adam on the mean squared error of `sigmoid(k * eval)`
 /// against the results, from the starting weights `w0`. Deterministic (no sampling).
-/// `progress` is called every 50 epochs with (epoch, error).
+/// `progress` is called every 50 epochs with the epoch and the weights.
 pub fn tune(
     samples: &[Sample],
     w0: &[f64],
     k: f64,
     opts: &TuneOptions,
-    progress: &mut dyn FnMut(usize, f64),
+    progress: &mut dyn FnMut(usize, &[f64]),
 ) -> Vec<f64> {
     let n = w0.len();
     let mut w = w0.to_vec();
@@ -321,7 +321,7 @@ pub fn tune(
             w[i] -= opts.rate * mh / (vh.sqrt() + eps);
         }
         if epoch % 50 == 0 || epoch == opts.epochs {
-            progress(epoch, error(samples, &w, k));
+            progress(epoch, &w);
         }
     }
     w

@@ -6,15 +6,73 @@
 //! generals, a king in its camp and off the centre files).
 
 use super::board::*;
+use super::Shogi66;
 use crate::games::see::swap_off;
+use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
+use std::sync::OnceLock;
 
-/// Board value per kind.
+/// Board value per kind, for move ordering, exchanges and the placement reserve (the
+/// evaluation's own piece values are the weights `board_value`/`hand_value`).
 pub const VALUE: [i32; 15] = [0, 100, 280, 300, 480, 540, 620, 720, 0, 520, 500, 500, 520, 850, 980];
-/// Hand value per kind.
+/// Hand value per kind, for exchanges.
 pub const HAND_VALUE: [i32; 9] = [0, 115, 310, 330, 530, 590, 700, 800, 0];
 
-/// How much a piece near the enemy king threatens it.
-const ATTACK_WEIGHT: [i32; 15] = [0, 6, 10, 14, 22, 24, 22, 26, 0, 24, 24, 24, 24, 34, 38];
+/// The weights' schema, in the order of `weights.txt` (no taper in this game).
+pub const PARAMS: &[Param] = &[
+    // By kind: -, P L N S G B R K, +P +L +N +S +B(horse) +R(dragon).
+    Param::flat("board_value", 15),
+    // Pieces in hand, by kind (- P L N S G B R -).
+    Param::flat("hand_value", 9),
+    // Per rank a pawn has advanced.
+    Param::flat("pawn_advance", 1),
+    // Per rank (up to 4) a silver, gold or promoted minor has advanced.
+    Param::flat("general_advance", 1),
+    Param::flat("knight_edge", 1),
+    // King on its own two back ranks; king on the two centre files.
+    Param::flat("king_camp", 1),
+    Param::flat("king_centre", 1),
+    // Next to the own king: gold-like or silver, pawn, any other piece.
+    Param::flat("defender", 3),
+    // By kind, times (3 - distance) for a piece within two steps of the enemy king.
+    Param::flat("attack", 15),
+    // Per empty square around the own king per enemy hand piece other than a pawn.
+    Param::flat("open_drop", 1),
+    Param::flat("tempo", 1),
+];
+
+pub const N_WEIGHTS: usize = total_len(PARAMS);
+pub type Weights = [i32; N_WEIGHTS];
+
+const BOARD_VALUE: usize = offset(PARAMS, "board_value");
+const HAND: usize = offset(PARAMS, "hand_value");
+const PAWN_ADVANCE: usize = offset(PARAMS, "pawn_advance");
+const GENERAL_ADVANCE: usize = offset(PARAMS, "general_advance");
+const KNIGHT_EDGE: usize = offset(PARAMS, "knight_edge");
+const KING_CAMP: usize = offset(PARAMS, "king_camp");
+const KING_CENTRE: usize = offset(PARAMS, "king_centre");
+const DEFENDER: usize = offset(PARAMS, "defender");
+const ATTACK: usize = offset(PARAMS, "attack");
+const OPEN_DROP: usize = offset(PARAMS, "open_drop");
+const TEMPO: usize = offset(PARAMS, "tempo");
+
+/// The weights in use: the output of the last tuning run (tools/TUNING.md).
+pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
+/// The hand-set weights the tuning starts from.
+pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
+
+/// Parses a weights file of this schema.
+pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+    let v = parse_weights(text, PARAMS)?;
+    Ok(Box::new(v.try_into().expect("schema length")))
+}
+
+static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
+
+/// The weights in use, parsed on first use.
+#[inline]
+pub fn weights() -> &'static Weights {
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("shogi66 weights.txt: {e}")))
+}
 
 fn chebyshev(a: usize, b: usize) -> i32 {
     let dc = (col(a) as i32 - col(b) as i32).abs();
@@ -22,12 +80,15 @@ fn chebyshev(a: usize, b: usize) -> i32 {
     dc.max(dr)
 }
 
-/// Score for colour `c` (positive = good for `c`).
-fn side_score(pos: &Position, c: usize) -> i32 {
+/// Score for colour `c` (positive = good for `c`); `t` gets sente's view.
+#[inline(always)]
+fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32 {
+    let sg = if c == 0 { 1.0f32 } else { -1.0 };
     let mut s = 0;
     let them = 1 - c;
     if pos.placing {
         // The reserve: only one of R and B will be used (the rook while both remain).
+        // Fixed values: the placement is not tuned (no training positions there).
         for k in 1..8 {
             s += VALUE[k] * pos.hand[c][k] as i32;
         }
@@ -36,7 +97,9 @@ fn side_score(pos: &Position, c: usize) -> i32 {
         }
     } else {
         for k in 1..8 {
-            s += HAND_VALUE[k] * pos.hand[c][k] as i32;
+            let n = pos.hand[c][k] as i32;
+            s += w[HAND + k] * n;
+            t.add(HAND + k, sg * n as f32);
         }
     }
     let ksq = pos.king[c] as usize;
@@ -46,20 +109,30 @@ fn side_score(pos: &Position, c: usize) -> i32 {
         let sq = own.trailing_zeros() as usize;
         own &= own - 1;
         let k = kind(pos.board[sq]);
-        s += VALUE[k as usize];
+        s += w[BOARD_VALUE + k as usize];
+        t.add(BOARD_VALUE + k as usize, sg);
         let adv = 5 - rel_rank(c, sq) as i32; // 0 on own back rank .. 5 on the far rank
         match k {
-            PAWN => s += 6 * adv,
-            SILVER | GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => s += 5 * adv.min(4),
+            PAWN => {
+                s += w[PAWN_ADVANCE] * adv;
+                t.add(PAWN_ADVANCE, sg * adv as f32);
+            }
+            SILVER | GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => {
+                s += w[GENERAL_ADVANCE] * adv.min(4);
+                t.add(GENERAL_ADVANCE, sg * adv.min(4) as f32);
+            }
             KNIGHT if (col(sq) == 0 || col(sq) == 5) => {
-                s -= 10;
+                s += w[KNIGHT_EDGE];
+                t.add(KNIGHT_EDGE, sg);
             }
             KING => {
                 if rel_rank(c, sq) >= 4 {
-                    s += 20;
+                    s += w[KING_CAMP];
+                    t.add(KING_CAMP, sg);
                 }
                 if col(sq) == 2 || col(sq) == 3 {
-                    s -= 15;
+                    s += w[KING_CENTRE];
+                    t.add(KING_CENTRE, sg);
                 }
             }
             _ => {}
@@ -69,17 +142,20 @@ fn side_score(pos: &Position, c: usize) -> i32 {
         }
         // Defenders next to the own king.
         if ksq < SQUARES && k != KING && chebyshev(sq, ksq) == 1 {
-            s += match k {
-                GOLD | SILVER | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => 28,
-                PAWN => 8,
-                _ => 12,
+            let i = match k {
+                GOLD | SILVER | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => 0,
+                PAWN => 1,
+                _ => 2,
             };
+            s += w[DEFENDER + i];
+            t.add(DEFENDER + i, sg);
         }
         // Attackers near the enemy king.
         if eksq < SQUARES {
             let d = chebyshev(sq, eksq);
             if d <= 2 {
-                s += ATTACK_WEIGHT[k as usize] * (3 - d);
+                s += w[ATTACK + k as usize] * (3 - d);
+                t.add(ATTACK + k as usize, sg * (3 - d) as f32);
             }
         }
     }
@@ -93,16 +169,34 @@ fn side_score(pos: &Position, c: usize) -> i32 {
             }
         }
         let threats: i32 = (1..8).filter(|&k| k != PAWN as usize).map(|k| pos.hand[them][k] as i32).sum();
-        s -= open * threats * 6;
+        s += open * threats * w[OPEN_DROP];
+        t.add(OPEN_DROP, sg * (open * threats) as f32);
     }
     s
 }
 
 /// Evaluation from the side to move's view, within +-15000.
 pub fn evaluate(pos: &Position) -> i32 {
-    let v = side_score(pos, 0) - side_score(pos, 1);
+    eval_position(pos, weights(), &mut NoTrace)
+}
+
+#[inline(always)]
+fn eval_position<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> i32 {
+    let v = side_score(pos, 0, w, t) - side_score(pos, 1, w, t);
     let v = if pos.stm == 0 { v } else { -v };
-    (v + 12).clamp(-15000, 15000)
+    t.add(TEMPO, if pos.stm == 0 { 1.0 } else { -1.0 });
+    (v + w[TEMPO]).clamp(-15000, 15000)
+}
+
+/// The evaluation of a game position with weights `w`, reporting each weight's
+/// coefficient to `t` (sente's view; the tuner turns it to the side to move's).
+pub fn evaluate_with<T: Trace>(g: &Shogi66, w: &Weights, t: &mut T) -> i32 {
+    eval_position(&g.pos, w, t)
+}
+
+/// No taper in this game: every weight is used in full.
+pub fn mg_share(_: &Shogi66) -> f32 {
+    1.0
 }
 
 /// Captures and promotions.
@@ -177,4 +271,103 @@ pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
         board[a] = 0;
         Some(exchange_value(k))
     })
+}
+
+#[cfg(test)]
+#[path = "eval_reference.rs"]
+mod eval_reference;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// Writes the initial weights file from the reference evaluation's literals:
+    /// `cargo test --release --lib shogi66::eval::tests::write_initial_weights -- --ignored`.
+    #[test]
+    #[ignore]
+    fn write_initial_weights() {
+        let text = crate::tune::format_weights(
+            &eval_reference::initial_weights(),
+            PARAMS,
+            "66 shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+        );
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/shogi66/weights_initial.txt"), text).unwrap();
+    }
+
+    /// Positions reached by random play (placements included) from the perft suite's
+    /// positions and the start.
+    fn sample_positions() -> Vec<Shogi66> {
+        let suite = include_str!("../../../fixtures/perft/shogi66.perft");
+        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
+        sfens.push(Shogi66::startpos(&Default::default()).to_sfen());
+        let mut out = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for sfen in &sfens {
+            for _ in 0..60 {
+                let mut pos = Shogi66::from_sfen(sfen, &Default::default()).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..120 {
+                    out.push(pos);
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn initial_weights_reproduce_the_hand_set_evaluation() {
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+        let positions = sample_positions();
+        assert!(positions.len() > 10_000, "{}", positions.len());
+        let mut placing = 0;
+        for g in &positions {
+            placing += usize::from(g.pos.placing);
+            assert_eq!(
+                evaluate_with(g, &initial, &mut NoTrace),
+                eval_reference::evaluate_reference(&g.pos),
+                "{}",
+                g.to_sfen()
+            );
+        }
+        assert!(placing > 100, "{placing}");
+    }
+
+    #[test]
+    fn traced_linear_form_matches_the_evaluation() {
+        let w = weights();
+        let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+        let tapers = crate::tune::tapers(PARAMS);
+        for g in sample_positions().iter().step_by(5).filter(|g| !g.pos.placing) {
+            let mut f = crate::tune::Features::default();
+            let e = evaluate_with(g, w, &mut f);
+            if e.abs() >= 15000 {
+                continue;
+            }
+            let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.pos.stm == 0) };
+            let lin = crate::tune::linear(&wf, &s);
+            assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
+        }
+    }
+
+    #[test]
+    fn weights_files_parse() {
+        parse(WEIGHTS_TEXT).unwrap();
+        parse(INITIAL_WEIGHTS_TEXT).unwrap();
+    }
 }

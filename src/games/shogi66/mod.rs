@@ -24,7 +24,7 @@
 
 mod board;
 mod book;
-mod eval;
+pub mod eval;
 mod movegen;
 mod sfen;
 mod zobrist;

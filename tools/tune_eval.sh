@@ -1,0 +1,32 @@
+#!/bin/sh
+# Reproduces an evaluation's weights file from koma's own games (tools/TUNING.md).
+#   tools/tune_eval.sh kokesu     # writes src/games/kokesu/weights.txt
+#   tools/tune_eval.sh shogi66    # writes src/games/shogi66/weights.txt
+# Deterministic at a given commit: the games are played at fixed nodes from a seed, the
+# tuner is full-batch. A different search or evaluation plays different games.
+set -eu
+variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66}
+cd "$(dirname "$0")/.."
+mkdir -p target/tune
+nice -n 10 cargo build --release --example selfplay_data --example tune
+bin=target/release/examples
+case "$variant" in
+kokesu)
+    # 400 games, 8000 nodes a move, 4-8 random opening plies; then every position
+    # scored again by a fresh 3000-node search.
+    nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed 1 > target/tune/kokesu-games.txt
+    nice -n 10 $bin/selfplay_data --variant kokesu --rescore target/tune/kokesu-games.txt --nodes 3000 > target/tune/kokesu.txt
+    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu.txt \
+        --epochs 300 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kokesu/weights.txt
+    ;;
+shogi66)
+    # 400 games from random placements, 8000 nodes a move; the games' own search scores.
+    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-400.txt
+    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-400.txt \
+        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/shogi66/weights.txt
+    ;;
+*)
+    echo "no tuning pipeline for $variant" >&2
+    exit 2
+    ;;
+esac
