@@ -310,37 +310,32 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let order = scores[n];
-            if skip_quiets && order < ORDER_BAD_TACTICAL {
-                // The rest are quiet moves, ordered by history.
-                break;
-            }
             let tactical = pos.is_tactical(mv);
             let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cx) };
 
-            // Pruning at shallow depth, once a move that does not lose has been found.
+            // Pruning at shallow depth, once a move that does not lose has been found. A
+            // quiet move that gives check is never pruned (it may mate).
+            let mut prune_quiet = false;
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 if !tactical && G::QUIET_PRUNING {
-                    if skip_quiets {
-                        continue;
-                    }
                     if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, improving) {
                         skip_quiets = true;
-                        continue;
                     }
                     let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
-                    if lmr_depth <= params::FUTILITY_DEPTH
+                    let futile = lmr_depth <= params::FUTILITY_DEPTH
                         && eval != NO_EVAL
-                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha
-                        && order < ORDER_COUNTER
-                    {
-                        continue;
-                    }
-                    if lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth && order < ORDER_COUNTER {
-                        continue;
-                    }
+                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
+                    let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
+                    prune_quiet = skip_quiets || (order < ORDER_COUNTER && (futile || bad_history));
                 } else if tactical && depth <= params::SEE_PRUNE_DEPTH && !pv_node && order < ORDER_KILLER_2 && pos.losing_exchange(mv) {
                     continue;
                 }
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.in_check();
+            if prune_quiet && !gives_check {
+                continue;
             }
 
             // Singular extension: the table's move is much better than every other.
@@ -367,8 +362,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
 
-            let mut child = pos.clone();
-            child.play(mv);
             self.stack[ply].mv = Some(mv);
             searched += 1;
             if !tactical && quiet_count < MAX_QUIETS {
@@ -389,7 +382,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         reduction -= 1;
                     }
                     reduction -= quiet_history / params::LMR_HISTORY_DIVISOR;
-                    if reduction > 0 && child.in_check() {
+                    if reduction > 0 && gives_check {
                         reduction -= 1;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
