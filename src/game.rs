@@ -188,6 +188,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// where a quiet move often decides at once (sudden wins by capture counts, compound
     /// turns).
     const QUIET_PRUNING: bool = false;
+    /// Whether the first ply of quiescence also tries quiet moves that give check
+    /// (drops in the shogi games), so that a mate just past the horizon is seen.
+    const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// A tactical move that loses material by static exchange; the quiescence search

@@ -589,7 +589,20 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            list.retain(|&m| pos.is_tactical(m) && !pos.losing_exchange(m));
+            // Captures and promotions that do not lose material, and on the first ply
+            // of quiescence, where the game asks for it, quiet moves (drops) that check.
+            let checks = G::QUIESCENCE_CHECKS && qply == 0;
+            list.retain(|&m| {
+                if pos.is_tactical(m) {
+                    !pos.losing_exchange(m)
+                } else {
+                    checks && {
+                        let mut c = pos.clone();
+                        c.play(m);
+                        c.in_check()
+                    }
+                }
+            });
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
