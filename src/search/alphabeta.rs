@@ -655,3 +655,53 @@ fn pick_next<M: Copy>(list: &mut [M], scores: &mut [i32], n: usize) {
     list.swap(n, best);
     scores.swap(n, best);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kokesu::Kokesu;
+    use crate::search::tt::Table;
+    use crate::search::{Limits, Signals};
+    use std::time::{Duration, Instant};
+
+    /// The score of `sfen` at `depth`, and what the singular-extension search finds
+    /// without the best move (one of `tokens`) at half that depth.
+    fn singular_probe(sfen: &str, tokens: &[&str], depth: u32) -> (i32, i32) {
+        let p = Kokesu::from_sfen(sfen, &Default::default()).unwrap();
+        let table = Table::new(2);
+        let signals = Signals::default();
+        let history = [(p.key(), p.in_check())];
+        let mut s = Searcher::new(&table, &signals, &history);
+        let limits = Limits {
+            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let r = s.run(&p, &limits, Instant::now(), &mut |_| {});
+        let mv = r.best.unwrap();
+        assert!(tokens.contains(&p.format_move(mv).as_str()), "{sfen}");
+        // The root on the path, as `node` expects it.
+        s.push(&p, p.in_check());
+        s.root_depth = depth as i32;
+        let value = s.exclude(&p, mv, depth as i32 / 2, r.score - 1, 0, p.in_check(), false);
+        (r.score, value)
+    }
+
+    #[test]
+    fn singular_search_finds_the_only_move_that_wins_the_queen() {
+        // Only the rook takes the queen on d5 (5h5d): without it white is far worse.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/8/8/3R2K1 b - 1", &["5h5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without < score - 500, "{score} {without}");
+    }
+
+    #[test]
+    fn singular_search_sees_a_second_move_that_wins_the_queen() {
+        // The rook (5h5d) and the knight on c3 (6f5d) both take it: neither is singular.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/2N5/8/3R2K1 b - 1", &["5h5d", "6f5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without > score - 200, "{score} {without}");
+    }
+}
