@@ -620,6 +620,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             pick_next(&mut list, &mut scores, n);
             let mut child = pos.clone();
             child.play(list[n]);
+            self.tt.prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 break;
