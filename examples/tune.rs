@@ -88,7 +88,7 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
     // Parameters whose name starts with a --freeze prefix keep their starting values.
     let frozen: Vec<bool> = params
         .iter()
-        .flat_map(|p| std::iter::repeat(o.freeze.iter().any(|f| p.name.starts_with(f.as_str()))).take(p.len))
+        .flat_map(|p| std::iter::repeat_n(o.freeze.iter().any(|f| p.name.starts_with(f.as_str())), p.len))
         .collect();
     let opts = TuneOptions { epochs: o.epochs, rate: o.rate, l2: o.l2, frozen };
     let w = tune(train, &w0, k, &opts, &mut |epoch, w| {

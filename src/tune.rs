@@ -86,7 +86,7 @@ pub const fn offset(params: &[Param], name: &str) -> usize {
 
 /// The taper of every weight, by index.
 pub fn tapers(params: &[Param]) -> Vec<Taper> {
-    params.iter().flat_map(|p| std::iter::repeat(p.taper).take(p.len)).collect()
+    params.iter().flat_map(|p| std::iter::repeat_n(p.taper, p.len)).collect()
 }
 
 /// The name of weight `i`, e.g. `passed_eg[5]`.
