@@ -201,8 +201,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
         false
     }
-    /// A tactical move that loses material by static exchange; the quiescence search
-    /// leaves it out. The default knows of none.
+    /// A move that loses material by static exchange (a capture that loses more than it
+    /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
+    /// such captures out and the main search prunes them near the horizon. The default
+    /// knows of none.
     fn losing_exchange(&self, _mv: Self::Move) -> bool {
         false
     }

@@ -322,7 +322,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                         skip_quiets = true;
                     }
                     let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
-                    let futile = lmr_depth <= params::FUTILITY_DEPTH
+                    let futile = G::FUTILITY_MARGIN > 0
+                        && lmr_depth <= params::FUTILITY_DEPTH
                         && eval != NO_EVAL
                         && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
                     let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
