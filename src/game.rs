@@ -188,9 +188,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// where a quiet move often decides at once (sudden wins by capture counts, compound
     /// turns).
     const QUIET_PRUNING: bool = false;
-    /// Whether the first ply of quiescence also tries quiet moves that give check
-    /// (drops in the shogi games), so that a mate just past the horizon is seen.
-    const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
