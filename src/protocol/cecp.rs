@@ -114,16 +114,16 @@ impl Cecp {
         Ok(())
     }
 
-    /// `result ...` if the game is over.
+    /// The engine's claim (`1-0 {White wins}`) if the game is over.
     fn result(&self) -> Option<String> {
         let outcome = self.tracker.as_ref()?.outcome()?;
         let mover_won = match outcome {
-            Outcome::Draw => return Some("1/2-1/2 {Draw}".to_string()).map(|r| format!("result {r}")),
+            Outcome::Draw => return Some("1/2-1/2 {Draw}".to_string()),
             Outcome::Win => true,
             Outcome::Loss => false,
         };
         let white_won = mover_won == (self.side_to_move() == Color::Sente);
-        Some(if white_won { "result 1-0 {White wins}" } else { "result 0-1 {Black wins}" }.to_string())
+        Some(if white_won { "1-0 {White wins}" } else { "0-1 {Black wins}" }.to_string())
     }
 
     /// Starts the engine on the game's position if it is its turn.
