@@ -266,6 +266,7 @@ impl Game for Shogi66 {
     }
 
     const FUTILITY_MARGIN: i32 = 150;
+    const QUIET_PRUNING: bool = true;
 
     /// A pass, in play (not during placement) and not in check: with drops a position
     /// where every move hurts is rare.
@@ -282,6 +283,14 @@ impl Game for Shogi66 {
 
     fn is_tactical(&self, mv: Move) -> bool {
         eval::is_tactical(&self.pos, mv)
+    }
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) -> bool {
+        self.pos.generate_some(true, true, &mut |m| {
+            out.push(m);
+            false
+        });
+        true
     }
 
     fn losing_exchange(&self, mv: Move) -> bool {
