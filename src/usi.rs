@@ -1,8 +1,9 @@
 //! The protocol loop: reads lines, parses them, hands commands to the [`Engine`].
 //!
-//! The session speaks USI until its first line is `uci` or `xboard`; from then on every
-//! line goes through that dialect's edge (`protocol::uci`, `protocol::cecp`), which turns
-//! it into the same typed commands and turns the engine's replies back into its lines.
+//! The session speaks USI until a line is `uci` or `xboard` (the first line, for a GUI of
+//! those protocols); from then on every line goes through that dialect's edge
+//! (`protocol::uci`, `protocol::cecp`), which turns it into the same typed commands and
+//! turns the engine's replies back into its lines.
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -82,7 +83,6 @@ pub fn run(input: impl BufRead, sink: Sink) {
     });
     let say = |lines: Vec<String>| lines.into_iter().for_each(|l| sink(Reply::Text(l)));
     let mut engine = Engine::new(engine_sink);
-    let mut first = true;
     let mut input = input;
     let mut buf = Vec::new();
     loop {
@@ -97,13 +97,13 @@ pub fn run(input: impl BufRead, sink: Sink) {
         }
         let line = String::from_utf8_lossy(&buf);
         log::debug!("<< {}", line.trim_end());
-        if std::mem::take(&mut first) || matches!(*lock(&dialect), Dialect::Usi) {
-            match line.trim() {
-                "uci" => *lock(&dialect) = Dialect::Uci(Err("")),
-                "xboard" => *lock(&dialect) = Dialect::Cecp(Cecp::default()),
-                "" => first = true,
-                _ => {}
-            }
+        let switch_to = match line.trim() {
+            "uci" => Some(Dialect::Uci(Err(""))),
+            "xboard" => Some(Dialect::Cecp(Cecp::default())),
+            _ => None,
+        };
+        if let Some(d) = switch_to.filter(|_| matches!(*lock(&dialect), Dialect::Usi)) {
+            *lock(&dialect) = d;
             let lines = lock(&dialect).sync(&engine);
             say(lines);
         }

@@ -133,6 +133,8 @@ def main():
     ap.add_argument("--depth", type=int, default=1, help="the UCI player's search depth")
     ap.add_argument("--engine-depth", type=int, default=4, help="koma's depth in xboard (sd)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds for the whole game")
+    ap.add_argument("--snapshot", type=int, action="append", default=[],
+                    help="also take a screenshot once this many plies are played (repeatable)")
     args = ap.parse_args()
     if not os.access(KOMA, os.X_OK):
         sys.exit("no engine at %s (cargo build --release, or set KOMA)" % KOMA)
@@ -165,8 +167,13 @@ def main():
         window = subprocess.run(["xdotool", "search", "--name", "xboard"], env=env, capture_output=True,
                                 text=True).stdout.split()
         typed = -1
+        snapshots = sorted(args.snapshot)
         while time.time() < deadline:
             moves, over = game_state(log)
+            if snapshots and len(moves) >= snapshots[0]:
+                time.sleep(1)
+                shot = os.path.join(out, "%s-ply%d.png" % (name, snapshots.pop(0)))
+                subprocess.run(["import", "-window", "root", shot], env=env)
             if over:
                 result = "game over"
                 break
