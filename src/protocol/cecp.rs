@@ -136,9 +136,10 @@ impl Cecp {
         }
         let mut p = GoParams { depth: self.clock.depth, ..GoParams::default() };
         if let Some(s) = self.clock.per_move_s {
-            p.movetime = Some(s * 1000);
+            p.movetime = Some(s.saturating_mul(1000));
         } else if let Some(own) = self.clock.own_cs {
-            let (own, other) = (own * 10, self.clock.other_cs.map_or(own * 10, |c| c * 10));
+            let ms = |cs: u64| cs.saturating_mul(10);
+            let (own, other) = (ms(own), ms(self.clock.other_cs.unwrap_or(own)));
             let (b, w) = if self.side_to_move() == Color::Sente { (own, other) } else { (other, own) };
             (p.btime, p.wtime) = (Some(b), Some(w));
             (p.binc, p.winc) = (Some(self.clock.inc_ms), Some(self.clock.inc_ms));
@@ -397,4 +398,42 @@ fn setup_lines(g: &ChessGame, tracker: Option<&dyn Session>) -> Vec<String> {
     )];
     out.extend(n.xboard_moves.iter().map(|(p, betza)| format!("piece {p}& {betza}")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(steps: &[Step]) -> Vec<String> {
+        steps.iter().filter_map(|s| if let Step::Say(r) = s { Some(r.to_string()) } else { None }).collect()
+    }
+
+    #[test]
+    fn level_reads_the_increment() {
+        assert_eq!(level("40 5 0"), Some(0));
+        assert_eq!(level("0 2:30 1.5"), Some(1500));
+        assert_eq!(level("40 5"), None);
+        assert_eq!(level("x 5 0"), None);
+        assert_eq!(level("40 5:xx 0"), None);
+        assert_eq!(level("40 5 -1"), None);
+    }
+
+    #[test]
+    fn a_user_move_before_any_variant_is_refused_and_changes_nothing() {
+        let mut c = Cecp::default();
+        assert_eq!(lines(&c.command("usermove e2e4")), vec!["Error (no variant): usermove e2e4"]);
+        assert!(c.moves.is_empty());
+        assert_eq!(lines(&c.command("time 99999999999999999999")), vec!["Error (expected centiseconds): time 99999999999999999999"]);
+        assert_eq!(c.clock.own_cs, None);
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let mut c = Cecp::default();
+        c.sync(chess_games().into_iter().find(|g| g.name == "kokesu"));
+        c.command("time 18446744073709551615");
+        let steps = c.command("go");
+        let Some(Step::Run(Command::Go(p))) = steps.get(1) else { panic!("{steps:?}") };
+        assert_eq!(p.btime, Some(u64::MAX));
+    }
 }

@@ -186,7 +186,7 @@ impl ChessGame {
         let fullmove: u32 = match f.len() {
             0..=2 => 1,
             _ => match f[f.len() - 1].parse::<u32>() {
-                Ok(n) if f[f.len() - 2].parse::<u32>().is_ok() => n.max(1),
+                Ok(n) if f[f.len() - 2].parse::<u32>().is_ok() => n.clamp(1, 1_000_000),
                 Ok(_) | Err(_) if f[2..].iter().all(|t| *t == "-" || t.chars().all(|c| c.is_ascii_alphabetic())) => 1,
                 _ => return Err(bad("expected '- - <halfmoves> <move>' after the side to move")),
             },
@@ -261,5 +261,6 @@ mod tests {
             assert!(CHESS.fen_to_sfen(bad).is_err(), "{bad}");
         }
         assert!(CHESS.sfen_to_fen("8/8 b P 1").is_err());
+        assert_eq!(CHESS.fen_to_sfen("8/8 w - - 0 4294967295").unwrap(), "8/8 b - 1999999");
     }
 }
