@@ -182,15 +182,15 @@ impl ChessGame {
             "b" => "w",
             _ => return Err(bad("side to move is not w or b")),
         };
-        // The full-move number is the last field when there are counters.
-        let fullmove: u32 = match f.len() {
-            0..=2 => 1,
-            _ => match f[f.len() - 1].parse::<u32>() {
-                Ok(n) if f[f.len() - 2].parse::<u32>().is_ok() => n.clamp(1, 1_000_000),
-                Ok(_) | Err(_) if f[2..].iter().all(|t| *t == "-" || t.chars().all(|c| c.is_ascii_alphabetic())) => 1,
-                _ => return Err(bad("expected '- - <halfmoves> <move>' after the side to move")),
-            },
-        };
+        // After the side: castling and en passant (ignored), then no counters or two.
+        let rest = &f[2..];
+        let numbers = rest.iter().rev().take_while(|t| t.parse::<u32>().is_ok()).count();
+        let flags = &rest[..rest.len() - numbers];
+        let flag_ok = |t: &&str| *t == "-" || t.chars().all(|c| c.is_ascii_alphanumeric());
+        if !(numbers == 0 || numbers == 2) || flags.len() > 2 || !flags.iter().all(flag_ok) {
+            return Err(bad("expected '- - <halfmoves> <move>' after the side to move"));
+        }
+        let fullmove: u32 = if numbers == 2 { rest[rest.len() - 1].parse::<u32>().unwrap_or(1).clamp(1, 1_000_000) } else { 1 };
         let ply = 2 * fullmove - 1 + u32::from(side == "w");
         // Holdings as SFEN counts, in the order the letters first appear.
         let mut hand = String::new();
