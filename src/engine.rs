@@ -86,7 +86,11 @@ impl Engine {
                 }
                 self.say(Reply::UsiOk);
             }
-            Command::IsReady => self.say(Reply::ReadyOk),
+            Command::IsReady => {
+                // A table being made for `USI_Hash` or `usinewgame` is waited for here.
+                self.session.wait_ready();
+                self.say(Reply::ReadyOk);
+            }
             Command::SetOption { name, value } => {
                 self.finish_search();
                 self.set_option(&name, value.as_deref());
@@ -107,14 +111,9 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 self.finish_search();
-                match self.session.perft(depth) {
-                    Ok(lines) => {
-                        let total: u64 = lines.iter().map(|l| l.1).sum();
-                        for (m, n) in lines {
-                            self.say(Reply::Text(format!("{m}: {n}")));
-                        }
-                        self.say(Reply::Text(format!("Nodes searched: {}", if depth == 0 { 1 } else { total })));
-                    }
+                let (signals, sink) = self.new_job(false);
+                match self.session.start_perft(depth, signals, sink) {
+                    Ok(handle) => self.search = Some(handle),
                     Err(e) => self.error(format!("perft: {e}")),
                 }
             }
@@ -134,11 +133,22 @@ impl Engine {
             },
             Command::Bench(depth) => {
                 self.finish_search();
-                let sink = Arc::clone(&self.sink);
-                self.session.bench(depth, &sink);
+                let (signals, sink) = self.new_job(false);
+                match self.session.start_bench(depth, signals, sink) {
+                    Ok(handle) => self.search = Some(handle),
+                    Err(e) => self.error(format!("bench: {e}")),
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// Fresh signals for a job on the search thread (search, perft, bench); `open_ended`:
+    /// only `stop` (or the end of input) ends it.
+    fn new_job(&mut self, open_ended: bool) -> (Arc<Signals>, Sink) {
+        self.signals = Arc::new(Signals::default());
+        self.search_is_open_ended = open_ended;
+        (Arc::clone(&self.signals), Arc::clone(&self.sink))
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -181,19 +191,29 @@ impl Engine {
         if let Some(why) = self.session.position_error() {
             self.error(format!("go: no position to search: {why}"));
             if params.mate.is_some() {
-                self.say(Reply::Checkmate(MateResult::NoMate));
+                // Not `nomate`: that would claim a proof about a position there is none of.
+                self.say(Reply::Checkmate(MateResult::Timeout));
             } else {
                 self.say(Reply::BestMove { mv: None, ponder: None });
             }
             return;
         }
-        self.signals = Arc::new(Signals::default());
+        // Open-ended: nothing but `stop` (or the end of input) ends it.
+        let p = &params;
+        let own_limit = [p.btime, p.wtime, p.binc, p.winc, p.byoyomi, p.movetime, p.nodes].iter().any(Option::is_some)
+            || p.depth.is_some()
+            || matches!(p.mate, Some(Some(_)));
+        let open_ended = p.infinite || p.ponder || !own_limit;
+        self.new_job(open_ended);
         self.signals.pondering.store(params.ponder, Ordering::SeqCst);
         let is_mate = params.mate.is_some();
-        self.search_is_open_ended = params.infinite || params.ponder || params.mate == Some(None);
         let job = SearchJob {
             params,
-            time: TimeOptions { minimum_ms: self.options.minimum_thinking_ms, overhead_ms: self.options.move_overhead_ms },
+            time: TimeOptions {
+                minimum_ms: self.options.minimum_thinking_ms,
+                overhead_ms: self.options.move_overhead_ms,
+                byoyomi_overhead_ms: self.options.byoyomi_overhead_ms,
+            },
             multipv: self.options.multipv,
             threads: self.options.threads,
             signals: Arc::clone(&self.signals),
@@ -205,7 +225,7 @@ impl Engine {
             Err(e) => {
                 self.error(format!("go: {e}"));
                 if is_mate {
-                    self.say(Reply::Checkmate(MateResult::NoMate));
+                    self.say(Reply::Checkmate(MateResult::Timeout));
                 } else {
                     self.say(Reply::BestMove { mv: None, ponder: None });
                 }

@@ -14,4 +14,5 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod session;
+pub mod table_slot;
 pub mod usi;
