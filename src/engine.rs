@@ -65,12 +65,20 @@ impl Engine {
     /// End of input: like `quit`, but a search with limits of its own (time, depth,
     /// nodes) is allowed to finish, so `echo "go depth 8" | koma` prints the whole search.
     pub fn end_of_input(&mut self) {
+        self.wait_for_limited_job();
+        self.finish_search();
+    }
+
+    /// Waits for a running search, perft or bench that ends by limits of its own (not
+    /// for an open-ended one: infinite, ponder, mate infinite, a bare `go`).
+    pub fn wait_for_limited_job(&mut self) {
         if !self.search_is_open_ended {
             if let Some(handle) = self.search.take() {
-                let _ = handle.join();
+                if handle.join().is_err() {
+                    self.error("the search thread failed; the position is unchanged");
+                }
             }
         }
-        self.finish_search();
     }
 
     pub fn is_searching(&self) -> bool {

@@ -19,9 +19,37 @@ pub fn stdout_sink() -> Sink {
     })
 }
 
+/// Parses one line and hands it to the engine.
+fn handle_line(engine: &mut Engine, bytes: &[u8], sink: &Sink) -> Flow {
+    let line = String::from_utf8_lossy(bytes);
+    log::debug!("<< {}", line.trim_end());
+    match parse_command(&line) {
+        Ok(None) => Flow::Continue,
+        Ok(Some(cmd)) => engine.handle(cmd),
+        Err(e) => {
+            sink(Reply::Error(e.to_string()));
+            Flow::Continue
+        }
+    }
+}
+
 /// Runs the protocol on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, sink: Sink) {
+    run_with_script(&[], input, sink)
+}
+
+/// Runs `script` (one command per item, e.g. the command-line arguments), then `input`.
+/// A script is run one command after the other: a search, perft or bench with limits
+/// of its own finishes before the next command, so `koma "go perft 5" quit` prints the
+/// whole count (open-ended ones, such as `go infinite`, go on under the next command).
+pub fn run_with_script(script: &[String], input: impl BufRead, sink: Sink) {
     let mut engine = Engine::new(Arc::clone(&sink));
+    for line in script {
+        if handle_line(&mut engine, line.as_bytes(), &sink) == Flow::Quit {
+            return;
+        }
+        engine.wait_for_limited_job();
+    }
     let mut input = input;
     let mut buf = Vec::new();
     loop {
@@ -34,16 +62,8 @@ pub fn run(input: impl BufRead, sink: Sink) {
                 break;
             }
         }
-        let line = String::from_utf8_lossy(&buf);
-        log::debug!("<< {}", line.trim_end());
-        match parse_command(&line) {
-            Ok(None) => {}
-            Ok(Some(cmd)) => {
-                if engine.handle(cmd) == Flow::Quit {
-                    return;
-                }
-            }
-            Err(e) => sink(Reply::Error(e.to_string())),
+        if handle_line(&mut engine, &buf, &sink) == Flow::Quit {
+            return;
         }
     }
     // End of input is `quit`; a search with its own limits may finish first.
