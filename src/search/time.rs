@@ -169,6 +169,8 @@ pub const WATCH_INTERVAL: Duration = Duration::from_millis(2);
 #[derive(Clone, Debug)]
 pub struct Deadline {
     limit: Duration,
+    /// The margin never brings the deadline before the minimum thinking time.
+    minimum: Duration,
     start: Instant,
     pondering: bool,
     /// The latest the watcher has been woken after it asked to be.
@@ -178,13 +180,14 @@ pub struct Deadline {
 impl Deadline {
     /// The deadline of `plan` for a `go` that arrived at `start`; `None` without a limit.
     pub fn new(plan: &TimePlan, start: Instant, pondering: bool) -> Option<Deadline> {
-        plan.maximum.map(|limit| Deadline { limit, start, pondering, lag: Duration::ZERO })
+        plan.maximum.map(|limit| Deadline { limit, minimum: plan.minimum.min(limit), start, pondering, lag: Duration::ZERO })
     }
 
     /// Time kept in hand for a starved machine: four times the worst wake-up lag seen,
-    /// never more than half the limit.
+    /// never more than half the limit, nor so much that the deadline comes before the
+    /// minimum thinking time.
     pub fn margin(&self) -> Duration {
-        self.lag.saturating_mul(4).min(self.limit / 2)
+        self.lag.saturating_mul(4).min(self.limit / 2).min(self.limit - self.minimum)
     }
 
     /// One look at the clock at `now`, taken when the watcher meant to look at `due`.
@@ -378,6 +381,11 @@ mod tests {
             t = next + ms(20);
         }
         assert_eq!(d.margin(), ms(80));
+        // The margin never brings the answer before the minimum thinking time.
+        let zero = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0) }), Color::Sente, TimeOptions::default());
+        let mut z = Deadline::new(&zero, start, false).unwrap();
+        let _ = z.check(start + ms(5), start, false);
+        assert_eq!(z.margin(), Duration::ZERO);
         assert!(t - start <= p.maximum.unwrap() - ms(80) + ms(22), "{:?}", t - start);
     }
 
