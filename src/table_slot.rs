@@ -1,6 +1,6 @@
 //! The transposition table of a session, made ready off the clock.
 //!
-//! Allocating (and clearing) a big table takes seconds, so it is never done inside a
+//! Allocating (and clearing) a big table can take seconds, so it is never done inside a
 //! move's time: it happens on a thread of its own when the session starts, when
 //! `USI_Hash` changes and on `usinewgame`; `isready` waits for it (that is where a GUI
 //! expects to wait); a `go` that comes before it is ready searches with a small table of
@@ -34,13 +34,14 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
         slot
     }
 
+    /// Starts making a fresh table of `mib` MiB on a thread of its own, after dropping
+    /// `old` there. A fresh table is a cleared one: the allocator hands out zeroed pages
+    /// lazily, so making it is quick whatever its size and the pages are mapped as the
+    /// searches first touch them (lazily and incrementally, never all inside one move).
     fn prepare(&mut self, mib: usize, old: Option<Table<M>>) {
-        let job = move || match old {
-            Some(mut t) => {
-                t.clear();
-                t
-            }
-            None => Table::new(mib),
+        let job = move || {
+            drop(old);
+            Table::new(mib)
         };
         self.pending = match std::thread::Builder::new().name("hash".into()).spawn(job) {
             Ok(h) => Some((mib, h)),
@@ -89,15 +90,11 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
         self.prepare(mib, None);
     }
 
-    /// `usinewgame`: the table is cleared in the background.
+    /// `usinewgame`: the old table is dropped and a fresh one made, in the background.
     pub fn clear(&mut self) {
         self.settle(true);
         let old = self.fresh.take().or_else(|| self.table.lock().ok().and_then(|mut t| t.take()));
-        if old.is_none() && self.pending.is_none() {
-            self.prepare(self.mib, None);
-        } else if old.is_some() {
-            self.prepare(self.mib, old);
-        }
+        self.prepare(self.mib, old);
     }
 
     /// `isready`: waits until the table is made.
