@@ -274,7 +274,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         let counter = self.history.counter(ply.checked_sub(1).and_then(|p| self.stack[p].mv.map(G::move_id)));
-        self.score_moves(pos, &list, &mut scores, tt_move, counter, ply);
+        // The table's move goes first, and the others are scored only if it does not cut.
+        let mut scored = false;
+        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
+            Some(i) => {
+                list.swap(0, i);
+                scores.clear();
+                scores.resize(list.len(), 0);
+                scores[0] = ORDER_TT;
+            }
+            None => {
+                self.score_moves(pos, &list, &mut scores, None, counter, ply);
+                scored = true;
+            }
+        }
         let cx = self.context(ply);
 
         let original_alpha = alpha;
@@ -286,39 +299,44 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut skip_quiets = false;
         let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
         for n in 0..list.len() {
+            if n > 0 && !scored {
+                self.score_moves(pos, &list[1..], &mut scores, None, counter, ply);
+                scores.insert(0, ORDER_TT);
+                scored = true;
+            }
             pick_next(&mut list, &mut scores, n);
             let mv = list[n];
             if Some(mv) == excluded {
                 continue;
             }
-            let tactical = pos.is_tactical(mv);
             let order = scores[n];
+            let tactical = pos.is_tactical(mv);
             let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cx) };
 
-            // Pruning at shallow depth, once a move that does not lose has been found.
+            // Pruning at shallow depth, once a move that does not lose has been found. A
+            // quiet move that gives check is never pruned (it may mate).
+            let mut prune_quiet = false;
             if ply > 0 && best > -MATE_BOUND && !in_check {
                 if !tactical && G::QUIET_PRUNING {
-                    if skip_quiets {
-                        continue;
-                    }
                     if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, improving) {
                         skip_quiets = true;
-                        continue;
                     }
                     let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
-                    if lmr_depth <= params::FUTILITY_DEPTH
+                    let futile = lmr_depth <= params::FUTILITY_DEPTH
                         && eval != NO_EVAL
-                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha
-                        && order < ORDER_COUNTER
-                    {
-                        continue;
-                    }
-                    if lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth && order < ORDER_COUNTER {
-                        continue;
-                    }
+                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
+                    let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
+                    prune_quiet = skip_quiets || (order < ORDER_COUNTER && (futile || bad_history));
                 } else if tactical && depth <= params::SEE_PRUNE_DEPTH && !pv_node && order < ORDER_KILLER_2 && pos.losing_exchange(mv) {
                     continue;
                 }
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            self.tt.prefetch(child.key());
+            let gives_check = child.in_check();
+            if prune_quiet && !gives_check {
+                continue;
             }
 
             // Singular extension: the table's move is much better than every other.
@@ -345,8 +363,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
 
-            let mut child = pos.clone();
-            child.play(mv);
             self.stack[ply].mv = Some(mv);
             searched += 1;
             if !tactical && quiet_count < MAX_QUIETS {
@@ -367,7 +383,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         reduction -= 1;
                     }
                     reduction -= quiet_history / params::LMR_HISTORY_DIVISOR;
-                    if reduction > 0 && child.in_check() {
+                    if reduction > 0 && gives_check {
                         reduction -= 1;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
@@ -552,17 +568,26 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return s;
             }
         }
+        let stand_pat = !in_check || qply >= MAX_QPLY;
+        // Captures and promotions that do not lose material, and on the first ply of
+        // quiescence, where the game asks for it, quiet moves (drops) that check.
+        let checks = G::QUIESCENCE_CHECKS && qply == 0 && !in_check;
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            self.moves[ply] = list;
-            return outcome_score(pos.no_move_outcome(), ply);
+        // Where the game makes its tactical moves alone, a position without them is not
+        // looked at for having no move at all (as in every engine's quiescence).
+        let tactical_only = stand_pat && !checks && pos.tactical_moves(&mut list);
+        if !tactical_only {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                self.moves[ply] = list;
+                return outcome_score(pos.no_move_outcome(), ply);
+            }
         }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut raw_eval = None;
-        if !in_check || qply >= MAX_QPLY {
+        if stand_pat {
             let stand = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
             raw_eval = Some(stand);
             if stand >= beta || qply >= MAX_QPLY {
@@ -574,7 +599,17 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            list.retain(|&m| pos.is_tactical(m) && !pos.losing_exchange(m));
+            list.retain(|&m| {
+                if tactical_only || pos.is_tactical(m) {
+                    !pos.losing_exchange(m)
+                } else {
+                    checks && {
+                        let mut c = pos.clone();
+                        c.play(m);
+                        c.in_check()
+                    }
+                }
+            });
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
@@ -585,6 +620,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             pick_next(&mut list, &mut scores, n);
             let mut child = pos.clone();
             child.play(list[n]);
+            self.tt.prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 break;
@@ -626,4 +662,54 @@ fn pick_next<M: Copy>(list: &mut [M], scores: &mut [i32], n: usize) {
     }
     list.swap(n, best);
     scores.swap(n, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kokesu::Kokesu;
+    use crate::search::tt::Table;
+    use crate::search::{Limits, Signals};
+    use std::time::{Duration, Instant};
+
+    /// The score of `sfen` at `depth`, and what the singular-extension search finds
+    /// without the best move (one of `tokens`) at half that depth.
+    fn singular_probe(sfen: &str, tokens: &[&str], depth: u32) -> (i32, i32) {
+        let p = Kokesu::from_sfen(sfen, &Default::default()).unwrap();
+        let table = Table::new(2);
+        let signals = Signals::default();
+        let history = [(p.key(), p.in_check())];
+        let mut s = Searcher::new(&table, &signals, &history);
+        let limits = Limits {
+            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let r = s.run(&p, &limits, Instant::now(), &mut |_| {});
+        let mv = r.best.unwrap();
+        assert!(tokens.contains(&p.format_move(mv).as_str()), "{sfen}");
+        // The root on the path, as `node` expects it.
+        s.push(&p, p.in_check());
+        s.root_depth = depth as i32;
+        let value = s.exclude(&p, mv, depth as i32 / 2, r.score - 1, 0, p.in_check(), false);
+        (r.score, value)
+    }
+
+    #[test]
+    fn singular_search_finds_the_only_move_that_wins_the_queen() {
+        // Only the rook takes the queen on d5 (5h5d): without it white is far worse.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/8/8/3R2K1 b - 1", &["5h5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without < score - 500, "{score} {without}");
+    }
+
+    #[test]
+    fn singular_search_sees_a_second_move_that_wins_the_queen() {
+        // The rook (5h5d) and the knight on c3 (6f5d) both take it: neither is singular.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/2N5/8/3R2K1 b - 1", &["5h5d", "6f5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without > score - 200, "{score} {without}");
+    }
 }
