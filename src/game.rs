@@ -188,9 +188,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// where a quiet move often decides at once (sudden wins by capture counts, compound
     /// turns).
     const QUIET_PRUNING: bool = false;
-    /// Whether the first ply of quiescence also tries quiet moves that give check
-    /// (drops in the shogi games), so that a mate just past the horizon is seen.
-    const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
@@ -201,8 +198,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
         false
     }
-    /// A tactical move that loses material by static exchange; the quiescence search
-    /// leaves it out. The default knows of none.
+    /// A move that loses material by static exchange (a capture that loses more than it
+    /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
+    /// such captures out and the main search prunes them near the horizon. The default
+    /// knows of none.
     fn losing_exchange(&self, _mv: Self::Move) -> bool {
         false
     }
