@@ -66,12 +66,20 @@ impl Engine {
     /// End of input: like `quit`, but a search with limits of its own (time, depth,
     /// nodes) is allowed to finish, so `echo "go depth 8" | koma` prints the whole search.
     pub fn end_of_input(&mut self) {
+        self.wait_for_limited_job();
+        self.finish_search();
+    }
+
+    /// Waits for a running search, perft or bench that ends by limits of its own (not
+    /// for an open-ended one: infinite, ponder, mate infinite, a bare `go`).
+    pub fn wait_for_limited_job(&mut self) {
         if !self.search_is_open_ended {
             if let Some(handle) = self.search.take() {
-                let _ = handle.join();
+                if handle.join().is_err() {
+                    self.error("the search thread failed; the position is unchanged");
+                }
             }
         }
-        self.finish_search();
     }
 
     /// The current game in the chess protocols (UCI, CECP), if it has a chess notation.
@@ -97,7 +105,11 @@ impl Engine {
                 }
                 self.say(Reply::UsiOk);
             }
-            Command::IsReady => self.say(Reply::ReadyOk),
+            Command::IsReady => {
+                // A table being made for `USI_Hash` or `usinewgame` is waited for here.
+                self.session.wait_ready();
+                self.say(Reply::ReadyOk);
+            }
             Command::SetOption { name, value } => {
                 self.finish_search();
                 self.set_option(&name, value.as_deref());
@@ -118,14 +130,9 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 self.finish_search();
-                match self.session.perft(depth) {
-                    Ok(lines) => {
-                        let total: u64 = lines.iter().map(|l| l.1).sum();
-                        for (m, n) in lines {
-                            self.say(Reply::PerftMove { mv: m, nodes: n });
-                        }
-                        self.say(Reply::Text(format!("Nodes searched: {}", if depth == 0 { 1 } else { total })));
-                    }
+                let (signals, sink) = self.new_job(false);
+                match self.session.start_perft(depth, signals, sink) {
+                    Ok(handle) => self.search = Some(handle),
                     Err(e) => self.error(format!("perft: {e}")),
                 }
             }
@@ -145,11 +152,22 @@ impl Engine {
             },
             Command::Bench(depth) => {
                 self.finish_search();
-                let sink = Arc::clone(&self.sink);
-                self.session.bench(depth, &sink);
+                let (signals, sink) = self.new_job(false);
+                match self.session.start_bench(depth, signals, sink) {
+                    Ok(handle) => self.search = Some(handle),
+                    Err(e) => self.error(format!("bench: {e}")),
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// Fresh signals for a job on the search thread (search, perft, bench); `open_ended`:
+    /// only `stop` (or the end of input) ends it.
+    fn new_job(&mut self, open_ended: bool) -> (Arc<Signals>, Sink) {
+        self.signals = Arc::new(Signals::default());
+        self.search_is_open_ended = open_ended;
+        (Arc::clone(&self.signals), Arc::clone(&self.sink))
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -192,19 +210,29 @@ impl Engine {
         if let Some(why) = self.session.position_error() {
             self.error(format!("go: no position to search: {why}"));
             if params.mate.is_some() {
-                self.say(Reply::Checkmate(MateResult::NoMate));
+                // Not `nomate`: that would claim a proof about a position there is none of.
+                self.say(Reply::Checkmate(MateResult::Timeout));
             } else {
                 self.say(Reply::BestMove { mv: None, ponder: None });
             }
             return;
         }
-        self.signals = Arc::new(Signals::default());
+        // Open-ended: nothing but `stop` (or the end of input) ends it.
+        let p = &params;
+        let own_limit = [p.btime, p.wtime, p.binc, p.winc, p.byoyomi, p.movetime, p.nodes].iter().any(Option::is_some)
+            || p.depth.is_some()
+            || matches!(p.mate, Some(Some(_)));
+        let open_ended = p.infinite || p.ponder || !own_limit;
+        self.new_job(open_ended);
         self.signals.pondering.store(params.ponder, Ordering::SeqCst);
         let is_mate = params.mate.is_some();
-        self.search_is_open_ended = params.infinite || params.ponder || params.mate == Some(None);
         let job = SearchJob {
             params,
-            time: TimeOptions { minimum_ms: self.options.minimum_thinking_ms, overhead_ms: self.options.move_overhead_ms },
+            time: TimeOptions {
+                minimum_ms: self.options.minimum_thinking_ms,
+                overhead_ms: self.options.move_overhead_ms,
+                byoyomi_overhead_ms: self.options.byoyomi_overhead_ms,
+            },
             multipv: self.options.multipv,
             threads: self.options.threads,
             signals: Arc::clone(&self.signals),
@@ -216,7 +244,7 @@ impl Engine {
             Err(e) => {
                 self.error(format!("go: {e}"));
                 if is_mate {
-                    self.say(Reply::Checkmate(MateResult::NoMate));
+                    self.say(Reply::Checkmate(MateResult::Timeout));
                 } else {
                     self.say(Reply::BestMove { mv: None, ponder: None });
                 }

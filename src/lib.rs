@@ -15,4 +15,5 @@ pub mod protocol;
 pub mod search;
 pub mod tune;
 pub mod session;
+pub mod table_slot;
 pub mod usi;

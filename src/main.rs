@@ -18,12 +18,6 @@ fn main() {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
     let sink = koma::usi::stdout_sink();
-    let mut script = String::new();
-    for c in &args.commands {
-        script.push_str(c);
-        script.push('\n');
-    }
     let stdin = std::io::stdin();
-    let input = std::io::Read::chain(std::io::Cursor::new(script.into_bytes()), stdin.lock());
-    koma::usi::run(std::io::BufReader::new(input), sink);
+    koma::usi::run_with_script(&args.commands, stdin.lock(), sink);
 }

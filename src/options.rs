@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::game::RuleKind;
 use crate::games;
+use crate::search::time;
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
 const MAX_HASH_MIB: usize = 4096;
@@ -44,6 +45,7 @@ pub struct Options {
     pub threads: usize,
     pub minimum_thinking_ms: u64,
     pub move_overhead_ms: u64,
+    pub byoyomi_overhead_ms: u64,
     /// Rules switches that were set, by name, for every variant.
     pub rules: BTreeMap<&'static str, String>,
 }
@@ -56,8 +58,9 @@ impl Default for Options {
             ponder: false,
             multipv: 1,
             threads: 1,
-            minimum_thinking_ms: 50,
-            move_overhead_ms: 100,
+            minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
+            move_overhead_ms: time::DEFAULT_OVERHEAD_MS,
+            byoyomi_overhead_ms: time::DEFAULT_BYOYOMI_OVERHEAD_MS,
             rules: BTreeMap::new(),
         }
     }
@@ -84,8 +87,9 @@ impl Options {
             "name USI_Ponder type check default false".to_string(),
             format!("name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             format!("name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "name MinimumThinkingTime type spin default 50 min 0 max 10000".to_string(),
-            "name MoveOverhead type spin default 100 min 0 max 10000".to_string(),
+            format!("name MinimumThinkingTime type spin default {} min 0 max 10000", time::DEFAULT_MINIMUM_MS),
+            format!("name MoveOverhead type spin default {} min 0 max 10000", time::DEFAULT_OVERHEAD_MS),
+            format!("name ByoyomiOverhead type spin default {} min 0 max 10000", time::DEFAULT_BYOYOMI_OVERHEAD_MS),
         ];
         for (_, opt) in games::rule_options() {
             lines.push(match opt.kind {
@@ -137,6 +141,10 @@ impl Options {
         }
         if is("MoveOverhead") || is("NetworkDelay") {
             self.move_overhead_ms = spin(name, &need(value)?, 0, 10_000)?;
+            return Ok(Change::Other);
+        }
+        if is("ByoyomiOverhead") {
+            self.byoyomi_overhead_ms = spin(name, &need(value)?, 0, 10_000)?;
             return Ok(Change::Other);
         }
         if let Some((variant, opt)) = games::rule_options().into_iter().find(|(_, o)| o.name.eq_ignore_ascii_case(name)) {

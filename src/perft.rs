@@ -4,17 +4,27 @@
 //! repetition never cuts the tree. Move lists are reused per depth, so the walk
 //! allocates only while the buffers first grow.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::Game;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<G::Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-    walk(pos, depth, &mut buffers)
+    perft_until(pos, depth, &AtomicBool::new(false))
 }
 
-fn walk<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+/// [`perft`] that gives up (with a partial count) as soon as `stop` is set.
+pub fn perft_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> u64 {
+    let mut buffers: Vec<Vec<G::Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+    walk(pos, depth, &mut buffers, stop)
+}
+
+fn walk<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>], stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if depth > 1 && stop.load(Ordering::Relaxed) {
+        return 0;
     }
     let (list, rest) = buffers.split_first_mut().expect("one buffer per ply");
     list.clear();
@@ -26,25 +36,33 @@ fn walk<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
     for &mv in list.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        nodes += walk(&child, depth - 1, rest);
+        nodes += walk(&child, depth - 1, rest, stop);
     }
     nodes
 }
 
 /// Perft split by root move: one `(token, leaves)` pair per legal move, sorted by token.
 pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+    divide_until(pos, depth, &AtomicBool::new(false)).0
+}
+
+/// [`divide`] that ends as soon as `stop` is set: the root moves counted in full so far,
+/// and the number of root moves.
+pub fn divide_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, usize) {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    let mut out: Vec<(String, u64)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.play(mv);
-            (pos.format_move(mv), perft(&child, depth.saturating_sub(1)))
-        })
-        .collect();
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        let mut child = pos.clone();
+        child.play(mv);
+        let n = perft_until(&child, depth.saturating_sub(1), stop);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        out.push((pos.format_move(mv), n));
+    }
     out.sort();
-    out
+    (out, moves.len())
 }
 
 /// One position of a perft suite file (`fixtures/perft/<variant>.perft`).

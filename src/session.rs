@@ -4,8 +4,8 @@
 //! implements it once for every game. The engine picks the session when the variant is
 //! chosen (`src/games/mod.rs`) and from then on never matches on the variant again.
 
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -16,9 +16,10 @@ use crate::perft;
 use crate::protocol::notation::ChessGame;
 use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
 use crate::search::mate::{self, MateAnswer};
-use crate::search::time::{self, TimeOptions};
+use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
+use crate::table_slot::{SharedTable, TableSlot};
 
 /// Where replies go (stdout in the binary, a buffer in tests).
 pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
@@ -61,21 +62,25 @@ pub trait Session: Send {
     fn display(&self) -> Result<Vec<String>, String>;
     /// `moves`: legal move tokens.
     fn legal_moves(&self) -> Result<Vec<String>, String>;
-    /// `go perft N`: per-move counts (sorted by token).
-    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// `go perft N` on a thread of its own: one line per move (sorted by token), then
+    /// `Nodes searched: N`; `signals.stop` ends it early with what it has, marked.
+    fn start_perft(&self, depth: u32, signals: Arc<Signals>, sink: Sink) -> Result<JoinHandle<()>, String>;
     /// `go`: starts a search thread that ends with exactly one `bestmove` or `checkmate`.
     fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String>;
-    /// `bench`: fixed positions to a fixed depth; lines go to `sink`.
-    fn bench(&mut self, depth: Option<u32>, sink: &Sink);
-    /// `usinewgame`: forget what earlier games taught the table.
+    /// `bench` on a thread of its own: fixed positions to a fixed depth; lines go to
+    /// `sink`; `signals.stop` ends it early with the totals so far, marked.
+    fn start_bench(&self, depth: Option<u32>, signals: Arc<Signals>, sink: Sink) -> Result<JoinHandle<()>, String>;
+    /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
     fn new_game(&mut self);
-    /// `USI_Hash`: takes effect at the next search.
+    /// `USI_Hash`: a table of this size is made in the background.
     fn set_hash(&mut self, mib: usize);
     /// The game in the chess protocols (UCI, CECP), if it has a chess notation.
     fn chess_game(&self) -> Option<ChessGame>;
     /// Whether the game is over in the current position: by a rule, or because the side
     /// to move has no legal move. From the side to move's view. Repetitions are not judged.
     fn outcome(&self) -> Option<Outcome>;
+    /// `isready`: waits until the table is ready.
+    fn wait_ready(&mut self);
 }
 
 #[derive(Clone)]
@@ -89,14 +94,13 @@ struct Current<G: Game> {
 pub struct GameSession<G: Game> {
     rules: G::Rules,
     current: Result<Current<G>, String>,
-    tt: Arc<Mutex<Option<Table<G::Move>>>>,
-    hash_mib: usize,
+    tt: TableSlot<G::Move>,
 }
 
 impl<G: Game> GameSession<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
-        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: Arc::new(Mutex::new(None)), hash_mib: 16 }
+        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: TableSlot::new(16) }
     }
 
     fn root(pos: G) -> Current<G> {
@@ -210,29 +214,50 @@ impl<G: Game> Session for GameSession<G> {
         Ok(list.iter().map(|&m| cur.pos.format_move(m)).collect())
     }
 
-    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        Ok(perft::divide(&self.current()?.pos, depth))
+    fn start_perft(&self, depth: u32, signals: Arc<Signals>, sink: Sink) -> Result<JoinHandle<()>, String> {
+        let pos = self.current()?.pos.clone();
+        std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let (lines, of) = perft::divide_until(&pos, depth, &signals.stop);
+                let total: u64 = lines.iter().map(|l| l.1).sum();
+                let done = lines.len();
+                for (m, n) in lines {
+                    sink(Reply::PerftMove { mv: m, nodes: n });
+                }
+                if signals.stop.load(Ordering::Relaxed) {
+                    sink(Reply::Text(format!("Nodes searched: {total} (stopped: {done} of {of} moves counted)")));
+                } else {
+                    sink(Reply::Text(format!("Nodes searched: {}", if depth == 0 { 1 } else { total })));
+                }
+            })
+            .map_err(|e| format!("cannot start the perft thread: {e}"))
     }
 
     fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
         let cur = self.current()?.clone();
         let mut searchmoves = Vec::new();
         for t in &job.params.searchmoves {
-            searchmoves.push(cur.pos.parse_move(t).map_err(|e| format!("searchmoves: {e}"))?);
+            match cur.pos.parse_move(t) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => {
+                    // A bad list is ignored whole: all moves are searched, never a resignation.
+                    (job.sink)(Reply::Error(format!("go: searchmoves ignored, all moves are searched: {e}")));
+                    searchmoves.clear();
+                    break;
+                }
+            }
         }
-        let tt = Arc::clone(&self.tt);
-        let hash_mib = self.hash_mib;
+        let tt = self.tt.for_search();
         std::thread::Builder::new()
             .name("search".into())
             .stack_size(smp::STACK_BYTES)
-            .spawn(move || run_search(cur, job, searchmoves, tt, hash_mib))
+            .spawn(move || run_search(cur, job, searchmoves, tt))
             .map_err(|e| format!("cannot start the search thread: {e}"))
     }
 
-    fn bench(&mut self, depth: Option<u32>, sink: &Sink) {
+    fn start_bench(&self, depth: Option<u32>, signals: Arc<Signals>, sink: Sink) -> Result<JoinHandle<()>, String> {
         let depth = depth.unwrap_or(G::BENCH_DEPTH).clamp(1, 64);
-        let table = Table::new(16);
-        let signals = Signals::default();
         let mut positions = vec![G::startpos(&self.rules)];
         for s in G::BENCH_POSITIONS {
             match G::from_sfen(s, &self.rules) {
@@ -240,42 +265,19 @@ impl<G: Game> Session for GameSession<G> {
                 Err(e) => sink(Reply::Error(format!("bench position '{s}': {e}"))),
             }
         }
-        let limits = Limits {
-            time: time::TimePlan::unlimited(Duration::ZERO),
-            depth: Some(depth),
-            nodes: None,
-            multipv: 1,
-            searchmoves: Vec::new(),
-        };
-        let start = Instant::now();
-        let mut total = 0;
-        for (i, pos) in positions.iter().enumerate() {
-            let history = [(pos.key(), pos.in_check())];
-            let mut s = Searcher::new(&table, &signals, &history);
-            let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
-            total += r.nodes;
-            let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "resign".into());
-            sink(Reply::InfoString(format!("bench position {} nodes {} bestmove {best} sfen {}", i + 1, r.nodes, pos.to_sfen())));
-        }
-        let ms = start.elapsed().as_millis() as u64;
-        sink(Reply::Text(format!("Total time (ms) : {ms}")));
-        sink(Reply::Text(format!("Nodes searched  : {total}")));
-        sink(Reply::Text(format!("Nodes/second    : {}", total * 1000 / ms.max(1))));
+        std::thread::Builder::new()
+            .name("bench".into())
+            .stack_size(smp::STACK_BYTES)
+            .spawn(move || bench(&positions, depth, &signals, &sink))
+            .map_err(|e| format!("cannot start the bench thread: {e}"))
     }
 
     fn new_game(&mut self) {
-        if let Ok(mut t) = self.tt.lock() {
-            if let Some(t) = t.as_mut() {
-                t.clear();
-            }
-        }
+        self.tt.clear();
     }
 
     fn set_hash(&mut self, mib: usize) {
-        self.hash_mib = mib;
-        if let Ok(mut t) = self.tt.lock() {
-            *t = None;
-        }
+        self.tt.resize(mib);
     }
 
     fn chess_game(&self) -> Option<ChessGame> {
@@ -291,6 +293,41 @@ impl<G: Game> Session for GameSession<G> {
         pos.legal_moves(&mut list);
         list.is_empty().then(|| pos.no_move_outcome())
     }
+
+    fn wait_ready(&mut self) {
+        self.tt.wait_ready();
+    }
+}
+
+/// The body of the bench thread.
+fn bench<G: Game>(positions: &[G], depth: u32, signals: &Signals, sink: &Sink) {
+    let table = Table::new(16);
+    let limits = Limits {
+        time: time::TimePlan::unlimited(Duration::ZERO),
+        depth: Some(depth),
+        nodes: None,
+        multipv: 1,
+        searchmoves: Vec::new(),
+    };
+    let start = Instant::now();
+    let mut total = 0;
+    for (i, pos) in positions.iter().enumerate() {
+        let history = [(pos.key(), pos.in_check())];
+        let mut s = Searcher::new(&table, signals, &history);
+        let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
+        total += r.nodes;
+        if signals.stop.load(Ordering::Relaxed) {
+            sink(Reply::InfoString(format!("bench stopped in position {} of {}", i + 1, positions.len())));
+            break;
+        }
+        let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "resign".into());
+        sink(Reply::InfoString(format!("bench position {} nodes {} bestmove {best} sfen {}", i + 1, r.nodes, pos.to_sfen())));
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    let stopped = if signals.stop.load(Ordering::Relaxed) { " (stopped)" } else { "" };
+    sink(Reply::Text(format!("Total time (ms) : {ms}")));
+    sink(Reply::Text(format!("Nodes searched  : {total}{stopped}")));
+    sink(Reply::Text(format!("Nodes/second    : {}", total * 1000 / ms.max(1))));
 }
 
 /// The body of the search thread.
@@ -298,8 +335,7 @@ fn run_search<G: Game>(
     cur: Current<G>,
     job: SearchJob,
     searchmoves: Vec<G::Move>,
-    tt: Arc<Mutex<Option<Table<G::Move>>>>,
-    hash_mib: usize,
+    tt: SharedTable<G::Move>,
 ) {
     let signals = &job.signals;
     let sink = &job.sink;
@@ -307,7 +343,8 @@ fn run_search<G: Game>(
     let plan = time::plan(&job.params, root.side_to_move(), job.time);
 
     if let Some(mate_limit) = job.params.mate {
-        let deadline = mate_limit.map(|ms| job.start + Duration::from_millis(ms));
+        // A deadline too far to represent is no deadline.
+        let deadline = mate_limit.and_then(|ms| job.start.checked_add(Duration::from_millis(ms)));
         let answer = match mate::solve(root, signals, deadline) {
             MateAnswer::Mate(pv) => MateResult::Mate(tokens(root, &pv)),
             MateAnswer::NoMate => MateResult::NoMate,
@@ -317,8 +354,36 @@ fn run_search<G: Game>(
         return;
     }
 
+    // The hard deadline, by the wall clock, on a thread of its own.
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(deadline) = Deadline::new(&plan, job.start, signals.pondering.load(Ordering::SeqCst)) {
+            let (signals, done) = (&**signals, &done);
+            let spawned = std::thread::Builder::new()
+                .name("deadline".into())
+                .spawn_scoped(scope, move || time::watch(deadline, &SystemClock, signals, done));
+            if let Err(e) = spawned {
+                log::warn!("cannot start the deadline thread: {e}");
+            }
+        }
+        search_and_answer(&cur, &job, searchmoves, &tt, plan);
+        done.store(true, Ordering::Release);
+    });
+}
+
+/// The search proper and its `bestmove`, while the deadline is watched.
+fn search_and_answer<G: Game>(
+    cur: &Current<G>,
+    job: &SearchJob,
+    searchmoves: Vec<G::Move>,
+    tt: &SharedTable<G::Move>,
+    plan: time::TimePlan,
+) {
+    let (signals, sink, root) = (&job.signals, &job.sink, &cur.pos);
     let mut guard = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let table = guard.get_or_insert_with(|| Table::new(hash_mib));
+    // The slot hands out a table that is ready; an empty one would be a bug, not a reason
+    // to allocate a big table inside the move's time.
+    let table = guard.get_or_insert_with(|| Table::new(1));
     let book = root.book_move().filter(|m| {
         let mut legal = Vec::new();
         root.legal_moves(&mut legal);

@@ -72,17 +72,79 @@ fn lock(d: &Mutex<Dialect>) -> std::sync::MutexGuard<'_, Dialect> {
     d.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The protocol loop's state: the engine and the dialect its lines go through.
+struct Loop {
+    engine: Engine,
+    dialect: Arc<Mutex<Dialect>>,
+    sink: Sink,
+}
+
+impl Loop {
+    fn new(sink: Sink) -> Loop {
+        let dialect = Arc::new(Mutex::new(Dialect::Usi));
+        let out = Arc::clone(&sink);
+        let translated = Arc::clone(&dialect);
+        let engine_sink: Sink = Arc::new(move |r: Reply| match lock(&translated).reply(r) {
+            Err(r) => out(r),
+            Ok(lines) => lines.into_iter().for_each(|l| out(Reply::Text(l))),
+        });
+        Loop { engine: Engine::new(engine_sink), dialect, sink }
+    }
+
+    fn say(&self, lines: Vec<String>) {
+        lines.into_iter().for_each(|l| (self.sink)(Reply::Text(l)));
+    }
+
+    /// Parses one line in the current dialect and hands its commands to the engine.
+    fn line(&mut self, bytes: &[u8]) -> Flow {
+        let line = String::from_utf8_lossy(bytes);
+        log::debug!("<< {}", line.trim_end());
+        let switch_to = match line.trim() {
+            "uci" => Some(Dialect::Uci(Err(""))),
+            "xboard" => Some(Dialect::Cecp(Cecp::default())),
+            _ => None,
+        };
+        if let Some(d) = switch_to.filter(|_| matches!(*lock(&self.dialect), Dialect::Usi)) {
+            *lock(&self.dialect) = d;
+            let lines = lock(&self.dialect).sync(&self.engine);
+            self.say(lines);
+        }
+        // The dialect lock is not held while the engine works: its search thread answers
+        // through it.
+        let steps = lock(&self.dialect).command(&line);
+        for step in steps {
+            match step {
+                Step::Say(r) => (self.sink)(r),
+                Step::Run(cmd) => {
+                    if self.engine.handle(cmd) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                    let lines = lock(&self.dialect).sync(&self.engine);
+                    self.say(lines);
+                }
+            }
+        }
+        Flow::Continue
+    }
+}
+
 /// Runs the protocol on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, sink: Sink) {
-    let dialect = Arc::new(Mutex::new(Dialect::Usi));
-    let out = Arc::clone(&sink);
-    let translated = Arc::clone(&dialect);
-    let engine_sink: Sink = Arc::new(move |r: Reply| match lock(&translated).reply(r) {
-        Err(r) => out(r),
-        Ok(lines) => lines.into_iter().for_each(|l| out(Reply::Text(l))),
-    });
-    let say = |lines: Vec<String>| lines.into_iter().for_each(|l| sink(Reply::Text(l)));
-    let mut engine = Engine::new(engine_sink);
+    run_with_script(&[], input, sink)
+}
+
+/// Runs `script` (one command per item, e.g. the command-line arguments), then `input`.
+/// A script is run one command after the other: a search, perft or bench with limits
+/// of its own finishes before the next command, so `koma "go perft 5" quit` prints the
+/// whole count (open-ended ones, such as `go infinite`, go on under the next command).
+pub fn run_with_script(script: &[String], input: impl BufRead, sink: Sink) {
+    let mut state = Loop::new(sink);
+    for line in script {
+        if state.line(line.as_bytes()) == Flow::Quit {
+            return;
+        }
+        state.engine.wait_for_limited_job();
+    }
     let mut input = input;
     let mut buf = Vec::new();
     loop {
@@ -95,34 +157,10 @@ pub fn run(input: impl BufRead, sink: Sink) {
                 break;
             }
         }
-        let line = String::from_utf8_lossy(&buf);
-        log::debug!("<< {}", line.trim_end());
-        let switch_to = match line.trim() {
-            "uci" => Some(Dialect::Uci(Err(""))),
-            "xboard" => Some(Dialect::Cecp(Cecp::default())),
-            _ => None,
-        };
-        if let Some(d) = switch_to.filter(|_| matches!(*lock(&dialect), Dialect::Usi)) {
-            *lock(&dialect) = d;
-            let lines = lock(&dialect).sync(&engine);
-            say(lines);
-        }
-        // The dialect lock is not held while the engine works: its search thread answers
-        // through it.
-        let steps = lock(&dialect).command(&line);
-        for step in steps {
-            match step {
-                Step::Say(r) => sink(r),
-                Step::Run(cmd) => {
-                    if engine.handle(cmd) == Flow::Quit {
-                        return;
-                    }
-                    let lines = lock(&dialect).sync(&engine);
-                    say(lines);
-                }
-            }
+        if state.line(&buf) == Flow::Quit {
+            return;
         }
     }
     // End of input is `quit`; a search with its own limits may finish first.
-    engine.end_of_input();
+    state.engine.end_of_input();
 }

@@ -91,3 +91,44 @@ fn mutated_sfens_and_tokens_never_panic() {
         }
     }
 }
+
+/// Issue 11, class 8: the placement phase is a property of the position that survives
+/// `d` -> `position sfen` at every ply of every game, also from a start SFEN whose ply
+/// field is not the true ply (`... 12 moves K*1f` printed a placement SFEN that was then
+/// refused). An SFEN that is accepted plays on and reads back at each ply.
+#[test]
+fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
+    for variant in games::names() {
+        let mut rng = Rng::with_seed(11);
+        let start = sfen_of(games::new_session(variant).unwrap().as_ref());
+        let fields: Vec<&str> = start.split(' ').collect();
+        let mut accepted = 0;
+        for ply in 1..=16 {
+            let root = format!("{} {} {} {ply}", fields[0], fields[1], fields[2]);
+            for _game in 0..4 {
+                let mut s = games::new_session(variant).unwrap();
+                if s.set_position(Some(&root), &[]).is_err() {
+                    continue;
+                }
+                accepted += 1;
+                let mut moves: Vec<String> = Vec::new();
+                for _ in 0..30 {
+                    s.set_position(Some(&root), &moves).unwrap_or_else(|e| panic!("{variant}: {e}"));
+                    let sfen = sfen_of(s.as_ref());
+                    let legal = s.legal_moves().unwrap();
+                    let mut again = games::new_session(variant).unwrap();
+                    again.set_position(Some(&sfen), &[]).unwrap_or_else(|e| {
+                        panic!("{variant}: 'position sfen {root} moves {}' prints '{sfen}', refused: {e}", moves.join(" "))
+                    });
+                    assert_eq!(sfen_of(again.as_ref()), sfen, "{variant}");
+                    assert_eq!(sorted(again.legal_moves().unwrap()), sorted(legal.clone()), "{variant}: moves differ at {sfen}");
+                    if legal.is_empty() {
+                        break;
+                    }
+                    moves.push(legal[rng.usize(..legal.len())].clone());
+                }
+            }
+        }
+        assert!(accepted > 0, "{variant}: its own start SFEN with a ply field is refused");
+    }
+}

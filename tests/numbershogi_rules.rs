@@ -7,14 +7,15 @@ use koma::perft::perft;
 fn rules() -> Rules {
     Rules::default()
 }
+/// Rule tests use study positions: pieces not shown are out of play.
 fn pos(sfen: &str) -> NumberShogi {
-    match NumberShogi::from_sfen(sfen, &rules()) {
+    match NumberShogi::from_study_sfen(sfen, &rules()) {
         Ok(p) => p,
         Err(e) => panic!("{sfen}: {e}"),
     }
 }
 fn pos_with(sfen: &str, r: &Rules) -> NumberShogi {
-    match NumberShogi::from_sfen(sfen, r) {
+    match NumberShogi::from_study_sfen(sfen, r) {
         Ok(p) => p,
         Err(e) => panic!("{sfen}: {e}"),
     }
@@ -567,6 +568,27 @@ fn sfen_errors() {
     );
 }
 
+/// Issue 11, class 12: no piece ever leaves a game of Number Shogi, so a position must
+/// hold every value exactly twice (board and hands together, any owner, any side up).
+#[test]
+fn numbershogi_rejects_impossible_piece_counts() {
+    let r = rules();
+    for bad in [
+        "3/3/3/3/3 b - 1",
+        "+A+B+C/3/3/3/3 b - 1",
+        "3/3/3/3/3 b ABCDEFabcde 1",
+        "cfb/ead/3/DAE/BF1 b - 1",
+        "cfb/ead/3/DAE/BF1 b - 30",
+        "e1f/1d1/1F1/D1E/1C1 b ABc 40",
+    ] {
+        let e = NumberShogi::from_sfen(bad, &r).expect_err(bad);
+        assert!(e.to_string().contains("exactly two"), "{bad}: {e}");
+    }
+    for good in ["cfb/ead/3/DAE/BFC b - 1", "cfb/ead/3/DAE/+BFC w - 30", "e1f/1d1/1F1/D1E/1C1 b ABabc 40", "3/3/3/3/3 b ABCDEFabcdef 1"] {
+        assert!(NumberShogi::from_sfen(good, &r).is_ok(), "{good}");
+    }
+}
+
 /// Seeded generators, so failures reproduce.
 use fastrand::Rng;
 
@@ -597,10 +619,14 @@ fn from_sfen_never_panics_on_mutated_strings() {
             }
         }
         let text: String = s.into_iter().collect();
-        if let Ok(p) = NumberShogi::from_sfen(&text, &rules()) {
+        // Both readers must survive any string; study positions (pieces out of play)
+        // are the ones that stay valid often enough to exercise the rest.
+        let strict = NumberShogi::from_sfen(&text, &rules());
+        if let Ok(p) = NumberShogi::from_study_sfen(&text, &rules()) {
             accepted += 1;
             let back = p.to_sfen();
-            let q = NumberShogi::from_sfen(&back, &rules()).unwrap();
+            assert_eq!(strict.is_ok(), NumberShogi::from_sfen(&back, &rules()).is_ok(), "{text}");
+            let q = NumberShogi::from_study_sfen(&back, &rules()).unwrap();
             assert_eq!(q.to_sfen(), back);
             let mut v = Vec::new();
             q.legal_moves(&mut v);

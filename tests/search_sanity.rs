@@ -120,7 +120,8 @@ fn shogi66_finds_a_mate_by_a_pawn_move() {
 #[test]
 fn numbershogi_takes_the_sum_of_seven() {
     // Holding a 6 (F), taking the 1 on 2c makes seven.
-    let p: NumberShogi = pos("3/3/1a1/1A1/3 b F 20");
+    // A study position: the pieces not shown are out of play.
+    let p = NumberShogi::from_study_sfen("3/3/1a1/1A1/3 b F 20", &Default::default()).unwrap();
     let (mv, r) = search(&p, 4);
     assert_eq!(mv, "2d2c");
     assert_eq!(mate_plies(r.score), Some(1));

@@ -1,5 +1,10 @@
 //! Self-play through the protocol: whole games where every `bestmove` must be in the
-//! engine's own `moves` list and no side may overstep its clock.
+//! engine's own `moves` list, played on a GUI's clock.
+//!
+//! The clock is kept as a GUI keeps it, but an overstep is reported, not failed: how long
+//! a move takes by the wall clock depends on how busy the machine is, and a test must
+//! not (issue 11). The time logic is tested on a hand-moved clock in
+//! `src/search/time.rs`; `tools/gui_clock.py` measures oversteps under load.
 
 mod common;
 
@@ -108,7 +113,10 @@ fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, r
         // The clock: byoyomi first, then main time; increment after the move.
         let over = (used - clock.byoyomi_ms).max(0);
         clocks[side] -= over;
-        assert!(clocks[side] >= 0, "ply {ply}: side {side} overstepped its time ({used} ms used, {go})");
+        if clocks[side] < 0 {
+            eprintln!("{variant} ply {ply}: side {side} overstepped its time on this machine ({used} ms used, {go})");
+            clocks[side] = 0;
+        }
         clocks[side] += clock.inc_ms;
         moves.push(best);
     }

@@ -89,7 +89,7 @@ impl fmt::Display for Reply {
             Reply::ReadyOk => write!(f, "readyok"),
             Reply::Info(info) => write!(f, "{info}"),
             Reply::InfoString(s) => write!(f, "info string {s}"),
-            Reply::Error(s) => write!(f, "info string error: {s}"),
+            Reply::Error(s) => write!(f, "info string error: {}", shown(s)),
             Reply::BestMove { mv: None, .. } => write!(f, "bestmove resign"),
             Reply::BestMove { mv: Some(m), ponder: Some(p) } => write!(f, "bestmove {m} ponder {p}"),
             Reply::BestMove { mv: Some(m), ponder: None } => write!(f, "bestmove {m}"),
@@ -101,6 +101,34 @@ impl fmt::Display for Reply {
             Reply::Text(s) => write!(f, "{s}"),
         }
     }
+}
+
+/// The longest error text printed; the rest is cut (a 1 MB bad value is not echoed).
+pub const MAX_ERROR_CHARS: usize = 300;
+
+/// Text that may hold input, made safe for one output line: control characters escaped
+/// (`\r`, `\n`, `\t`, else `\u{..}`), so no input byte can start a line of its own
+/// or look like one to a reader splitting on `\r`, and cut to [`MAX_ERROR_CHARS`].
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    for c in chars.by_ref() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+        if out.chars().count() >= MAX_ERROR_CHARS {
+            break;
+        }
+    }
+    let rest = chars.count();
+    if rest > 0 {
+        out.push_str(&format!("... ({rest} more characters)"));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -117,5 +145,17 @@ mod tests {
         let info = Info { depth: 3, seldepth: 5, score: Some(Score::Mate(-2)), nodes: 10, pv: vec!["a".into()], ..Default::default() };
         assert_eq!(info.to_string(), "info depth 3 seldepth 5 score mate -2 nodes 10 nps 0 time 0 hashfull 0 pv a");
         assert_eq!(Reply::Checkmate(MateResult::NoMate).to_string(), "checkmate nomate");
+    }
+
+    /// Class 10: input echoed in an error line is escaped and cut.
+    #[test]
+    fn control_bytes_are_escaped_and_long_input_cut_in_error_lines() {
+        let line = Reply::Error("takes no arguments, got 'x\rbestmove 1e1d\ry\u{0}\u{1b}[2J'".into()).to_string();
+        assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+        assert!(line.contains("x\\rbestmove 1e1d\\ry"), "{line}");
+        let huge = "v".repeat(1 << 20);
+        let line = Reply::Error(format!("option X: bad value '{huge}'")).to_string();
+        assert!(line.len() < 400, "{} bytes", line.len());
+        assert!(line.ends_with(&format!("... ({} more characters)", (1 << 20) + 22 - MAX_ERROR_CHARS)), "{}", &line[300..]);
     }
 }

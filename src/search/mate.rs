@@ -6,7 +6,6 @@
 //! a shortest one. When a whole iteration ends without reaching its depth limit anywhere,
 //! there is no mate at all.
 
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -27,19 +26,56 @@ struct Solver<'a, G: Game> {
     nodes: u64,
     stopped: bool,
     horizon: bool,
-    /// Attacker positions that do not win within `depth` (`u32::MAX`: never).
-    fails: HashMap<u64, u32>,
+    fails: FailTable,
     _g: std::marker::PhantomData<G>,
 }
 
+/// Attacker positions that do not win within a depth (`u32::MAX`: never), in a table of
+/// fixed size (the newest entry takes the slot): the solver's memory is bounded whatever
+/// it searches. A lost entry only costs time.
+pub struct FailTable {
+    slots: Vec<(u64, u32)>,
+}
+
+/// Slots of the fail table (16 bytes each: 16 MiB).
+pub const FAIL_SLOTS: usize = 1 << 20;
+
+impl FailTable {
+    pub fn new(slots: usize) -> FailTable {
+        FailTable { slots: vec![(0, 0); slots.max(1)] }
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The depth stored for `key`, if any (depth 0 is never stored: it means empty).
+    pub fn get(&self, key: u64) -> Option<u32> {
+        let (k, d) = self.slots[self.index(key)];
+        (k == key && d > 0).then_some(d)
+    }
+
+    pub fn insert(&mut self, key: u64, depth: u32) {
+        let i = self.index(key);
+        self.slots[i] = (key, depth);
+    }
+
+    /// Bytes held, whatever was inserted.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<(u64, u32)>()
+    }
+}
+
 impl<'a, G: Game> Solver<'a, G> {
+    /// Counts a node; looks at `stop` at every node and at the clock every 64, so a
+    /// `stop` or the deadline is seen within microseconds even where nodes are slow.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if late || self.signals.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
+        if self.signals.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.nodes & 63 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
         }
         self.stopped
     }
@@ -68,7 +104,7 @@ impl<'a, G: Game> Solver<'a, G> {
             return None;
         }
         let key = pos.key();
-        if let Some(&d) = self.fails.get(&key) {
+        if let Some(d) = self.fails.get(key) {
             if d >= depth {
                 self.horizon |= d != u32::MAX;
                 return None;
@@ -99,6 +135,9 @@ impl<'a, G: Game> Solver<'a, G> {
 
     /// Whether every defence loses within `depth` plies.
     fn and_node(&mut self, pos: &G, depth: u32) -> bool {
+        if self.tick() {
+            return false;
+        }
         if let Some(o) = pos.result() {
             return o == Outcome::Loss;
         }
@@ -118,7 +157,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 return false;
             }
         }
-        true
+        !self.stopped
     }
 
     /// The shortest mate depth from an attacker position, up to `max`.
@@ -158,29 +197,77 @@ impl<'a, G: Game> Solver<'a, G> {
 
 /// Looks for a forced win of the side to move until found, disproved, `deadline` or stop.
 pub fn solve<G: Game>(root: &G, signals: &Signals, deadline: Option<Instant>) -> MateAnswer<G::Move> {
+    solve_counted(root, signals, deadline).0
+}
+
+/// [`solve`], with the number of nodes visited.
+pub fn solve_counted<G: Game>(root: &G, signals: &Signals, deadline: Option<Instant>) -> (MateAnswer<G::Move>, u64) {
     let mut s = Solver::<G> {
         signals,
         deadline,
         nodes: 0,
         stopped: false,
         horizon: false,
-        fails: HashMap::new(),
+        fails: FailTable::new(FAIL_SLOTS),
         _g: std::marker::PhantomData,
     };
-    let mut depth = 1;
-    while depth < MAX_PLY as u32 {
-        s.horizon = false;
-        if let Some(m) = s.or_node(root, depth) {
-            let pv = s.line(root, depth, m);
-            return MateAnswer::Mate(pv);
+    let answer = s.solve(root);
+    (answer, s.nodes)
+}
+
+impl<G: Game> Solver<'_, G> {
+    /// Depths 1, 3, 5, ... until a mate, a proof that there is none, or the end of time.
+    fn solve(&mut self, root: &G) -> MateAnswer<G::Move> {
+        let mut depth = 1;
+        while depth < MAX_PLY as u32 {
+            self.horizon = false;
+            if let Some(m) = self.or_node(root, depth) {
+                let pv = self.line(root, depth, m);
+                return MateAnswer::Mate(pv);
+            }
+            if self.stopped {
+                return MateAnswer::Timeout;
+            }
+            if !self.horizon {
+                return MateAnswer::NoMate;
+            }
+            depth += 2;
         }
-        if s.stopped {
-            return MateAnswer::Timeout;
-        }
-        if !s.horizon {
-            return MateAnswer::NoMate;
-        }
-        depth += 2;
+        MateAnswer::Timeout
     }
-    MateAnswer::Timeout
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::kanishogi::KaniShogi;
+
+    /// Class 11: `stop` is seen at the very next node, not a thousand nodes later, and
+    /// the solver's tables have a fixed size however long it runs.
+    #[test]
+    fn stop_during_go_mate_is_prompt_and_mate_memory_is_bounded() {
+        let root = KaniShogi::startpos(&Default::default());
+        let signals = Signals::default();
+        signals.stop.store(true, Ordering::SeqCst);
+        let (answer, nodes) = solve_counted(&root, &signals, None);
+        assert_eq!(answer, MateAnswer::Timeout);
+        assert!(nodes <= 1, "{nodes} nodes after stop");
+        // A deadline already past: seen within 64 nodes.
+        let signals = Signals::default();
+        let (answer, nodes) = solve_counted(&root, &signals, Some(Instant::now()));
+        assert_eq!(answer, MateAnswer::Timeout);
+        assert!(nodes <= 64, "{nodes} nodes after the deadline");
+        // The fail table never grows.
+        let mut t = FailTable::new(1024);
+        let bytes = t.bytes();
+        for k in 1..100_000u64 {
+            t.insert(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 3);
+        }
+        assert_eq!(t.bytes(), bytes);
+        let k = 42u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        t.insert(k, 5);
+        assert_eq!(t.get(k), Some(5));
+        assert_eq!(t.get(k ^ 1), None);
+    }
 }

@@ -1,27 +1,46 @@
-//! Time management: how long one `go` may think.
+//! Time management: how long one `go` may think, and the clock that holds it to that.
 //!
 //! The plan is computed once from the `go` limits and the side to move's clock. The
 //! search stops inside an iteration when `maximum` is reached, and between iterations
 //! when the next one would probably overrun `optimum`. With byoyomi or movetime, time
 //! left unused is lost, so the plan spends all of it (`use_all`).
+//!
+//! Whatever the search does, a [`Deadline`] watched by a thread of its own ([`watch`])
+//! stops it at the hard limit by the wall clock (not by node counts), less a margin that
+//! grows with how late that thread is woken: a starved machine also delays what koma
+//! cannot see (its own start, the pipes, the GUI). The clock is a [`Clock`], so tests
+//! drive it by hand.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
+use super::Signals;
 use crate::game::Color;
 use crate::protocol::GoParams;
 
 /// Engine options that shape time use.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeOptions {
-    /// Never answer sooner than this (a GUI race with very fast replies; clients.md).
+    /// Never answer a clocked `go` sooner than this (a GUI race with very fast replies).
     pub minimum_ms: u64,
     /// Kept in hand for process start-up, pipes and the GUI's own delays.
     pub overhead_ms: u64,
+    /// Kept in hand under byoyomi, where a GUI that starts a process per move counts
+    /// that start against the byoyomi (the larger of this and `overhead_ms` is used).
+    pub byoyomi_overhead_ms: u64,
 }
+
+pub const DEFAULT_MINIMUM_MS: u64 = 100;
+pub const DEFAULT_OVERHEAD_MS: u64 = 100;
+pub const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
 
 impl Default for TimeOptions {
     fn default() -> Self {
-        TimeOptions { minimum_ms: 50, overhead_ms: 100 }
+        TimeOptions {
+            minimum_ms: DEFAULT_MINIMUM_MS,
+            overhead_ms: DEFAULT_OVERHEAD_MS,
+            byoyomi_overhead_ms: DEFAULT_BYOYOMI_OVERHEAD_MS,
+        }
     }
 }
 
@@ -40,49 +59,179 @@ impl TimePlan {
     pub fn unlimited(minimum: Duration) -> TimePlan {
         TimePlan { optimum: None, maximum: None, minimum, use_all: false }
     }
+
+    fn fixed(limit_ms: u64, minimum_ms: u64) -> TimePlan {
+        let t = Duration::from_millis(limit_ms);
+        TimePlan { optimum: Some(t), maximum: Some(t), minimum: Duration::from_millis(minimum_ms.min(limit_ms)), use_all: true }
+    }
+}
+
+/// Times beyond this (about 35 years) are taken as this: no arithmetic on a number from
+/// the GUI can overflow.
+const MAX_MS: u64 = 1 << 40;
+
+/// `total` less `margin`, but never less than a quarter of `total` (a short byoyomi still
+/// gets some thought) and never zero.
+fn keep(total: u64, margin: u64) -> u64 {
+    total.saturating_sub(margin).max(total / 4).max(1)
 }
 
 /// The plan for `params` with `side` to move.
 pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
     let ms = Duration::from_millis;
-    let min_ms = opts.minimum_ms;
+    let cap = |v: Option<u64>| v.map(|v| v.min(MAX_MS));
+    let min_ms = opts.minimum_ms.min(MAX_MS);
+    let overhead = opts.overhead_ms.min(MAX_MS);
     if params.infinite {
         return TimePlan::unlimited(ms(0));
     }
-    if let Some(mt) = params.movetime {
-        let limit = mt.saturating_sub(opts.overhead_ms).max(mt / 2).max(1);
-        return TimePlan { optimum: Some(ms(limit)), maximum: Some(ms(limit)), minimum: ms(min_ms.min(limit)), use_all: true };
+    if let Some(mt) = cap(params.movetime) {
+        return TimePlan::fixed(keep(mt, overhead), min_ms);
     }
     let (time, inc) = match side {
-        Color::Sente => (params.btime, params.binc),
-        Color::Gote => (params.wtime, params.winc),
+        Color::Sente => (cap(params.btime), cap(params.binc)),
+        Color::Gote => (cap(params.wtime), cap(params.winc)),
     };
-    let byo = params.byoyomi.unwrap_or(0);
-    let inc = inc.unwrap_or(0);
-    let Some(time) = time.or(if byo > 0 { Some(0) } else { None }) else {
-        // No clock at all: only depth/nodes limits, if any.
-        let minimum = if params.depth.is_some() || params.nodes.is_some() { 0 } else { min_ms };
-        return TimePlan::unlimited(ms(minimum));
-    };
-    if time == 0 && inc == 0 && byo == 0 {
-        // A clock of zero with nothing added: move promptly (clients.md).
-        let t = ms(min_ms.max(10));
-        return TimePlan { optimum: Some(t), maximum: Some(t), minimum: ms(min_ms), use_all: true };
+    let byo = cap(params.byoyomi).unwrap_or(0);
+    let any_clock = [params.btime, params.wtime, params.binc, params.winc, params.byoyomi].iter().any(Option::is_some);
+    if !any_clock {
+        // No clock at all: only depth/nodes limits, if any (a bare `go` waits for
+        // `stop` or the end of input).
+        return TimePlan::unlimited(ms(0));
     }
-    // What may be spent on this move without losing on time.
-    let hard = (time + byo).saturating_sub(opts.overhead_ms).max((time + byo) / 2).max(1);
-    let base = time / 25 + inc * 3 / 4;
+    // A clock was given, maybe only the other side's: a missing one is empty.
+    let (time, inc) = (time.unwrap_or(0), inc.unwrap_or(0));
+    let total = time.saturating_add(byo);
+    if total == 0 {
+        // Nothing on the mover's clock (`btime 0 wtime 0`, the other side's clock only,
+        // or an increment only): move promptly, after the minimum time.
+        return TimePlan::fixed(min_ms.max(10), min_ms);
+    }
+    let base = time / 25 + inc.saturating_mul(3) / 4;
     let (optimum, maximum, use_all) = if byo > 0 {
-        // The overhead never takes more than half of what this move has: with a short
-        // byoyomi (100 ms) thinking 1 ms would throw the move away.
-        let less_overhead = |t: u64| t.saturating_sub(opts.overhead_ms).max(t / 2);
-        let opt = less_overhead(base + byo).min(hard).max(1);
-        (opt, less_overhead(time / 5 + byo).clamp(opt, hard), true)
+        let margin = overhead.max(opts.byoyomi_overhead_ms.min(MAX_MS));
+        let hard = keep(total, margin);
+        let opt = keep(base.saturating_add(byo), margin).min(hard);
+        (opt, keep((time / 5).saturating_add(byo), margin).clamp(opt, hard), true)
     } else {
+        let hard = keep(time, overhead);
         let opt = base.min(hard).max(1);
-        (opt, (opt * 4).min(time / 4 + inc).clamp(opt, hard), false)
+        (opt, opt.saturating_mul(4).min((time / 4).saturating_add(inc)).clamp(opt, hard), false)
     };
     TimePlan { optimum: Some(ms(optimum)), maximum: Some(ms(maximum)), minimum: ms(min_ms.min(maximum)), use_all }
+}
+
+/// Where the time comes from: the system's monotonic clock, or one a test moves by hand.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> Instant;
+}
+
+/// The system's monotonic clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// A clock that only moves when told to (tests).
+#[derive(Debug)]
+pub struct ManualClock {
+    base: Instant,
+    micros: AtomicU64,
+}
+
+impl Default for ManualClock {
+    fn default() -> Self {
+        ManualClock { base: Instant::now(), micros: AtomicU64::new(0) }
+    }
+}
+
+impl ManualClock {
+    pub fn advance(&self, by: Duration) {
+        self.micros.fetch_add(by.as_micros().min(u64::MAX as u128) as u64, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Instant {
+        self.base + Duration::from_micros(self.micros.load(Ordering::SeqCst))
+    }
+}
+
+/// How often the deadline watcher looks at the clock.
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(2);
+
+/// The hard time limit of one move, judged by the wall clock. While a `go ponder` is
+/// pondering the clock does not run; it starts at `ponderhit`.
+#[derive(Clone, Debug)]
+pub struct Deadline {
+    limit: Duration,
+    /// The margin never brings the deadline before the minimum thinking time.
+    minimum: Duration,
+    start: Instant,
+    pondering: bool,
+    /// The latest the watcher has been woken after it asked to be.
+    lag: Duration,
+}
+
+impl Deadline {
+    /// The deadline of `plan` for a `go` that arrived at `start`; `None` without a limit.
+    pub fn new(plan: &TimePlan, start: Instant, pondering: bool) -> Option<Deadline> {
+        plan.maximum.map(|limit| Deadline { limit, minimum: plan.minimum.min(limit), start, pondering, lag: Duration::ZERO })
+    }
+
+    /// Time kept in hand for a starved machine: four times the worst wake-up lag seen,
+    /// never more than half the limit, nor so much that the deadline comes before the
+    /// minimum thinking time.
+    pub fn margin(&self) -> Duration {
+        self.lag.saturating_mul(4).min(self.limit / 2).min(self.limit - self.minimum)
+    }
+
+    /// One look at the clock at `now`, taken when the watcher meant to look at `due`.
+    /// Returns when to look next, or `None` when the time is up.
+    pub fn check(&mut self, now: Instant, due: Instant, pondering: bool) -> Option<Instant> {
+        self.lag = self.lag.max(now.saturating_duration_since(due));
+        if pondering {
+            self.pondering = true;
+            return Some(now + WATCH_INTERVAL);
+        }
+        if self.pondering {
+            // `ponderhit`: the move's clock starts now.
+            self.pondering = false;
+            self.start = now;
+        }
+        let spent = now.saturating_duration_since(self.start);
+        let usable = self.limit.saturating_sub(self.margin());
+        if spent >= usable {
+            return None;
+        }
+        Some(now + (usable - spent).min(WATCH_INTERVAL))
+    }
+}
+
+/// Watches `deadline` on `clock` and sets `signals.stop` when it passes. Returns when it
+/// did, or as soon as `done` or `signals.stop` is set. Run it on a thread of its own.
+pub fn watch(mut deadline: Deadline, clock: &dyn Clock, signals: &Signals, done: &AtomicBool) {
+    let mut due = clock.now();
+    loop {
+        if done.load(Ordering::Acquire) || signals.stop.load(Ordering::Acquire) {
+            return;
+        }
+        let now = clock.now();
+        match deadline.check(now, due, signals.pondering.load(Ordering::Acquire)) {
+            None => {
+                signals.stop.store(true, Ordering::SeqCst);
+                return;
+            }
+            Some(next) => {
+                due = next;
+                std::thread::sleep(next.saturating_duration_since(now).min(WATCH_INTERVAL));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -95,34 +244,37 @@ mod tests {
         p
     }
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     #[test]
-    fn byoyomi_only_spends_the_byoyomi_less_overhead() {
+    fn byoyomi_only_spends_the_byoyomi_less_the_byoyomi_overhead() {
         let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) }), Color::Sente, TimeOptions::default());
-        assert_eq!(p.optimum, Some(Duration::from_millis(900)));
-        assert!(p.maximum.unwrap() <= Duration::from_millis(900));
+        assert_eq!(p.optimum, Some(ms(750)));
+        assert_eq!(p.maximum, Some(ms(750)));
         assert!(p.use_all);
     }
 
     #[test]
-    fn short_byoyomi_keeps_half_of_it_for_thinking() {
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(100) }), Color::Sente, TimeOptions::default());
-        assert_eq!(p.optimum, Some(Duration::from_millis(50)));
-        assert_eq!(p.maximum, Some(Duration::from_millis(50)));
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(150) }), Color::Sente, TimeOptions::default());
-        assert_eq!(p.optimum, Some(Duration::from_millis(75)));
+    fn short_byoyomi_keeps_a_quarter_of_it_for_thinking() {
+        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(200) }), Color::Sente, TimeOptions::default());
+        assert_eq!((p.optimum, p.maximum), (Some(ms(50)), Some(ms(50))));
+        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(400) }), Color::Sente, TimeOptions::default());
+        assert_eq!(p.maximum, Some(ms(150)));
     }
 
     #[test]
     fn zero_clock_moves_promptly() {
         let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0) }), Color::Gote, TimeOptions::default());
-        assert_eq!(p.maximum, Some(Duration::from_millis(50)));
+        assert_eq!(p.maximum, Some(ms(DEFAULT_MINIMUM_MS)));
     }
 
     #[test]
     fn sudden_death_never_exceeds_clock() {
         for t in [1u64, 30, 100, 1000, 60_000] {
             let p = plan(&go(|p| { p.btime = Some(t); p.wtime = Some(t) }), Color::Sente, TimeOptions::default());
-            assert!(p.maximum.unwrap() <= Duration::from_millis(t.max(1)), "time {t}: {p:?}");
+            assert!(p.maximum.unwrap() <= ms(t.max(1)), "time {t}: {p:?}");
             assert!(p.optimum <= p.maximum);
         }
     }
@@ -130,14 +282,174 @@ mod tests {
     #[test]
     fn uses_the_right_clock() {
         let p = plan(&go(|p| { p.btime = Some(100_000); p.wtime = Some(1000) }), Color::Gote, TimeOptions::default());
-        assert!(p.maximum.unwrap() <= Duration::from_millis(1000));
+        assert!(p.maximum.unwrap() <= ms(1000));
         let q = plan(&go(|p| { p.btime = Some(100_000); p.wtime = Some(1000) }), Color::Sente, TimeOptions::default());
-        assert!(q.optimum.unwrap() > Duration::from_millis(1000));
+        assert!(q.optimum.unwrap() > ms(1000));
     }
 
     #[test]
     fn infinite_has_no_limit() {
         let p = plan(&go(|p| p.infinite = true), Color::Sente, TimeOptions::default());
         assert_eq!(p.maximum, None);
+    }
+
+    /// Class 1: a time field for the other side only (or an increment only) is an empty
+    /// clock for the mover, never a search without end.
+    #[test]
+    fn clock_for_the_other_side_only_moves_promptly() {
+        let prompt = Some(ms(DEFAULT_MINIMUM_MS));
+        let cases: [(Color, fn(&mut GoParams)); 5] = [
+            (Color::Gote, |p| { p.byoyomi = Some(0); p.btime = Some(0) }),
+            (Color::Gote, |p| p.btime = Some(1000)),
+            (Color::Sente, |p| p.wtime = Some(1000)),
+            (Color::Sente, |p| { p.binc = Some(100); p.winc = Some(100) }),
+            (Color::Gote, |p| p.winc = Some(100)),
+        ];
+        for (side, f) in cases {
+            let params = go(f);
+            let p = plan(&params, side, TimeOptions::default());
+            assert_eq!(p.maximum, prompt, "{params:?} for {side:?}: {p:?}");
+        }
+    }
+
+    /// Class 2: every combination of missing, 0, 1 and huge values plans without
+    /// overflow, and never more than the mover's clock plus byoyomi (or movetime) holds.
+    #[test]
+    fn clock_arithmetic_saturates() {
+        let values = [None, Some(0), Some(1), Some(1000), Some(u64::MAX / 2), Some(u64::MAX)];
+        let opts = [TimeOptions::default(), TimeOptions { minimum_ms: u64::MAX, overhead_ms: u64::MAX, byoyomi_overhead_ms: u64::MAX }];
+        let mut n = 0;
+        for &bt in &values {
+            for &wt in &values {
+                for &byo in &values {
+                    for &inc in &values {
+                        for &mt in &[None, Some(0), Some(1), Some(u64::MAX)] {
+                            for o in opts {
+                                let params = go(|p| { p.btime = bt; p.wtime = wt; p.byoyomi = byo; p.binc = inc; p.winc = inc; p.movetime = mt });
+                                for side in [Color::Sente, Color::Gote] {
+                                    let p = plan(&params, side, o);
+                                    n += 1;
+                                    let Some(max) = p.maximum else { continue };
+                                    assert!(p.optimum.unwrap() <= max && p.minimum <= max, "{params:?}: {p:?}");
+                                    let own = if side == Color::Sente { bt } else { wt };
+                                    let budget = match mt {
+                                        Some(m) => m,
+                                        None => own.unwrap_or(0).min(MAX_MS) + byo.unwrap_or(0).min(MAX_MS),
+                                    };
+                                    if budget > 0 {
+                                        assert!(max <= ms(budget), "{params:?} {side:?}: {p:?}");
+                                    }
+                                    if own == Some(u64::MAX) && byo.is_some_and(|b| b > 0) && mt.is_none() {
+                                        assert!(max > ms(1000), "a huge clock is not a tiny one: {params:?}: {p:?}");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 1000);
+        // The example: sente has a huge clock and a byoyomi.
+        let p = plan(&go(|p| { p.btime = Some(u64::MAX); p.wtime = Some(1); p.byoyomi = Some(100) }), Color::Sente, TimeOptions::default());
+        assert!(p.optimum.unwrap() > ms(60_000), "{p:?}");
+    }
+
+    /// Class 4: a byoyomi keeps room for what the engine cannot see, and the hard
+    /// deadline comes sooner when the machine is starved.
+    #[test]
+    fn rokurokugui_byoyomi_keeps_room_for_process_start_and_load() {
+        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) }), Color::Sente, TimeOptions::default());
+        assert!(p.maximum.unwrap() <= ms(1000 - 200), "{p:?}");
+        let clock = ManualClock::default();
+        let start = clock.now();
+        let mut d = Deadline::new(&p, start, false).unwrap();
+        // A quiet machine: woken on time, the deadline is the plan's maximum.
+        let mut quiet = d.clone();
+        let mut due = start;
+        let mut t = start;
+        while let Some(next) = quiet.check(t, due, false) {
+            due = next;
+            t = next;
+        }
+        assert_eq!(t - start, p.maximum.unwrap());
+        // A starved one: every wake-up 20 ms late; the margin grows to 80 ms.
+        let mut due = start;
+        let mut t = start;
+        while let Some(next) = d.check(t, due, false) {
+            due = next;
+            t = next + ms(20);
+        }
+        assert_eq!(d.margin(), ms(80));
+        // The margin never brings the answer before the minimum thinking time.
+        let zero = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0) }), Color::Sente, TimeOptions::default());
+        let mut z = Deadline::new(&zero, start, false).unwrap();
+        let _ = z.check(start + ms(5), start, false);
+        assert_eq!(z.margin(), Duration::ZERO);
+        assert!(t - start <= p.maximum.unwrap() - ms(80) + ms(22), "{:?}", t - start);
+    }
+
+    /// Class 9: tiny budgets are never overrun by the plan, and the minimum thinking time
+    /// is what the protocol document says: every `go` with a clock or a movetime waits
+    /// for it, but never past its own limit; `depth`, `nodes`, a bare `go` and `infinite`
+    /// do not.
+    #[test]
+    fn small_budgets_and_minimum_thinking_time_follow_the_documented_rule() {
+        let o = TimeOptions::default();
+        let min = ms(o.minimum_ms);
+        for (params, budget) in [
+            (go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(10) }), 10),
+            (go(|p| p.movetime = Some(1)), 1),
+            (go(|p| p.movetime = Some(10)), 10),
+            (go(|p| { p.btime = Some(5); p.wtime = Some(5) }), 5),
+        ] {
+            let p = plan(&params, Color::Sente, o);
+            assert!(p.maximum.unwrap() <= ms(budget), "{params:?}: {p:?}");
+            assert_eq!(p.minimum, min.min(p.maximum.unwrap()), "{params:?}: {p:?}");
+        }
+        for params in [go(|p| p.movetime = Some(1000)), go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) })] {
+            assert_eq!(plan(&params, Color::Sente, o).minimum, min, "{params:?}");
+        }
+        for params in [go(|p| p.depth = Some(1)), go(|p| p.nodes = Some(1)), go(|_| {}), go(|p| p.infinite = true)] {
+            assert_eq!(plan(&params, Color::Sente, o).minimum, Duration::ZERO, "{params:?}");
+        }
+    }
+
+    /// Class 13: the deadline logic runs on a clock the test moves, so no machine load
+    /// can change its outcome. Pondering stops the clock until `ponderhit`.
+    #[test]
+    fn timing_logic_runs_on_a_controlled_clock() {
+        let p = plan(&go(|p| p.movetime = Some(300)), Color::Sente, TimeOptions::default());
+        let clock = ManualClock::default();
+        let start = clock.now();
+        let mut d = Deadline::new(&p, start, true).unwrap();
+        let mut now = start;
+        // Ten minutes of pondering: never out of time.
+        for _ in 0..600 {
+            now += ms(1000);
+            assert!(d.check(now, now, true).is_some());
+        }
+        // ponderhit: 200 ms thinking from now, to the millisecond.
+        assert!(d.check(now, now, false).is_some());
+        assert!(d.check(now + ms(199), now + ms(199), false).is_some());
+        assert!(d.check(now + ms(200), now + ms(200), false).is_none());
+    }
+
+    /// The watcher thread sets `stop` once the hand-moved clock passes the deadline, and
+    /// not while the clock stands still, however long that is in real time.
+    #[test]
+    fn hard_deadline_is_kept_by_a_watcher_on_the_clock() {
+        let p = plan(&go(|p| p.movetime = Some(1000)), Color::Sente, TimeOptions::default());
+        let clock = std::sync::Arc::new(ManualClock::default());
+        let signals = std::sync::Arc::new(Signals::default());
+        let done = std::sync::Arc::new(AtomicBool::new(false));
+        let d = Deadline::new(&p, clock.now(), false).unwrap();
+        let (c, s, f) = (clock.clone(), signals.clone(), done.clone());
+        let watcher = std::thread::spawn(move || watch(d, &*c, &s, &f));
+        std::thread::sleep(ms(50));
+        assert!(!signals.stop.load(Ordering::SeqCst), "stopped before the deadline");
+        clock.advance(ms(900));
+        watcher.join().unwrap();
+        assert!(signals.stop.load(Ordering::SeqCst));
     }
 }

@@ -189,6 +189,17 @@ impl NumberShogi {
     }
 
     pub(crate) fn parse_sfen(sfen: &str, rules: &Rules) -> Result<NumberShogi, SfenError> {
+        Self::parse_sfen_counted(sfen, rules, true)
+    }
+
+    /// A study position, as rule tests and problems write them: pieces that are not
+    /// shown are out of play, so a value may appear fewer than two times (never more).
+    /// `position sfen` does not take these: a game always has all twelve pieces.
+    pub fn from_study_sfen(sfen: &str, rules: &Rules) -> Result<NumberShogi, SfenError> {
+        Self::parse_sfen_counted(sfen, rules, false)
+    }
+
+    fn parse_sfen_counted(sfen: &str, rules: &Rules, complete: bool) -> Result<NumberShogi, SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if fields.len() != 3 && fields.len() != 4 {
             return Err(SfenError::FieldCount(fields.len()));
@@ -215,9 +226,11 @@ impl NumberShogi {
         }
         for v in 1..=6 {
             total[v] += hand[0][v] as u32 + hand[1][v] as u32;
-            if total[v] > 2 {
+            // No piece ever leaves the game (a captured piece goes to the captor's hand),
+            // so every position of a game has each value exactly twice.
+            if total[v] > 2 || complete && total[v] != 2 {
                 return Err(SfenError::Invalid(format!(
-                    "{} pieces of value {v} ({}); the game has two",
+                    "{} pieces of value {v} ({}) on the board and in hand; a game always has exactly two",
                     total[v],
                     letter(v as u8)
                 )));

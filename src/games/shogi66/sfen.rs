@@ -175,6 +175,22 @@ fn is_placement(pos: &Position) -> bool {
     }
 }
 
+/// A placement phase must end (both hands empty) by ply 12, as it does from the start
+/// position: otherwise condition 1 of rules.md §0 would end it with kings in hand, a
+/// position no game has and no SFEN can say. So a placement SFEN whose ply field leaves
+/// too few plies for the drops still to come is impossible.
+fn validate_placement_end(pos: &Position) -> Result<(), SfenError> {
+    let placed = (0..SQUARES).filter(|&sq| pos.board[sq] != 0 && kind(pos.board[sq]) != PAWN).count() as u32;
+    let left = 12u32.saturating_sub(placed);
+    if pos.ply.saturating_add(left) > 13 {
+        return Err(SfenError::Invalid(format!(
+            "a placement phase at ply {} with {left} drops still to come would run past ply 12",
+            pos.ply
+        )));
+    }
+    Ok(())
+}
+
 /// Checks a play-phase position for things that cannot happen in a game.
 fn validate_play(pos: &Position) -> Result<(), SfenError> {
     let bad = |m: &str| Err(SfenError::Invalid(m.to_string()));
@@ -242,7 +258,9 @@ pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
         };
     }
     pos.placing = is_placement(&pos);
-    if !pos.placing {
+    if pos.placing {
+        validate_placement_end(&pos)?;
+    } else {
         validate_play(&pos)?;
     }
     pos.key = pos.compute_key();
