@@ -5,6 +5,7 @@
 //! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
 //!   search thread; [`protocol`]: text to typed commands and typed replies to text;
 //!   [`usi`]: the loop that joins them.
+//! - [`state`]: where a game stands (`d`).
 
 pub mod engine;
 pub mod game;
@@ -14,4 +15,5 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod session;
+pub mod state;
 pub mod usi;
