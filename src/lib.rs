@@ -5,7 +5,7 @@
 //! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
 //!   search thread; [`protocol`]: text to typed commands and typed replies to text;
 //!   [`usi`]: the loop that joins them.
-//! - [`state`]: where a game stands (`d`).
+//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions.
 
 pub mod engine;
 pub mod game;
@@ -16,4 +16,5 @@ pub mod protocol;
 pub mod search;
 pub mod session;
 pub mod state;
+pub mod transcript;
 pub mod usi;
