@@ -5,8 +5,10 @@
 //! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
 //!   search thread; [`protocol`]: text to typed commands and typed replies to text;
 //!   [`usi`]: the loop that joins them.
-//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions.
+//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions;
+//!   [`analyse`]: `koma analyse`, positions in, JSON lines out.
 
+pub mod analyse;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -1,6 +1,6 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
-//! RUST_LOG asks for it. `koma replay` is for scripts and tests; the library does its
-//! work (`koma::transcript`).
+//! RUST_LOG asks for it. `koma replay` and `koma analyse` are for scripts and tests; the
+//! library does their work (`koma::transcript`, `koma::analyse`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +31,7 @@ enum Tool {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    Analyse(koma::analyse::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some(Tool::Analyse(a)) => koma::analyse::main(a),
         None => {
             let recorder = match &args.record {
                 None => None,
