@@ -205,6 +205,7 @@ impl Engine {
             params,
             time: TimeOptions { minimum_ms: self.options.minimum_thinking_ms, overhead_ms: self.options.move_overhead_ms },
             multipv: self.options.multipv,
+            threads: self.options.threads,
             signals: Arc::clone(&self.signals),
             sink: Arc::clone(&self.sink),
             start: Instant::now(),

@@ -202,6 +202,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// node within 3 plies of the horizon whose static evaluation beats beta by this much
     /// per ply is cut. Only for games whose evaluation is stable from move to move.
     const FUTILITY_MARGIN: i32 = 0;
+    /// Whether the search may skip quiet moves near the horizon: late-move pruning,
+    /// futility pruning (with [`Game::FUTILITY_MARGIN`]) and pruning by bad history. Off
+    /// where a quiet move often decides at once (sudden wins by capture counts, compound
+    /// turns).
+    const QUIET_PRUNING: bool = false;
+    /// Whether the first ply of quiescence also tries quiet moves that give check
+    /// (drops in the shogi games), so that a mate just past the horizon is seen.
+    const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// A tactical move that loses material by static exchange; the quiescence search

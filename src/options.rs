@@ -10,6 +10,7 @@ use crate::games;
 pub const DEFAULT_VARIANT: &str = "shogi66";
 const MAX_HASH_MIB: usize = 4096;
 const MAX_MULTIPV: usize = 64;
+pub const MAX_THREADS: usize = 256;
 
 /// A `setoption` the engine cannot take. Nothing was changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -39,6 +40,8 @@ pub struct Options {
     pub hash_mib: usize,
     pub ponder: bool,
     pub multipv: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
     pub minimum_thinking_ms: u64,
     pub move_overhead_ms: u64,
     /// Rules switches that were set, by name, for every variant.
@@ -52,6 +55,7 @@ impl Default for Options {
             hash_mib: 16,
             ponder: false,
             multipv: 1,
+            threads: 1,
             minimum_thinking_ms: 50,
             move_overhead_ms: 100,
             rules: BTreeMap::new(),
@@ -79,6 +83,7 @@ impl Options {
             format!("name USI_Hash type spin default 16 min 1 max {MAX_HASH_MIB}"),
             "name USI_Ponder type check default false".to_string(),
             format!("name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            format!("name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "name MinimumThinkingTime type spin default 50 min 0 max 10000".to_string(),
             "name MoveOverhead type spin default 100 min 0 max 10000".to_string(),
         ];
@@ -120,6 +125,10 @@ impl Options {
         }
         if is("MultiPV") {
             self.multipv = spin(name, &need(value)?, 1, MAX_MULTIPV as u64)? as usize;
+            return Ok(Change::Other);
+        }
+        if is("Threads") {
+            self.threads = spin(name, &need(value)?, 1, MAX_THREADS as u64)? as usize;
             return Ok(Change::Other);
         }
         if is("MinimumThinkingTime") {

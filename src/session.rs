@@ -17,7 +17,7 @@ use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
 use crate::search::mate::{self, MateAnswer};
 use crate::search::time::{self, TimeOptions};
 use crate::search::tt::Table;
-use crate::search::{mate_plies, Limits, Report, Searcher, Signals};
+use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
 use crate::state::GameState;
 
 /// Where replies go (stdout in the binary, a buffer in tests).
@@ -37,6 +37,8 @@ pub struct SearchJob {
     pub params: GoParams,
     pub time: TimeOptions,
     pub multipv: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
     pub signals: Arc<Signals>,
     pub sink: Sink,
     /// When `go` arrived.
@@ -222,14 +224,14 @@ impl<G: Game> Session for GameSession<G> {
         let hash_mib = self.hash_mib;
         std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 * 1024 * 1024)
+            .stack_size(smp::STACK_BYTES)
             .spawn(move || run_search(cur, job, searchmoves, tt, hash_mib))
             .map_err(|e| format!("cannot start the search thread: {e}"))
     }
 
     fn bench(&mut self, depth: Option<u32>, sink: &Sink) {
         let depth = depth.unwrap_or(G::BENCH_DEPTH).clamp(1, 64);
-        let mut table = Table::new(16);
+        let table = Table::new(16);
         let signals = Signals::default();
         let mut positions = vec![G::startpos(&self.rules)];
         for s in G::BENCH_POSITIONS {
@@ -249,7 +251,7 @@ impl<G: Game> Session for GameSession<G> {
         let mut total = 0;
         for (i, pos) in positions.iter().enumerate() {
             let history = [(pos.key(), pos.in_check())];
-            let mut s = Searcher::new(&mut table, &signals, &history);
+            let mut s = Searcher::new(&table, &signals, &history);
             let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
             total += r.nodes;
             let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "resign".into());
@@ -313,9 +315,9 @@ fn run_search<G: Game>(
         (Some(m), None)
     } else {
         let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv: job.multipv, searchmoves };
-        let mut searcher = Searcher::new(table, signals, &cur.history);
         let multipv = job.multipv;
-        let r = searcher.run(root, &limits, job.start, &mut |rep| sink(Reply::Info(info_of(root, rep, multipv))));
+        let mut report = |rep: &Report<G::Move>| sink(Reply::Info(info_of(root, rep, multipv)));
+        let r = smp::search(root, &cur.history, &limits, table, signals, job.threads, job.start, &mut report);
         (r.best, r.ponder)
     };
     drop(guard);

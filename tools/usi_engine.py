@@ -1,35 +1,79 @@
 """An engine process spoken to line by line over pipes, as the tools/ scripts need it."""
+import os
+import selectors
 import subprocess
+import time
+
+
+class EngineError(RuntimeError):
+    """The engine closed its output (crashed or quit) or did not answer in time."""
 
 
 class Engine:
     def __init__(self, argv, name="engine"):
         self.name = name
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stderr=subprocess.DEVNULL)
+        self._buf = b""
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self.p.stdout, selectors.EVENT_READ)
 
     def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+        try:
+            self.p.stdin.write((line + "\n").encode())
+            self.p.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EngineError("%s: cannot write (%s)" % (self.name, e)) from None
 
-    def until(self, prefix):
-        """The lines up to and including the first that starts with `prefix`."""
+    def readline(self, timeout=None):
+        """One line without its newline; EngineError at end of output or after `timeout`
+        seconds (None: wait for ever)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise EngineError("%s did not answer in time" % self.name)
+            if not self._sel.select(left):
+                continue
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            if not chunk:
+                raise EngineError("%s closed its output" % self.name)
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return line.decode(errors="replace").rstrip("\r")
+
+    def until(self, prefix, timeout=None):
+        """The lines up to and including the first that starts with `prefix`; EngineError
+        if that takes more than `timeout` seconds in all."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         lines = []
         while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("%s closed its output" % self.name)
-            line = line.rstrip("\n")
+            line = self.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
             lines.append(line)
             if line.startswith(prefix):
                 return lines
 
-    def close(self):
+    def alive(self):
+        return self.p.poll() is None
+
+    def close(self, timeout=5):
+        """`quit`, end of input, and a kill if the process is still there after `timeout`
+        seconds."""
         try:
             self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
+        except EngineError:
+            pass
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
             self.p.kill()
+            self.p.wait()
+        self._sel.close()
+        self.p.stdout.close()
 
 
 def start_koma(path, variant, options=(), name="koma"):

@@ -1,13 +1,32 @@
-//! The node search: root loop, PVS negamax with the transposition table, and quiescence.
+//! The node search: root loop, PVS negamax with the transposition table, selective
+//! pruning, reductions and extensions, and quiescence.
+//!
+//! Which selective techniques a game gets is its own choice (`Game` constants): reverse
+//! futility and null move where the evaluation is stable and zugzwang rare, pruning of
+//! quiet moves (late-move, futility, history) where a quiet move seldom wins at once.
+//! Late-move reductions, aspiration windows, internal iterative reductions, check and
+//! singular extensions and the history statistics serve every game.
 
+use super::history::{self, Context};
+use super::params;
 use super::tt::Bound;
-use super::{outcome_score, RootMove, Searcher, HISTORY_SIZE, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::game::Game;
 
 /// How many same-side positions back a repetition is looked for.
 const REPETITION_WINDOW: usize = 100;
 /// Plies of quiescence below the horizon.
 const MAX_QPLY: usize = 12;
+/// Quiet moves remembered per node for history maluses.
+const MAX_QUIETS: usize = 64;
+
+/// Move-ordering classes (a move's score is its class plus a value within it).
+const ORDER_TT: i32 = 1_000_000;
+const ORDER_GOOD_TACTICAL: i32 = 200_000;
+const ORDER_KILLER_1: i32 = 90_000;
+const ORDER_KILLER_2: i32 = 85_000;
+const ORDER_COUNTER: i32 = 80_000;
+const ORDER_BAD_TACTICAL: i32 = 60_000;
 
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -31,34 +50,54 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 
 impl<'a, G: Game> Searcher<'a, G> {
     /// Searches the root moves from `pv_idx` on (the ones before are earlier MultiPV
-    /// lines). Returns whether at least the first of them was searched to the end.
-    pub(super) fn root_search(&mut self, pos: &G, depth: i32, pv_idx: usize, roots: &mut [RootMove<G::Move>]) -> bool {
-        let mut alpha = -INF;
-        let beta = INF;
+    /// lines) inside `(alpha, beta)`. Each move's `score` becomes its score if it beat
+    /// alpha (the first move's also when it did not: an upper bound), else `-INF`.
+    /// Returns whether at least the first of them was searched to the end.
+    pub(super) fn root_search(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        pv_idx: usize,
+        roots: &mut [RootMove<G::Move>],
+        mut alpha: i32,
+        beta: i32,
+    ) -> bool {
+        self.stack[0].excluded = None;
+        self.stack[0].eval = if pos.in_check() { NO_EVAL } else { pos.evaluate() };
         for i in pv_idx..roots.len() {
             let mv = roots[i].mv;
             let mut child = pos.clone();
             child.play(mv);
+            self.stack[0].mv = Some(mv);
             let mut score;
             if i == pv_idx {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, false);
             } else {
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
-                if score > alpha && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, false);
                 }
             }
             if self.stopped {
                 return i > pv_idx;
             }
-            if score > alpha {
-                alpha = score;
+            if i == pv_idx || score > alpha {
                 roots[i].score = score;
                 roots[i].pv.clear();
                 roots[i].pv.push(mv);
                 roots[i].pv.extend_from_slice(&self.pv[1]);
             } else {
                 roots[i].score = -INF;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    // A fail high: the window is widened and the iteration searched again.
+                    for r in roots[i + 1..].iter_mut() {
+                        r.score = -INF;
+                    }
+                    return true;
+                }
             }
         }
         true
@@ -104,7 +143,22 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.checks.pop();
     }
 
-    pub(super) fn negamax(&mut self, pos: &G, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+    }
+
+    /// The continuation context of a move made at `ply`: the moves made one and two
+    /// plies before.
+    fn context(&self, ply: usize) -> Context {
+        let id = |p: usize| self.stack[p].mv.map(G::move_id);
+        Context { prev1: ply.checked_sub(1).and_then(id), prev2: ply.checked_sub(2).and_then(id) }
+    }
+
+    /// `cut`: the node is expected to fail high (a null-window child of a PV or all node).
+    pub(super) fn negamax(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize, cut: bool) -> i32 {
         self.pv[ply].clear();
         if let Some(o) = pos.result() {
             return outcome_score(o, ply);
@@ -113,10 +167,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if depth <= 0 && !in_check {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
+        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -125,50 +176,93 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         self.push(pos, in_check);
-        let score = self.node(pos, &mut depth, &mut alpha, &mut beta, ply, in_check);
+        let score = self.node(pos, depth, alpha, beta, ply, in_check, cut);
         self.pop();
         score
     }
 
-    fn node(&mut self, pos: &G, depth: &mut i32, alpha: &mut i32, beta: &mut i32, ply: usize, in_check: bool) -> i32 {
-        if let Some(s) = self.repetition(ply) {
-            return s;
+    #[allow(clippy::too_many_arguments)]
+    fn node(&mut self, pos: &G, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, in_check: bool, cut: bool) -> i32 {
+        let excluded = self.stack[ply].excluded;
+        if excluded.is_none() {
+            if let Some(s) = self.repetition(ply) {
+                return s;
+            }
+            if pos.move_count_draw() {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
-        if pos.move_count_draw() {
-            return 0;
+        // Check extension, bounded so that perpetual checks cannot run away.
+        if in_check && (ply as i32) < 2 * self.root_depth {
+            depth = depth.max(0) + 1;
         }
-        // Mate distance pruning.
-        *alpha = (*alpha).max(-MATE + ply as i32);
-        *beta = (*beta).min(MATE - ply as i32 - 1);
-        if *alpha >= *beta {
-            return *alpha;
-        }
-        if in_check {
-            *depth = (*depth).max(0) + 1;
-        }
-        let depth = *depth;
-        let pv_node = *beta - *alpha > 1;
+        depth = depth.max(1);
+        let pv_node = beta - alpha > 1;
         let key = pos.key();
-        let entry = self.tt.probe(key);
+        let entry = if excluded.is_none() { self.tt.probe(key) } else { None };
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    super::tt::Bound::Exact => true,
-                    super::tt::Bound::Lower => s >= *beta,
-                    super::tt::Bound::Upper => s <= *alpha,
+        let tt_score = entry.map(|e| from_tt(e.score, ply));
+        if let (Some(e), Some(s)) = (entry, tt_score) {
+            if !pv_node && e.depth >= depth {
+                let cut_here = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
                 };
-                if cut {
+                if cut_here {
+                    if s >= beta {
+                        if let Some(m) = tt_move.filter(|&m| !pos.is_tactical(m)) {
+                            self.reward_quiet(m, ply, depth, &[]);
+                        }
+                    }
                     return s;
                 }
             }
         }
 
-        if !pv_node && !in_check && (*beta).abs() < MATE_BOUND {
-            if let Some(score) = self.prune(pos, depth, *beta, ply) {
+        // The static evaluation, and a better guess from the table's bound.
+        let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
+        let mut eval = raw_eval;
+        if let (Some(e), Some(s)) = (entry, tt_score) {
+            if !in_check && s.abs() < MATE_BOUND {
+                let better = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                };
+                if better {
+                    eval = s;
+                }
+            }
+        }
+        self.stack[ply].eval = raw_eval;
+        let improving = !in_check && {
+            let earlier = if ply >= 2 && self.stack[ply - 2].eval != NO_EVAL {
+                self.stack[ply - 2].eval
+            } else if ply >= 4 {
+                self.stack[ply - 4].eval
+            } else {
+                NO_EVAL
+            };
+            earlier == NO_EVAL || raw_eval > earlier
+        };
+        self.stack[ply + 2].killers = [None; 2];
+
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+            if let Some(score) = self.prune(pos, depth, beta, ply, eval, improving, cut) {
                 return score;
             }
+        }
+
+        // Internal iterative reduction: without a table move the ordering is poor.
+        if depth >= params::IIR_DEPTH && tt_move.is_none() && (pv_node || cut) {
+            depth -= 1;
         }
 
         let mut list = std::mem::take(&mut self.moves[ply]);
@@ -179,29 +273,126 @@ impl<'a, G: Game> Searcher<'a, G> {
             return outcome_score(pos.no_move_outcome(), ply);
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(pos, &list, &mut scores, tt_move, ply);
+        let counter = self.history.counter(ply.checked_sub(1).and_then(|p| self.stack[p].mv.map(G::move_id)));
+        // The table's move goes first, and the others are scored only if it does not cut.
+        let mut scored = false;
+        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
+            Some(i) => {
+                list.swap(0, i);
+                scores.clear();
+                scores.resize(list.len(), 0);
+                scores[0] = ORDER_TT;
+            }
+            None => {
+                self.score_moves(pos, &list, &mut scores, None, counter, ply);
+                scored = true;
+            }
+        }
+        let cx = self.context(ply);
 
-        let original_alpha = *alpha;
+        let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets = [None; MAX_QUIETS];
+        let mut quiet_count = 0usize;
+        let mut skip_quiets = false;
+        let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
         for n in 0..list.len() {
+            if n > 0 && !scored {
+                self.score_moves(pos, &list[1..], &mut scores, None, counter, ply);
+                scores.insert(0, ORDER_TT);
+                scored = true;
+            }
             pick_next(&mut list, &mut scores, n);
             let mv = list[n];
+            if Some(mv) == excluded {
+                continue;
+            }
+            let order = scores[n];
             let tactical = pos.is_tactical(mv);
+            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cx) };
+
+            // Pruning at shallow depth, once a move that does not lose has been found. A
+            // quiet move that gives check is never pruned (it may mate).
+            let mut prune_quiet = false;
+            if ply > 0 && best > -MATE_BOUND && !in_check {
+                if !tactical && G::QUIET_PRUNING {
+                    if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, improving) {
+                        skip_quiets = true;
+                    }
+                    let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
+                    let futile = lmr_depth <= params::FUTILITY_DEPTH
+                        && eval != NO_EVAL
+                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
+                    let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
+                    prune_quiet = skip_quiets || (order < ORDER_COUNTER && (futile || bad_history));
+                } else if tactical && depth <= params::SEE_PRUNE_DEPTH && !pv_node && order < ORDER_KILLER_2 && pos.losing_exchange(mv) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play(mv);
-            let mut score;
-            if n == 0 {
-                score = -self.negamax(&child, depth - 1, -*beta, -*alpha, ply + 1);
-            } else {
-                let quiet_late = depth >= 3 && n >= 3 && !in_check && !tactical && scores[n] < 80_000;
-                let reduction = if quiet_late { 1 + (n >= 8) as i32 + (depth >= 8 && n >= 16) as i32 } else { 0 };
-                score = -self.negamax(&child, depth - 1 - reduction, -*alpha - 1, -*alpha, ply + 1);
-                if score > *alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -*alpha - 1, -*alpha, ply + 1);
+            let gives_check = child.in_check();
+            if prune_quiet && !gives_check {
+                continue;
+            }
+
+            // Singular extension: the table's move is much better than every other.
+            let mut extension = 0;
+            if Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= params::SINGULAR_DEPTH {
+                if let (Some(e), Some(s)) = (entry, tt_score) {
+                    if e.bound != Bound::Upper && e.depth >= depth - params::SINGULAR_TT_SLACK && s.abs() < MATE_BOUND {
+                        let singular_beta = s - params::SINGULAR_MARGIN * depth;
+                        let value = self.exclude(pos, mv, (depth - 1) / 2, singular_beta, ply, in_check, cut);
+                        if self.stopped {
+                            break;
+                        }
+                        if value < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            // Multi-cut: more than one move beats beta.
+                            self.moves[ply] = list;
+                            self.scores[ply] = scores;
+                            return singular_beta;
+                        } else if s >= beta {
+                            extension = -1;
+                        }
+                    }
                 }
-                if score > *alpha && score < *beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -*beta, -*alpha, ply + 1);
+            }
+
+            self.stack[ply].mv = Some(mv);
+            searched += 1;
+            if !tactical && quiet_count < MAX_QUIETS {
+                quiets[quiet_count] = Some(mv);
+                quiet_count += 1;
+            }
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut);
+            } else {
+                let reducible = depth >= 2 && (!tactical || order < ORDER_GOOD_TACTICAL);
+                let mut reduction = 0;
+                if reducible {
+                    reduction = params::reduction(depth, searched);
+                    reduction += (!pv_node) as i32 + (!improving) as i32 + (cut as i32) + tt_tactical as i32;
+                    if order >= ORDER_COUNTER && !tactical {
+                        reduction -= 1;
+                    }
+                    reduction -= quiet_history / params::LMR_HISTORY_DIVISOR;
+                    if reduction > 0 && gives_check {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
             if self.stopped {
@@ -209,66 +400,104 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if score > best {
                 best = score;
-                if score > *alpha {
+                if score > alpha {
                     best_move = Some(mv);
-                    *alpha = score;
+                    alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
-                    if score >= *beta {
+                    if score >= beta {
                         if !tactical {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(mv) {
-                                k[1] = k[0];
-                                k[0] = Some(mv);
+                            let earlier = &quiets[..quiet_count.saturating_sub(1)];
+                            self.reward_quiet(mv, ply, depth, earlier);
+                        } else {
+                            for q in quiets[..quiet_count].iter().flatten() {
+                                self.history.update_quiet(G::move_id(*q), cx, -history::bonus(depth));
                             }
-                            let h = &mut self.history[G::move_id(mv) as usize % HISTORY_SIZE];
-                            *h = (*h + depth * depth).min(60_000);
                         }
                         break;
                     }
                 }
             }
         }
+        self.stack[ply].mv = None;
         self.moves[ply] = list;
         self.scores[ply] = scores;
         if self.stopped {
             return best.max(-INF + 1);
         }
-        let bound = if best >= *beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        if searched == 0 {
+            // Only the excluded move (singular search), or every move pruned.
+            return if excluded.is_some() { alpha } else { best.max(original_alpha) };
+        }
+        if excluded.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let raw = (raw_eval != NO_EVAL).then_some(raw_eval);
+            self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
+        }
         best
+    }
+
+    /// The singular-extension search: `pos` (already on the path at `ply`) searched to
+    /// `depth` with a null window at `singular_beta`, leaving out `mv`.
+    #[allow(clippy::too_many_arguments)]
+    fn exclude(&mut self, pos: &G, mv: G::Move, depth: i32, singular_beta: i32, ply: usize, in_check: bool, cut: bool) -> i32 {
+        let saved = self.stack[ply];
+        self.stack[ply].excluded = Some(mv);
+        let value = self.node(pos, depth, singular_beta - 1, singular_beta, ply, in_check, cut);
+        self.stack[ply] = saved;
+        self.pv[ply].clear();
+        value
+    }
+
+    /// A quiet move caused a cut at `ply`: it becomes a killer and the countermove, its
+    /// statistics rise, and the quiet moves tried before it fall.
+    fn reward_quiet(&mut self, mv: G::Move, ply: usize, depth: i32, earlier: &[Option<G::Move>]) {
+        let k = &mut self.stack[ply].killers;
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let cx = self.context(ply);
+        self.history.set_counter(cx.prev1, mv);
+        let b = history::bonus(depth);
+        self.history.update_quiet(G::move_id(mv), cx, b);
+        for q in earlier.iter().flatten() {
+            self.history.update_quiet(G::move_id(*q), cx, -b);
+        }
     }
 
     /// Cuts a non-PV node that is good enough without a search: reverse futility (the
     /// static evaluation beats beta by a margin near the horizon) and null move (passing
     /// still beats beta at reduced depth). `None`: search the node.
-    fn prune(&mut self, pos: &G, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        let futility = G::FUTILITY_MARGIN > 0 && depth <= 3;
-        let null = depth >= 3 && self.null_floor + 1 < self.keys.len();
-        if !futility && !null {
+    #[allow(clippy::too_many_arguments)]
+    fn prune(&mut self, pos: &G, depth: i32, beta: i32, ply: usize, eval: i32, improving: bool, cut: bool) -> Option<i32> {
+        if eval == NO_EVAL {
             return None;
         }
-        // A game that neither passes here nor prunes by futility needs no evaluation.
-        let child = if null { pos.null_move() } else { None };
-        if !futility && child.is_none() {
-            return None;
-        }
-        let eval = pos.evaluate();
-        if futility && eval - G::FUTILITY_MARGIN * depth >= beta {
+        if G::FUTILITY_MARGIN > 0
+            && depth <= params::RFP_DEPTH
+            && eval < MATE_BOUND
+            && eval - G::FUTILITY_MARGIN * (depth - improving as i32) >= beta
+        {
             return Some(eval);
         }
-        if let Some(child) = child.filter(|_| eval >= beta) {
-            let r = 3 + depth / 6;
+        let null = depth >= 3 && eval >= beta && self.null_floor + 1 < self.keys.len() && self.stack[ply.saturating_sub(1)].mv.is_some();
+        if !null {
+            return None;
+        }
+        if let Some(child) = pos.null_move() {
+            let r = params::NULL_BASE + depth / params::NULL_DIVISOR + ((eval - beta) / params::NULL_EVAL_STEP).min(3);
             let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
-            let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.stack[ply].mv = None;
+            let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
             self.null_floor = floor;
             if score >= beta && !self.stopped {
                 return Some(if score > MATE_BOUND { beta } else { score });
@@ -277,34 +506,42 @@ impl<'a, G: Game> Searcher<'a, G> {
         None
     }
 
-    fn score_moves(&self, pos: &G, list: &[G::Move], scores: &mut Vec<i32>, tt_move: Option<G::Move>, ply: usize) {
+    fn score_moves(
+        &self,
+        pos: &G,
+        list: &[G::Move],
+        scores: &mut Vec<i32>,
+        tt_move: Option<G::Move>,
+        counter: Option<G::Move>,
+        ply: usize,
+    ) {
         scores.clear();
-        let k = self.killers[ply];
+        let k = self.stack[ply].killers;
+        let cx = self.context(ply);
         scores.extend(list.iter().map(|&m| {
             if Some(m) == tt_move {
-                1_000_000
+                ORDER_TT
             } else if pos.is_tactical(m) {
                 // Captures that lose material by exchange go after the killers.
                 if pos.losing_exchange(m) {
-                    70_000 + pos.order_score(m).min(9_999)
+                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, 9_999)
                 } else {
-                    200_000 + pos.order_score(m)
+                    ORDER_GOOD_TACTICAL + pos.order_score(m)
                 }
             } else if Some(m) == k[0] {
-                90_000
+                ORDER_KILLER_1
             } else if Some(m) == k[1] {
-                85_000
+                ORDER_KILLER_2
+            } else if Some(m) == counter {
+                ORDER_COUNTER
             } else {
-                self.history[G::move_id(m) as usize % HISTORY_SIZE]
+                self.history.quiet_score(G::move_id(m), cx)
             }
         }));
     }
 
     fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
+        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -316,6 +553,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         if ply >= MAX_PLY - 1 || (qply >= MAX_QPLY && !in_check) {
             return pos.evaluate();
         }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if !pv_node && cut {
+                return s;
+            }
+        }
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
         pos.legal_moves(&mut list);
@@ -323,20 +574,41 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.moves[ply] = list;
             return outcome_score(pos.no_move_outcome(), ply);
         }
+        let original_alpha = alpha;
         let mut best = -INF;
+        let mut raw_eval = None;
         if !in_check || qply >= MAX_QPLY {
-            let stand = pos.evaluate();
+            let stand = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
+            raw_eval = Some(stand);
             if stand >= beta || qply >= MAX_QPLY {
                 self.moves[ply] = list;
+                if entry.is_none() {
+                    self.tt.store(key, None, to_tt(stand, ply), Some(stand), 0, Bound::Lower);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
-            list.retain(|&m| pos.is_tactical(m) && !pos.losing_exchange(m));
+            // Captures and promotions that do not lose material, and on the first ply
+            // of quiescence, where the game asks for it, quiet moves (drops) that check.
+            let checks = G::QUIESCENCE_CHECKS && qply == 0;
+            list.retain(|&m| {
+                if pos.is_tactical(m) {
+                    !pos.losing_exchange(m)
+                } else {
+                    checks && {
+                        let mut c = pos.clone();
+                        c.play(m);
+                        c.in_check()
+                    }
+                }
+            });
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
-        scores.extend(list.iter().map(|&m| pos.order_score(m)));
+        let tt_move = entry.and_then(|e| e.mv);
+        scores.extend(list.iter().map(|&m| if Some(m) == tt_move { ORDER_TT } else { pos.order_score(m) }));
+        let mut best_move = None;
         for n in 0..list.len() {
             pick_next(&mut list, &mut scores, n);
             let mut child = pos.clone();
@@ -349,6 +621,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(list[n]);
                     if score >= beta {
                         break;
                     }
@@ -357,6 +630,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.moves[ply] = list;
         self.scores[ply] = scores;
+        if !self.stopped && entry.map_or(true, |e| e.depth <= 0) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
+        }
         best
     }
 }
@@ -371,4 +654,54 @@ fn pick_next<M: Copy>(list: &mut [M], scores: &mut [i32], n: usize) {
     }
     list.swap(n, best);
     scores.swap(n, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kokesu::Kokesu;
+    use crate::search::tt::Table;
+    use crate::search::{Limits, Signals};
+    use std::time::{Duration, Instant};
+
+    /// The score of `sfen` at `depth`, and what the singular-extension search finds
+    /// without the best move (one of `tokens`) at half that depth.
+    fn singular_probe(sfen: &str, tokens: &[&str], depth: u32) -> (i32, i32) {
+        let p = Kokesu::from_sfen(sfen, &Default::default()).unwrap();
+        let table = Table::new(2);
+        let signals = Signals::default();
+        let history = [(p.key(), p.in_check())];
+        let mut s = Searcher::new(&table, &signals, &history);
+        let limits = Limits {
+            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let r = s.run(&p, &limits, Instant::now(), &mut |_| {});
+        let mv = r.best.unwrap();
+        assert!(tokens.contains(&p.format_move(mv).as_str()), "{sfen}");
+        // The root on the path, as `node` expects it.
+        s.push(&p, p.in_check());
+        s.root_depth = depth as i32;
+        let value = s.exclude(&p, mv, depth as i32 / 2, r.score - 1, 0, p.in_check(), false);
+        (r.score, value)
+    }
+
+    #[test]
+    fn singular_search_finds_the_only_move_that_wins_the_queen() {
+        // Only the rook takes the queen on d5 (5h5d): without it white is far worse.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/8/8/3R2K1 b - 1", &["5h5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without < score - 500, "{score} {without}");
+    }
+
+    #[test]
+    fn singular_search_sees_a_second_move_that_wins_the_queen() {
+        // The rook (5h5d) and the knight on c3 (6f5d) both take it: neither is singular.
+        let (score, without) = singular_probe("k7/8/8/3q4/8/2N5/8/3R2K1 b - 1", &["5h5d", "6f5d"], 6);
+        assert!(score > 500, "{score}");
+        assert!(without > score - 200, "{score} {without}");
+    }
 }

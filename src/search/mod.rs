@@ -1,16 +1,22 @@
-//! The search, generic over a [`Game`]: iterative deepening with PVS alpha-beta,
-//! transposition table, quiescence, killers and history, mate scores, repetition and
-//! MultiPV. It never prints: progress goes to a callback as [`Report`]s.
+//! The search, generic over a [`Game`]: iterative deepening with aspiration windows and
+//! PVS alpha-beta over a shared transposition table, selective pruning and extensions
+//! ([`alphabeta`]), move-ordering statistics ([`history`]), quiescence, mate scores,
+//! repetition, MultiPV and Lazy SMP threads ([`smp`]). It never prints: progress goes to
+//! a callback as [`Report`]s.
 
 mod alphabeta;
+pub mod history;
 pub mod mate;
+pub mod params;
+pub mod smp;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome};
+use history::Histories;
 use time::TimePlan;
 use tt::Table;
 
@@ -19,7 +25,8 @@ pub const MATE: i32 = 31_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const MAX_PLY: usize = 128;
-const HISTORY_SIZE: usize = 1 << 16;
+/// No static evaluation at this ply (in check).
+const NO_EVAL: i32 = i32::MIN;
 
 /// Flags the protocol thread sets while a search runs.
 #[derive(Debug, Default)]
@@ -68,6 +75,8 @@ pub struct SearchResult<M> {
 struct RootMove<M> {
     mv: M,
     score: i32,
+    /// The score of the last completed iteration (the aspiration window's centre).
+    previous: i32,
     pv: Vec<M>,
 }
 
@@ -91,23 +100,52 @@ pub fn mate_plies(score: i32) -> Option<i32> {
     }
 }
 
-/// One search's working state. The table and the history of the game are borrowed.
+/// What the threads of one search share besides the table: the helpers' stop flag and
+/// the node count of all threads.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// Set when the main thread has its answer: the helper threads end.
+    pub done: AtomicBool,
+    pub nodes: AtomicU64,
+}
+
+/// What the search knows about one ply of the current path.
+#[derive(Clone, Copy, Debug)]
+struct Frame<M> {
+    /// The static evaluation of the node at this ply (`NO_EVAL` in check).
+    eval: i32,
+    /// The move played from this ply (`None` for a pass or not yet).
+    mv: Option<M>,
+    /// The move a singular-extension search leaves out here.
+    excluded: Option<M>,
+    killers: [Option<M>; 2],
+}
+
+/// One search thread's working state. The table, the signals and the history of the
+/// game are borrowed.
 pub struct Searcher<'a, G: Game> {
-    tt: &'a mut Table<G::Move>,
+    tt: &'a Table<G::Move>,
     signals: &'a Signals,
+    /// The other threads of this search, if any.
+    shared: Option<&'a Shared>,
+    /// `None` for the main thread, the helper's number for a Lazy SMP helper.
+    helper: Option<usize>,
     /// Keys and in-check flags of the game since the `position` root, then the search path.
     keys: Vec<u64>,
     checks: Vec<bool>,
     /// Index in `keys` of the first position after the last null move on the path: no
     /// repetition is looked for across a pass.
     null_floor: usize,
-    killers: Vec<[Option<G::Move>; 2]>,
-    history: Vec<i32>,
+    stack: Vec<Frame<G::Move>>,
+    history: Histories<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
+    /// Nodes already added to `shared.nodes`.
+    flushed: u64,
     seldepth: usize,
+    root_depth: i32,
     start: Instant,
     was_pondering: bool,
     deadline: Option<Duration>,
@@ -118,20 +156,47 @@ pub struct Searcher<'a, G: Game> {
 impl<'a, G: Game> Searcher<'a, G> {
     /// `history` holds `(key, in_check)` for every position since the `position` root,
     /// the current one last.
-    pub fn new(tt: &'a mut Table<G::Move>, signals: &'a Signals, history: &[(u64, bool)]) -> Self {
+    pub fn new(tt: &'a Table<G::Move>, signals: &'a Signals, history: &[(u64, bool)]) -> Self {
+        Self::build(tt, signals, None, None, history)
+    }
+
+    /// A searcher that is one of several threads of one search: the main thread
+    /// (`helper` is `None`) or a helper.
+    pub fn with_shared(
+        tt: &'a Table<G::Move>,
+        signals: &'a Signals,
+        shared: &'a Shared,
+        helper: Option<usize>,
+        history: &[(u64, bool)],
+    ) -> Self {
+        Self::build(tt, signals, Some(shared), helper, history)
+    }
+
+    fn build(
+        tt: &'a Table<G::Move>,
+        signals: &'a Signals,
+        shared: Option<&'a Shared>,
+        helper: Option<usize>,
+        history: &[(u64, bool)],
+    ) -> Self {
+        let frame = Frame { eval: NO_EVAL, mv: None, excluded: None, killers: [None; 2] };
         Searcher {
             tt,
             signals,
+            shared,
+            helper,
             keys: history.iter().map(|h| h.0).collect(),
             checks: history.iter().map(|h| h.1).collect(),
             null_floor: 0,
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; HISTORY_SIZE],
+            stack: vec![frame; MAX_PLY + 2],
+            history: Histories::new(),
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
+            flushed: 0,
             seldepth: 0,
+            root_depth: 0,
             start: Instant::now(),
             was_pondering: false,
             deadline: None,
@@ -144,14 +209,32 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.nodes
     }
 
+    /// The nodes of all threads of this search.
+    fn total_nodes(&self) -> u64 {
+        match self.shared {
+            None => self.nodes,
+            Some(s) => s.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed),
+        }
+    }
+
     /// Time since the search started (or since `ponderhit`).
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
     fn poll(&mut self) {
+        if let Some(s) = self.shared {
+            s.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
         if self.signals.stop.load(Ordering::Relaxed) {
             self.stopped = true;
+            return;
+        }
+        if self.helper.is_some() {
+            if self.shared.is_some_and(|s| s.done.load(Ordering::Relaxed)) {
+                self.stopped = true;
+            }
             return;
         }
         if self.was_pondering {
@@ -167,7 +250,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         if let Some(n) = self.node_limit {
-            if self.nodes >= n {
+            if self.total_nodes() >= n {
                 self.stopped = true;
             }
         }
@@ -186,7 +269,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.was_pondering = self.signals.pondering.load(Ordering::Relaxed);
         self.deadline = if limits.time.use_all { limits.time.optimum } else { limits.time.maximum };
         self.node_limit = limits.nodes;
-        self.tt.new_search();
+        if self.shared.is_none() {
+            // A search of several threads ages the table once, before they start.
+            self.tt.new_search();
+        }
 
         let mut legal = Vec::new();
         if root.result().is_none() {
@@ -196,7 +282,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             legal.retain(|m| limits.searchmoves.contains(m));
         }
         let mut roots: Vec<RootMove<G::Move>> =
-            legal.iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv] }).collect();
+            legal.iter().map(|&mv| RootMove { mv, score: -INF, previous: -INF, pv: vec![mv] }).collect();
         let mut answer = SearchResult { best: roots.first().map(|r| r.mv), ponder: None, score: 0, depth: 0, nodes: 0 };
         if roots.is_empty() {
             return answer;
@@ -204,12 +290,18 @@ impl<'a, G: Game> Searcher<'a, G> {
         let max_depth = limits.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1)).unwrap_or(MAX_PLY as u32 - 1);
         let multipv = limits.multipv.clamp(1, roots.len());
         for depth in 1..=max_depth {
+            // Lazy SMP: every other helper skips every other depth, so the threads spread
+            // over two depths and fill the table for each other.
+            if let Some(id) = self.helper {
+                if depth > 1 && id % 2 == 1 && depth % 2 == 0 {
+                    continue;
+                }
+            }
             self.seldepth = 0;
+            self.root_depth = depth as i32;
             let mut completed = 0;
             for pv_idx in 0..multipv {
-                let done = self.root_search(root, depth as i32, pv_idx, &mut roots);
-                if done {
-                    roots[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.aspiration(root, depth as i32, pv_idx, &mut roots) {
                     completed += 1;
                 }
                 if self.stopped {
@@ -219,23 +311,35 @@ impl<'a, G: Game> Searcher<'a, G> {
             if completed == 0 {
                 break;
             }
+            for r in roots.iter_mut() {
+                r.previous = r.score;
+            }
             answer.best = Some(roots[0].mv);
             answer.ponder = roots[0].pv.get(1).copied();
             answer.score = roots[0].score;
             answer.depth = depth;
-            for (i, r) in roots.iter().take(completed).enumerate() {
-                report(&Report {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    multipv: i + 1,
-                    score: r.score,
-                    nodes: self.nodes,
-                    elapsed: self.start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv: r.pv.clone(),
-                });
+            if self.helper.is_none() {
+                let nodes = self.total_nodes();
+                for (i, r) in roots.iter().take(completed).enumerate() {
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth as u32,
+                        multipv: i + 1,
+                        score: r.score,
+                        nodes,
+                        elapsed: self.start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: r.pv.clone(),
+                    });
+                }
             }
-            if self.stopped || roots.len() == 1 && !self.was_pondering && limits.time.maximum.is_some() {
+            if self.stopped || self.helper.is_some() {
+                if self.stopped {
+                    break;
+                }
+                continue;
+            }
+            if roots.len() == 1 && !self.was_pondering && limits.time.maximum.is_some() {
                 break;
             }
             if let Some(plies) = mate_plies(answer.score) {
@@ -251,7 +355,43 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
-        answer.nodes = self.nodes;
+        self.poll();
+        answer.nodes = self.total_nodes();
         answer
+    }
+
+    /// One MultiPV line of one iteration inside an aspiration window around the last
+    /// iteration's score, widened on a fail low or high until the score is inside it.
+    /// Returns whether the line was searched to the end.
+    fn aspiration(&mut self, root: &G, depth: i32, pv_idx: usize, roots: &mut [RootMove<G::Move>]) -> bool {
+        let centre = roots[pv_idx].previous;
+        let mut delta = params::ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= params::ASPIRATION_MIN_DEPTH && centre.abs() < MATE_BOUND {
+            ((centre - delta).max(-INF), (centre + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let done = self.root_search(root, depth, pv_idx, roots, alpha, beta);
+            // Stable: the moves that were not searched to the end keep their order.
+            roots[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            if self.stopped {
+                return done;
+            }
+            let score = roots[pv_idx].score;
+            if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return true;
+            }
+            delta += delta / 2;
+            if delta > params::ASPIRATION_GIVE_UP {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
     }
 }

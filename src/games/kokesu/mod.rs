@@ -319,6 +319,7 @@ impl Game for Kokesu {
     }
 
     const FUTILITY_MARGIN: i32 = 120;
+    const QUIET_PRUNING: bool = true;
 
     /// A pass, while the side to move has a piece besides pawns and king (pawn endings
     /// are where zugzwang decides).

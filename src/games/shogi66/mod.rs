@@ -273,6 +273,7 @@ impl Game for Shogi66 {
     }
 
     const FUTILITY_MARGIN: i32 = 150;
+    const QUIET_PRUNING: bool = true;
 
     /// A pass, in play (not during placement) and not in check: with drops a position
     /// where every move hurts is rare.

@@ -1,0 +1,135 @@
+//! Move-ordering statistics learned during a search: a butterfly history (by move), a
+//! countermove per previous move, and continuation histories (by the move one and two
+//! plies earlier and this move). Every entry moves toward a bound with the "gravity"
+//! update `h += bonus - h * |bonus| / MAX`, so good moves rise, moves that were tried
+//! before a cut fall (maluses), and nothing saturates.
+
+/// The bound every statistic stays within.
+pub const MAX: i32 = 16_384;
+const BUTTERFLY_SIZE: usize = 1 << 16;
+const COUNTER_SIZE: usize = 1 << 14;
+const CONTINUATION_SIZE: usize = 1 << 20;
+
+/// The history bonus (or malus) for a move searched at `depth`.
+pub fn bonus(depth: i32) -> i32 {
+    (16 * depth * depth + 32 * depth).min(1_600)
+}
+
+fn gravity(h: &mut i16, bonus: i32) {
+    let v = *h as i32;
+    let b = bonus.clamp(-MAX, MAX);
+    *h = (v + b - v * b.abs() / MAX) as i16;
+}
+
+/// The statistics of one search thread. Moves are known by their `Game::move_id`.
+pub struct Histories<M> {
+    butterfly: Vec<i16>,
+    counter: Vec<Option<M>>,
+    continuation: Vec<i16>,
+}
+
+/// Where the two continuation tables are looked up for a move: the ids of the moves one
+/// and two plies before it (if any).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context {
+    pub prev1: Option<u32>,
+    pub prev2: Option<u32>,
+}
+
+fn continuation_index(prev: u32, lag: u32, mv: u32) -> usize {
+    let h = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((mv as u64) << 1 | lag as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 44) as usize % CONTINUATION_SIZE
+}
+
+impl<M: Copy + PartialEq> Histories<M> {
+    pub fn new() -> Self {
+        Histories {
+            butterfly: vec![0; BUTTERFLY_SIZE],
+            counter: vec![None; COUNTER_SIZE],
+            continuation: vec![0; CONTINUATION_SIZE],
+        }
+    }
+
+    /// The ordering score of a quiet move: butterfly plus both continuations.
+    pub fn quiet_score(&self, id: u32, cx: Context) -> i32 {
+        let mut s = self.butterfly[id as usize % BUTTERFLY_SIZE] as i32;
+        if let Some(p) = cx.prev1 {
+            s += self.continuation[continuation_index(p, 1, id)] as i32;
+        }
+        if let Some(p) = cx.prev2 {
+            s += self.continuation[continuation_index(p, 2, id)] as i32;
+        }
+        s
+    }
+
+    /// The move that refuted `prev` last time.
+    pub fn counter(&self, prev: Option<u32>) -> Option<M> {
+        prev.and_then(|p| self.counter[p as usize % COUNTER_SIZE])
+    }
+
+    /// Adds `bonus` (negative: a malus) to a quiet move's statistics.
+    pub fn update_quiet(&mut self, id: u32, cx: Context, bonus: i32) {
+        gravity(&mut self.butterfly[id as usize % BUTTERFLY_SIZE], bonus);
+        if let Some(p) = cx.prev1 {
+            gravity(&mut self.continuation[continuation_index(p, 1, id)], bonus);
+        }
+        if let Some(p) = cx.prev2 {
+            gravity(&mut self.continuation[continuation_index(p, 2, id)], bonus);
+        }
+    }
+
+    /// `mv` refuted the move `prev`.
+    pub fn set_counter(&mut self, prev: Option<u32>, mv: M) {
+        if let Some(p) = prev {
+            self.counter[p as usize % COUNTER_SIZE] = Some(mv);
+        }
+    }
+}
+
+impl<M: Copy + PartialEq> Default for Histories<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_every_entry_within_the_bound() {
+        let mut h: Histories<u16> = Histories::new();
+        let cx = Context { prev1: Some(7), prev2: Some(9) };
+        for _ in 0..10_000 {
+            h.update_quiet(42, cx, bonus(20));
+        }
+        let s = h.quiet_score(42, cx);
+        assert!(s > 3 * MAX * 9 / 10 && s <= 3 * MAX, "{s}");
+        for _ in 0..10_000 {
+            h.update_quiet(42, cx, -bonus(20));
+        }
+        assert!(h.quiet_score(42, cx) >= -3 * MAX);
+        assert!(h.quiet_score(42, cx) < 0);
+    }
+
+    #[test]
+    fn a_malus_undoes_a_bonus_and_continuations_depend_on_the_previous_move() {
+        let mut h: Histories<u16> = Histories::new();
+        let a = Context { prev1: Some(1), prev2: None };
+        let b = Context { prev1: Some(2), prev2: None };
+        h.update_quiet(5, a, 400);
+        assert!(h.quiet_score(5, a) > h.quiet_score(5, b));
+        assert_eq!(h.quiet_score(5, b), h.quiet_score(5, Context::default()));
+        h.update_quiet(5, a, -400);
+        assert!(h.quiet_score(5, a).abs() < 20);
+    }
+
+    #[test]
+    fn countermoves_are_remembered_per_previous_move() {
+        let mut h: Histories<u16> = Histories::new();
+        h.set_counter(Some(3), 77);
+        assert_eq!(h.counter(Some(3)), Some(77));
+        assert_eq!(h.counter(Some(4)), None);
+        assert_eq!(h.counter(None), None);
+    }
+}

@@ -1,0 +1,539 @@
+#!/usr/bin/env python3
+"""A match that judges a change: engine A (a new koma build) against engine B (an earlier
+koma build, or Fairy-Stockfish) in any of koma's five games, paired openings with the
+colours swapped, Elo with its 95% error bar, LOS, and an SPRT stop rule.
+
+Usage:
+  python3 tools/match.py --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
+         [--games N] [--sprt ELO0,ELO1] [--seed S] [--option NAME=VALUE ...]
+  python3 tools/match.py --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
+  V: shogi66 kokesu numbershogi kanishogi kaninariebi (against fsf: shogi66 kokesu numbershogi)
+
+Limits: `go nodes N` (default for build against build: 20000 nodes, the same games on a
+loaded machine as on an idle one), `go movetime MS` (default against Fairy-Stockfish: 200),
+`go depth D`; given together they are sent together. Fixed nodes cannot see a change that
+only makes the search faster: judge that with --movetime. With fixed nodes two builds
+that search alike play each pair's two games as mirror images (one win each, or two
+draws): no variance, and the SPRT accepts H0 at its 10th pair.
+
+Openings (deterministic given --seed): pair k plays one opening twice, A first with the
+first-player side (sente / white) and then with the second. 66 shogi and Number Shogi: a
+random placement (the 12 placement plies chosen at random); the crab games: 2 random
+plies; kokesu: a shuffled list of balanced 2-4 ply openings (OPENINGS); --random-plies K
+adds K random plies to any of them. No opening is played by two pairs: a repeat is drawn
+again, with one more random ply after every 20 repeats (so kokesu's book lines get a
+random ply once all of them have been played).
+
+Referee: a third koma process of A's binary says which moves are legal (`moves`) and gives
+each position's SFEN (`d`); the script keeps the game's end rules:
+  * no legal move: the side to move has lost (named: checkmate in 66 shogi, sum of seven
+    in Number Shogi; otherwise a crab win or no normal move), except: kokesu without check is stalemate, a draw (a loss with
+    --option KokesuStalemate=loss); Kani Shogi's rule end is scored as rules.md §4 says
+    (parent, three children, two each by pip sum then larger pip), the side to move may
+    be the winner there;
+  * the position (board, side, hands) for the 4th time is a draw (kokesu: the 3rd); in 66
+    shogi a side whose every move since the position first stood gave check loses;
+  * kokesu: 100 plies without capture or pawn move is a draw (checkmate on that ply
+    counts first);
+  * --max-plies reached: adjudicated draw;
+  * an illegal move, a crash, or no `bestmove` within --move-timeout loses for that
+    engine, and the line says so (a crashed engine is restarted for the next game).
+In check is asked of koma itself: the SFEN with the other side to move is rejected by
+`position sfen` exactly when the side to move was in check.
+
+Statistics (tools/match_stats.py): W/D/L and score from A's view, Elo ± 95% from the pair
+scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood ratio for
+--sprt elo0,elo1 (default 0,10, alpha = beta = 0.05) after every pair; the match stops when
+the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
+--games games. One line per game, a progress line
+per pair, and a final `match:` line to quote in a commit message.
+"""
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import match_stats as stats  # noqa: E402
+from usi_engine import EngineError, start_koma  # noqa: E402
+
+VARIANTS = {
+    #               repetition, perpetual check loses, placement plies, random plies
+    "shogi66": dict(repetition=4, perpetual=True, placement=12, plies=0),
+    "kokesu": dict(repetition=3, perpetual=False, placement=0, plies=0),
+    "numbershogi": dict(repetition=4, perpetual=False, placement=12, plies=0),
+    "kanishogi": dict(repetition=4, perpetual=False, placement=0, plies=2),
+    "kaninariebi": dict(repetition=4, perpetual=False, placement=0, plies=2),
+}
+
+# Balanced kokesu openings in chess notation (white first). Kokesu has no castling, so
+# lines that castle early are not here.
+OPENINGS = [
+    "e2e4 e7e5", "d2d4 d7d5", "e2e4 c7c5", "e2e4 e7e6", "e2e4 c7c6", "d2d4 g8f6",
+    "c2c4 e7e5", "g1f3 d7d5", "c2c4 c7c5", "d2d4 f7f5", "g2g3 d7d5", "e2e4 d7d6",
+    "g1f3 g8f6", "c2c4 g8f6", "e2e4 g7g6", "d2d4 e7e6",
+    "e2e4 e7e5 g1f3", "d2d4 d7d5 c2c4", "e2e4 c7c5 g1f3", "d2d4 g8f6 c2c4",
+    "e2e4 e7e6 d2d4", "e2e4 c7c6 d2d4", "c2c4 e7e5 b1c3", "g1f3 d7d5 g2g3",
+    "e2e4 e7e5 g1f3 b8c6", "e2e4 c7c5 g1f3 d7d6", "d2d4 d7d5 c2c4 e7e6",
+    "d2d4 d7d5 c2c4 c7c6", "d2d4 g8f6 c2c4 e7e6", "d2d4 g8f6 c2c4 g7g6",
+    "e2e4 e7e6 d2d4 d7d5", "e2e4 c7c6 d2d4 d7d5", "c2c4 g8f6 b1c3 e7e5",
+    "g1f3 g8f6 c2c4 c7c5", "e2e4 e7e5 b1c3 g8f6", "e2e4 e7e5 f1c4 g8f6",
+    "d2d4 d7d5 g1f3 g8f6", "e2e4 c7c5 b1c3 b8c6", "d2d4 f7f5 g2g3 g8f6",
+    "e2e4 d7d5 e4d5 d8d5", "e2e4 g8f6 e4e5 f6d5", "e2e4 e7e5 g1f3 g8f6",
+]
+
+
+def chess_to_koma(uci):
+    """A chess square pair (e2e4, e7e8q) as a kokesu token: file 1 = h, rank a = 8."""
+    sq = lambda s: "%d%s" % (ord("h") - ord(s[0]) + 1, chr(ord("a") + 8 - int(s[1])))
+    return sq(uci[0:2]) + sq(uci[2:4]) + uci[4:]
+
+
+def koma_to_chess(tok):
+    sq = lambda s: "%s%d" % (chr(ord("h") - int(s[0]) + 1), 8 - (ord(s[1]) - ord("a")))
+    return sq(tok[0:2]) + sq(tok[2:4]) + tok[4:]
+
+
+def board_cells(sfen):
+    """{(file, rank letter): piece} of an SFEN board field, '+' kept with its piece."""
+    rows = sfen.split()[0].split("/")
+    files = 0
+    for ch in rows[0]:
+        files += int(ch) if ch.isdigit() else (0 if ch == "+" else 1)
+    cells = {}
+    for r, row in enumerate(rows):
+        f, promo = files, ""
+        for ch in row:
+            if ch.isdigit():
+                f -= int(ch)
+            elif ch == "+":
+                promo = "+"
+            else:
+                cells[(f, chr(ord("a") + r))] = promo + ch
+                f -= 1
+                promo = ""
+    return cells
+
+
+def kanishogi_outcome(sfen):
+    """1 (side to move won), -1 (lost) or None (no rule end) by rules.md §4's order:
+    a parent captured, three children captured, two each by pip sum then larger pip."""
+    pieces = [p.lstrip("+") for p in board_cells(sfen).values()]
+    me_upper = sfen.split()[1] == "b"
+
+    def lost(upper):
+        have = {p for p in pieces if p.isupper() == upper}
+        return {i for i, c in enumerate("ABCD", 1) if (c if upper else c.lower()) not in have}
+
+    def parent(upper):
+        return ("K" if upper else "k") in pieces
+
+    if not parent(me_upper):
+        return -1
+    if not parent(not me_upper):
+        return 1
+    mine, theirs = lost(me_upper), lost(not me_upper)
+    if len(mine) >= 3:
+        return -1
+    if len(theirs) >= 3:
+        return 1
+    if len(mine) == 2 and len(theirs) == 2 and mine != theirs:
+        if sum(mine) != sum(theirs):
+            return 1 if sum(theirs) > sum(mine) else -1
+        return 1 if max(theirs) > max(mine) else -1
+    return None
+
+
+def sum_of_seven(sfen, color):
+    """Number Shogi: whether the hand of `color` (0 sente) holds pieces worth exactly 7."""
+    values, n = [], ""
+    for ch in sfen.split()[2]:
+        if ch.isdigit():
+            n += ch
+        elif ch != "-":
+            if ch.isupper() == (color == 0):
+                values += [ord(ch.upper()) - ord("A") + 1] * int(n or 1)
+            n = ""
+    sums = {0}
+    for v in values:
+        sums |= {x + v for x in sums}
+    return 7 in sums
+
+
+class Referee:
+    """A koma process that knows the rules: legal moves, SFEN, check."""
+
+    def __init__(self, path, variant, options):
+        self.args = (path, variant, options)
+        self.e = start_koma(path, variant, options, "referee")
+
+    def _position(self, moves):
+        self.e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+
+    def legal(self, moves):
+        self._position(moves)
+        self.e.send("moves")
+        line = self.e.until("", timeout=60)[-1]
+        if line.startswith("info string error"):
+            raise EngineError("referee: " + line)
+        return line.split()
+
+    def state(self, moves):
+        """(legal moves, SFEN) after `moves`, with one `position`."""
+        legal = self.legal(moves)
+        self.e.send("d")
+        return legal, self.e.until("sfen ", timeout=60)[-1][5:]
+
+    def sfen(self, moves):
+        self._position(moves)
+        self.e.send("d")
+        return self.e.until("sfen ", timeout=60)[-1][5:]
+
+    def in_check(self, sfen):
+        """Whether the side to move is in check: koma rejects the same position with the
+        other side to move (`the side not to move is in check`)."""
+        f = sfen.split()
+        f[1] = "w" if f[1] == "b" else "b"
+        self.e.send("position sfen " + " ".join(f))
+        self.e.send("isready")
+        lines = self.e.until("readyok", timeout=60)
+        return any("in check" in line for line in lines)
+
+    def close(self):
+        self.e.close()
+
+
+class KomaPlayer:
+    def __init__(self, path, variant, options, name, go, timeout):
+        self.path, self.variant, self.options, self.name = path, variant, options, name
+        self.go, self.timeout = go, timeout
+        self.e = None
+
+    def new_game(self, opening):
+        if self.e is None or not self.e.alive():
+            if self.e is not None:
+                self.e.close()
+            self.e = start_koma(self.path, self.variant, self.options, self.name)
+        self.e.send("usinewgame")
+        self.e.send("isready")
+        self.e.until("readyok", timeout=self.timeout)
+
+    def best(self, moves, legal):
+        self.e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        self.e.send("go " + self.go)
+        return self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
+
+    def kill(self):
+        """After a failure: the process goes; new_game starts another."""
+        if self.e is not None:
+            self.e.close(timeout=1)
+        self.e = None
+
+    close = kill
+
+
+def quiet_move(sfen, token):
+    """Kokesu: neither a capture nor a pawn move (for the 100-ply rule)."""
+    cells = board_cells(sfen)
+    frm, to = (int(token[0]), token[1]), (int(token[2]), token[3])
+    return to not in cells and cells.get(frm, "").lower() != "p"
+
+
+def play_game(players, referee, opening, args):
+    """players[0] has the first player's side (sente / white). The opening's moves are
+    played for them, through the same bookkeeping (repetition, 100 plies). Returns
+    (0 first player won | 1 second won | None draw, reason, moves)."""
+    rules = VARIANTS[args.variant]
+    moves = []
+    sfens, seen = [], {}
+    quiet = 0
+    kokesu = args.variant == "kokesu"
+    stalemate_loses = args.rule_options.get("KokesuStalemate") == "loss"
+    for p in players:
+        try:
+            p.new_game(opening)
+        except EngineError:
+            p.kill()  # one more try with a fresh process; a second failure stops the match
+            p.new_game(opening)
+    while True:
+        legal, sfen = referee.state(moves)
+        side = 0 if sfen.split()[1] == "b" else 1
+        key = " ".join(sfen.split()[:3])  # board, side to move, hands
+        sfens.append(sfen)
+        seen.setdefault(key, []).append(len(sfens) - 1)
+        if not legal:
+            if kokesu:
+                if referee.in_check(sfen):
+                    return 1 - side, "checkmate", moves
+                return (1 - side if stalemate_loses else None), "stalemate", moves
+            if args.variant == "kanishogi":
+                o = kanishogi_outcome(sfen)
+                if o is not None:
+                    return (side if o > 0 else 1 - side), "rule end", moves
+            if args.variant == "numbershogi" and sum_of_seven(sfen, 1 - side):
+                return 1 - side, "sum of seven", moves
+            if args.variant == "shogi66" and referee.in_check(sfen):
+                return 1 - side, "checkmate", moves
+            return 1 - side, "no legal move", moves
+        if len(seen[key]) >= rules["repetition"]:
+            if rules["perpetual"]:
+                # Since the position first stood: the positions after the opponent's
+                # moves (we are to move), and those after ours.
+                first, cur = seen[key][0], len(sfens) - 1
+                if all(referee.in_check(sfens[k]) for k in range(first + 2, cur + 1, 2)):
+                    return side, "perpetual check", moves
+                if all(referee.in_check(sfens[k]) for k in range(first + 1, cur, 2)):
+                    return 1 - side, "perpetual check", moves
+            return None, "repetition", moves
+        if kokesu and quiet >= 100:
+            return None, "100 plies", moves
+        if len(moves) >= args.max_plies:
+            return None, "ply limit (adjudicated)", moves
+        if len(moves) < len(opening):
+            chosen = opening[len(moves)]
+        else:
+            mover = players[side]
+            try:
+                chosen = mover.best(moves, legal)
+            except EngineError as e:
+                mover.kill()
+                return 1 - side, "%s failed: %s" % (mover.name, e), moves
+            except (IndexError, ValueError):
+                return 1 - side, "%s gave no move" % mover.name, moves
+            if chosen not in legal:
+                return 1 - side, "illegal move %s by %s" % (chosen, mover.name), moves
+        if kokesu:
+            quiet = quiet + 1 if quiet_move(sfen, chosen) else 0
+        moves.append(chosen)
+
+
+def make_opening(referee, rng, args):
+    """The opening of one pair: a book line (kokesu), the random placement, then random
+    plies. No two pairs share an opening (with fixed nodes a repeated opening repeats its
+    games): a repeat is drawn again, and after every 20 repeats one more random ply is
+    added (kokesu's book lines get random plies once the book has been played through)."""
+    rules = VARIANTS[args.variant]
+    line = []
+    if args.variant == "kokesu":
+        line = [chess_to_koma(m) for m in args.book[args.book_next % len(args.book)].split()]
+        args.book_next += 1
+    plies = rules["plies"] if args.random_plies is None else args.random_plies
+    attempt = 0
+    while True:
+        moves = list(line)
+        for _ in range(rules["placement"] + plies + attempt // 20):
+            legal = referee.legal(moves)
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        attempt += 1
+        if tuple(moves) not in args.used and referee.legal(moves):
+            args.used.add(tuple(moves))
+            return moves
+
+
+def go_command(args):
+    parts = []
+    if args.nodes:
+        parts.append("nodes %d" % args.nodes)
+    if args.movetime:
+        parts.append("movetime %d" % args.movetime)
+    if args.depth:
+        parts.append("depth %d" % args.depth)
+    return " ".join(parts)
+
+
+def fmt_elo(e, err):
+    if abs(e) == float("inf"):
+        return "%sinf" % ("+" if e > 0 else "-")
+    return "%+.1f ± %s" % (e + 0.0, "inf" if err == float("inf") else "%.1f" % err)
+
+
+class Tally:
+    def __init__(self):
+        self.w = self.d = self.l = 0
+        self.pairs = [0] * 5  # pair totals 0, 0.5, 1, 1.5, 2 for A
+        self.reasons = {}
+
+    def add(self, score, reason):
+        if score == 1:
+            self.w += 1
+        elif score == 0:
+            self.l += 1
+        else:
+            self.d += 1
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    def add_pair(self, total):
+        self.pairs[int(round(total * 2))] += 1
+
+    @property
+    def games(self):
+        return self.w + self.d + self.l
+
+    def sample(self, regularize=False):
+        """(n, mean, variance): over pairs when there are any, else over games."""
+        r = stats.regularize if regularize else tuple
+        if sum(self.pairs):
+            return stats.pentanomial(r(self.pairs))
+        return stats.mean_var(r((self.l, self.d, self.w)), (0.0, 0.5, 1.0))
+
+    def summary(self, args):
+        n, mu, var = self.sample()
+        e, err = stats.elo_interval(n, mu, var)
+        if n < 2:
+            err = float("inf")  # one sample has no spread to measure
+        value = stats.llr(*self.sample(regularize=True), args.elo0, args.elo1)
+        score = (self.w + self.d / 2) / max(1, self.games)
+        line = "A +%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%" % (
+            self.w, self.d, self.l, 100 * score, fmt_elo(e, err), 100 * stats.los(self.w, self.l))
+        if args.sprt != "off":
+            line += "  LLR %.2f (%.2f, %.2f) [%g, %g]" % (value + 0.0, args.lower, args.upper,
+                                                          args.elo0, args.elo1)
+        return line, value
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    ap.add_argument("--a", required=True, help="engine A, the new koma build")
+    ap.add_argument("--b", required=True, help="engine B: an earlier koma build, or fsf:PATH")
+    ap.add_argument("--nodes", type=int, help="go nodes N per move (default 20000 build against build)")
+    ap.add_argument("--movetime", type=int, help="go movetime MS per move (default 200 against fsf)")
+    ap.add_argument("--depth", type=int, help="go depth D per move")
+    ap.add_argument("--go-b", help="B's own go limits instead, e.g. 'nodes 5000' (odds, calibration)")
+    ap.add_argument("--games", type=int, default=400, help="most games (rounded up to pairs)")
+    ap.add_argument("--sprt", default="0,10", help="elo0,elo1 (logistic Elo), or 'off'")
+    ap.add_argument("--sprt-min-pairs", type=int, default=10,
+                    help="no SPRT decision before this many pairs (the normal approximation needs some)")
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--random-plies", type=int, default=None,
+                    help="random plies after the placement / book line (default 2 in the crab games, else 0)")
+    ap.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many plies")
+    ap.add_argument("--hash", type=int, default=16, help="hash MiB of each engine")
+    ap.add_argument("--move-overhead", type=int, default=10,
+                    help="ms of a movetime each engine keeps in hand (koma's default is 100)")
+    ap.add_argument("--option", action="append", default=[],
+                    help="NAME=VALUE for both koma engines and the referee (rules switches)")
+    ap.add_argument("--option-a", action="append", default=[], help="NAME=VALUE for engine A only")
+    ap.add_argument("--option-b", action="append", default=[], help="NAME=VALUE for engine B only")
+    ap.add_argument("--move-timeout", type=float, default=None,
+                    help="seconds to wait for a bestmove (default 60 + 10 x movetime)")
+    ap.add_argument("--fsf-option", action="append", default=[],
+                    help="NAME=VALUE for Fairy-Stockfish (e.g. UCI_LimitStrength=true, UCI_Elo=2850)")
+    ap.add_argument("--concurrency", type=int, default=1, choices=[1], help="games at a time (1 only)")
+    ap.add_argument("--moves", action="store_true",
+                    help="the moves of every game (default: only of a game lost by an illegal move or failure)")
+    args = ap.parse_args()
+
+    fsf = args.b.startswith("fsf:")
+    for path in (args.a, args.b[4:] if fsf else args.b):
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            sys.exit("not an executable: %s" % path)
+    if not (args.nodes or args.movetime or args.depth):
+        if fsf:
+            args.movetime = 200
+        else:
+            args.nodes = 20000
+    if args.sprt == "off":
+        args.elo0 = args.elo1 = 0.0
+    else:
+        args.elo0, args.elo1 = (float(x) for x in args.sprt.split(","))
+    args.lower, args.upper = stats.sprt_bounds(args.alpha, args.beta)
+    timeout = args.move_timeout or 60 + 10 * (args.movetime or 0) / 1000
+    pairs = (args.games + 1) // 2
+
+    split = lambda opts: [tuple(o.split("=", 1)) for o in opts]
+    rule_opts = split(args.option)
+    args.rule_options = dict(rule_opts)
+    # MoveOverhead: koma keeps 100 ms of each movetime in hand by default, for a GUI's
+    # pipes; here that would halve a 200 ms move (Fairy-Stockfish keeps 10 ms).
+    base = [("USI_Hash", str(args.hash)), ("MoveOverhead", str(args.move_overhead))] + rule_opts
+    go = args.go = go_command(args)
+    referee = Referee(args.a, args.variant, rule_opts)
+    a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)
+    if fsf:
+        import match_fsf  # pyffish only where it is needed
+        b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout, referee)
+    else:
+        b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)
+
+    rng = random.Random(args.seed)
+    args.used = set()
+    if args.variant == "kokesu":
+        args.book = [o for o in OPENINGS if referee.legal([chess_to_koma(m) for m in o.split()])]
+        rng.shuffle(args.book)
+        args.book_next = 0
+
+    if args.go_b:
+        go += " (B: %s)" % args.go_b
+    sprt = "SPRT off" if args.sprt == "off" else "SPRT [%g, %g] alpha %g beta %g" % (
+        args.elo0, args.elo1, args.alpha, args.beta)
+    extra = "".join(" %s=%s" % o for o in rule_opts)
+    for who, opts in (("A", args.option_a), ("B", args.option_b), ("fsf", args.fsf_option)):
+        extra += "".join(" %s:%s" % (who, o) for o in opts)
+    print("match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
+          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, sprt, extra), flush=True)
+    tally = Tally()
+    t0 = time.time()
+    decision = None
+    try:
+        run(args, pairs, referee, a, b, rng, tally)
+    except KeyboardInterrupt:
+        print("interrupted: Elo and LLR count the whole pairs only", flush=True)
+        decision = "stopped"
+    except EngineError as e:  # the referee, or an engine that cannot even start a game
+        print("match stopped: %s" % e, flush=True)
+        decision = "stopped"
+    decision = args.decision if decision is None else decision
+    line, value = tally.summary(args)
+    verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
+               "stopped": "stopped early", None: "no SPRT decision"}[decision]
+    if args.sprt == "off":
+        verdict = "stopped early" if decision == "stopped" else "no SPRT"
+    ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
+    name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
+    print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
+          % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
+             verdict, ends, time.time() - t0), flush=True)
+    for p in (a, b, referee):
+        try:
+            p.close()
+        except (EngineError, OSError):
+            pass
+
+
+def run(args, pairs, referee, a, b, rng, tally):
+    """Plays pair after pair until --games or an SPRT decision (args.decision)."""
+    args.decision = None
+    t0 = time.time()
+    for pair in range(pairs):
+        opening = make_opening(referee, rng, args)
+        total = 0.0
+        for swap in (False, True):
+            players = [b, a] if swap else [a, b]
+            winner, why, moves = play_game(players, referee, opening, args)
+            a_side = 1 if swap else 0
+            score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
+            total += score
+            tally.add(score, why)
+            print("game %d (pair %d): A plays %s, %s by %s in %d plies"
+                  % (tally.games, pair + 1, "second" if swap else "first",
+                     {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score], why, len(moves)), flush=True)
+            if args.moves or why.startswith(("illegal", "A ", "B ")):
+                print("  moves " + " ".join(moves), flush=True)
+        tally.add_pair(total)
+        line, value = tally.summary(args)
+        print("after %d games: %s  %.0f s" % (tally.games, line, time.time() - t0), flush=True)
+        if args.sprt != "off" and sum(tally.pairs) >= args.sprt_min_pairs:
+            args.decision = stats.sprt_state(value, args.alpha, args.beta)
+            if args.decision:
+                return
+
+
+if __name__ == "__main__":
+    main()

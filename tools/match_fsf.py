@@ -1,0 +1,229 @@
+"""Fairy-Stockfish as engine B of tools/match.py (`--b fsf:PATH`): kokesu, 66 shogi after
+the placement, Number Shogi after the setup.
+
+FSF speaks UCI with its own variant definitions (INI below, from tests/reference/*_pyffish.py,
+with the draw rules of a real game instead of perft's). Its squares are a..(files) from the
+left and 1..(ranks) from the bottom; koma's are files numbered from the right and ranks
+lettered from the top, so a token is translated square by square, `*` <-> `@` for drops;
+`+` (shogi promotion) and `q r b n` (kokesu) are the same in both.
+
+  * kokesu: `position startpos moves ...` in `kokesu-captured` or `kokesu-free` after
+    --option KokesuPromotion (FSF's chess: 50-move rule, threefold repetition; stalemate a
+    draw or, with KokesuStalemate=loss, a loss). With KokesuPromotion=free FSF plays
+    exactly koma's rules.
+  * shogi66 / numbershogi: FSF has no placement phase. The opening's placement is played
+    by the match (random, paired, as between koma builds) and FSF gets the position after
+    it: `position fen <that position> moves <the moves since>`. Number Shogi's
+    sum-of-seven win is not expressible in FSF: it plays on not knowing it (the referee
+    ends the game), so it only measures koma against a strong searcher of the same moves.
+  * FSF's root moves are always restricted to koma's legal list (`searchmoves`): FSF 0.0.90
+    lets through some pawn-drop mates in 66 shogi, and kokesu-captured also offers a plain
+    pawn move to the last rank; its inner search may still consider such a move.
+With pyffish installed (tests/reference/requirements.txt), every position is also checked
+move list against move list, and a koma move FSF does not know is reported once a game.
+"""
+import os
+import sys
+import tempfile
+
+from usi_engine import Engine
+
+try:
+    import pyffish as sf
+except ImportError:  # the cross-check is optional
+    sf = None
+
+SQUARES = {"kokesu": (8, 8), "shogi66": (6, 6), "numbershogi": (3, 5)}
+
+KOKESU_INI = """
+[kokesu-free:chess]
+castling = false
+enPassantRegion = -
+stalemateValue = %(stalemate)s
+
+[kokesu-captured:chess]
+castling = false
+enPassantRegion = -
+stalemateValue = %(stalemate)s
+promotionLimit = q:1 r:2 b:2 n:2
+mandatoryPawnPromotion = false
+"""
+
+SHOGI66_INI = """
+[shogi66:shogi]
+maxRank = 6
+maxFile = 6
+startFen = 6/pppppp/6/6/PPPPPP/6[KRBGSNLkrbgsnl] w 0 1
+promotionRegionWhite = *5 *6
+promotionRegionBlack = *1 *2
+"""
+
+NUMBERSHOGI_INI = """
+[numbershogi]
+maxRank = 5
+maxFile = 3
+king = -
+customPiece1 = a:fW
+customPiece2 = b:fF
+customPiece3 = c:fWfF
+customPiece4 = d:F
+customPiece5 = e:fWF
+customPiece6 = f:WfF
+customPiece7 = g:K
+customPiece8 = h:K
+customPiece9 = i:K
+customPiece10 = j:K
+customPiece11 = k:K
+customPiece12 = l:K
+promotedPieceType = a:g b:h c:i d:j e:k f:l
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *5
+promotionRegionBlack = *1
+mandatoryPiecePromotion = false
+immobilityIllegal = false
+doubleStep = false
+castling = false
+checking = false
+stalemateValue = loss
+nMoveRule = 0
+nFoldRule = 4
+startFen = 3/3/3/3/3[ABCDEFabcdef] w - - 0 1
+
+[numbershogi-nopromo:numbershogi]
+promotionRegionWhite = -
+promotionRegionBlack = -
+"""
+
+DEFAULT_TABLE = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S"
+
+
+def variant_setup(variant, rules):
+    """(FSF variant name, INI text, placement plies) for koma's variant and rules switches,
+    or SystemExit when FSF cannot play them."""
+    if variant == "kokesu":
+        promo = rules.get("KokesuPromotion", "captured")
+        stalemate = "loss" if rules.get("KokesuStalemate") == "loss" else "draw"
+        return "kokesu-" + promo, KOKESU_INI % {"stalemate": stalemate}, 0
+    if variant == "shogi66":
+        return "shogi66", SHOGI66_INI, 12
+    if variant == "numbershogi":
+        if " ".join(rules.get("NumberShogiPieceMoves", DEFAULT_TABLE).split()) != DEFAULT_TABLE:
+            sys.exit("Fairy-Stockfish plays Number Shogi with the default direction table only")
+        off = rules.get("NumberShogiPromotion", "on") == "off"
+        return ("numbershogi-nopromo" if off else "numbershogi"), NUMBERSHOGI_INI, 12
+    sys.exit("Fairy-Stockfish does not play %s: use another koma build as B" % variant)
+
+
+def to_fsf(token, files, ranks):
+    """A koma token as FSF's UCI move."""
+    sq = lambda s: "%s%d" % (chr(ord("a") + files - int(s[0])), ranks - (ord(s[1]) - ord("a")))
+    if "*" in token:
+        return token[0] + "@" + sq(token[2:4])
+    return sq(token[0:2]) + sq(token[2:4]) + token[4:]
+
+
+def from_fsf(move, files, ranks):
+    """FSF's UCI move as a koma token (the inverse of to_fsf)."""
+    def sq(s):
+        return "%d%s" % (files - (ord(s[0]) - ord("a")), chr(ord("a") + ranks - int(s[1:])))
+    if "@" in move:
+        piece, to = move.split("@")
+        return piece.upper() + "*" + sq(to)
+    i = 1
+    while move[i].isdigit():
+        i += 1
+    j = i + 1
+    while j < len(move) and move[j].isdigit():
+        j += 1
+    return sq(move[:i]) + sq(move[i:j]) + move[j:]
+
+
+def sfen_to_fen(sfen):
+    """koma SFEN -> FSF FEN: the same board text, the hand spelt out in brackets, sente
+    (`b`, uppercase, first to move) is FSF's white."""
+    f = sfen.split()
+    hand, n = "", ""
+    for ch in (f[2] if len(f) > 2 else "-"):
+        if ch == "-":
+            continue
+        if ch.isdigit():
+            n += ch
+        else:
+            hand += ch * (int(n) if n else 1)
+            n = ""
+    return "%s[%s] %s - - 0 1" % (f[0], hand, "w" if f[1] == "b" else "b")
+
+
+class FsfPlayer:
+    def __init__(self, path, args, name, timeout, referee):
+        self.path, self.name, self.timeout, self.referee = path, name, timeout, referee
+        self.variant = args.variant
+        self.files, self.ranks = SQUARES[args.variant] if args.variant in SQUARES else (0, 0)
+        self.fsf_variant, ini, self.base = variant_setup(args.variant, args.rule_options)
+        fd, self.ini = tempfile.mkstemp(prefix="match_fsf_", suffix=".ini")
+        with os.fdopen(fd, "w") as f:
+            f.write(ini)
+        if sf is not None:
+            sf.load_variant_config(ini)
+        self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))] + \
+            [tuple(o.split("=", 1)) for o in args.fsf_option]
+        self.go = args.go_b or args.go
+        self.e = None
+        self.fen = None
+        self.warned = False
+
+    def start(self):
+        e = Engine([self.path], self.name)
+        e.send("uci")
+        e.until("uciok", timeout=30)
+        for n, v in [("VariantPath", self.ini), ("UCI_Variant", self.fsf_variant)] + self.options:
+            e.send("setoption name %s value %s" % (n, v))
+        e.send("isready")
+        e.until("readyok", timeout=30)
+        return e
+
+    def new_game(self, opening):
+        if self.e is None or not self.e.alive():
+            if self.e is not None:
+                self.e.close()
+            self.e = self.start()
+        self.e.send("ucinewgame")
+        self.e.send("isready")
+        self.e.until("readyok", timeout=self.timeout)
+        self.fen = None
+        if self.base:
+            if len(opening) < self.base:
+                sys.exit("Fairy-Stockfish starts after the placement: the opening must hold it")
+            self.fen = sfen_to_fen(self.referee.sfen(opening[:self.base]))
+            if sf is not None and sf.validate_fen(self.fen, self.fsf_variant) != sf.FEN_OK:
+                sys.exit("pyffish rejects the position after the placement: " + self.fen)
+        self.warned = False
+
+    def best(self, moves, legal):
+        conv = [to_fsf(m, self.files, self.ranks) for m in moves[self.base:]]
+        root = "position fen " + self.fen if self.fen else "position startpos"
+        self.e.send(root + (" moves " + " ".join(conv) if conv else ""))
+        search = [to_fsf(m, self.files, self.ranks) for m in legal]
+        if sf is not None and not self.warned:
+            fen = self.fen or sf.start_fen(self.fsf_variant)
+            unknown = set(search) - set(sf.legal_moves(self.fsf_variant, fen, conv))
+            if unknown:
+                print("  note: Fairy-Stockfish does not know koma's legal %s after %s"
+                      % (" ".join(sorted(unknown)), " ".join(moves)), flush=True)
+                self.warned = True
+        self.e.send("go %s searchmoves %s" % (self.go, " ".join(search)))
+        move = self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
+        if move == "(none)":
+            return move
+        return from_fsf(move, self.files, self.ranks)
+
+    def kill(self):
+        if self.e is not None:
+            self.e.close(timeout=1)
+        self.e = None
+
+    def close(self):
+        self.kill()
+        if os.path.exists(self.ini):
+            os.unlink(self.ini)
