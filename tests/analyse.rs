@@ -95,7 +95,7 @@ fn a_file_of_good_and_bad_lines() {
 #[test]
 fn stdin_with_a_default_variant_and_multipv() {
     let mut child = koma()
-        .args(["analyse", "--variant", "kokesu", "--nodes", "3000", "--multipv", "2"])
+        .args(["analyse", "--variant", "kokesu", "--nodes", "3000", "--multipv", "2", "--threads", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
