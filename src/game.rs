@@ -212,6 +212,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
+    /// check, where the game can make them faster than all legal moves (no drops to
+    /// generate, say), and returns `true`; an empty list then does not mean the game is
+    /// over. The default makes none and returns `false`: the quiescence search filters
+    /// [`Game::legal_moves`] instead.
+    fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
+        false
+    }
     /// A tactical move that loses material by static exchange; the quiescence search
     /// leaves it out. The default knows of none.
     fn losing_exchange(&self, _mv: Self::Move) -> bool {

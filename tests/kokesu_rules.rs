@@ -747,3 +747,40 @@ fn quiescence_skips_only_captures_that_lose_material() {
     assert!(!losing("4r2k/8/8/4p3/8/8/4R3/4RK2 b - 1", "4g4d"), "the rook behind recaptures (x-ray)");
     assert!(losing("4r2k/8/8/4p3/8/8/4R3/5K2 b - 1", "4g4d"), "without the rook behind, the rook is lost");
 }
+
+#[test]
+fn tactical_moves_are_the_legal_captures_and_promotions() {
+    // The quiescence search's own generator against the full one, filtered, over seeded
+    // random games with both promotion rules (captured: a stuck pawn's plain move to the
+    // last rank is not tactical).
+    let mut checked = 0;
+    for (seed, promotion) in [(5u64, "captured"), (6, "free")] {
+        let rules = rules(&[("KokesuPromotion", promotion)]);
+        let mut rng = Rng::with_seed(seed);
+        for _ in 0..200 {
+            let mut p = Kokesu::startpos(&rules);
+            for _ in 0..rng.usize(..160) {
+                let mut all = Vec::new();
+                p.legal_moves(&mut all);
+                if all.is_empty() {
+                    break;
+                }
+                if !p.in_check() {
+                    let mut want: Vec<String> = all.iter().filter(|&&m| p.is_tactical(m)).map(|&m| p.format_move(m)).collect();
+                    let mut fast = Vec::new();
+                    assert!(p.tactical_moves(&mut fast));
+                    let mut got: Vec<String> = fast.iter().map(|&m| p.format_move(m)).collect();
+                    want.sort();
+                    got.sort();
+                    assert_eq!(got, want, "{}", p.to_sfen());
+                    checked += 1;
+                }
+                // Captures more often than chance, to reach endgames and promotions.
+                let caps: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
+                let mv = if !caps.is_empty() && rng.bool() { caps[rng.usize(..caps.len())] } else { all[rng.usize(..all.len())] };
+                p.play(mv);
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

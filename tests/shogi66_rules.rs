@@ -536,3 +536,25 @@ fn quiescence_skips_only_captures_that_lose_material() {
     assert!(!losing("k5/6/2gp2/3S2/6/3L1K b - 1", "3d3c"), "the lance behind makes the gold's recapture lose");
     assert!(!losing("k5/2g3/2gp2/2S3/6/5K b - 1", "4d4c"), "silver for a gold guarded by a gold still gains");
 }
+
+#[test]
+fn tactical_moves_are_the_legal_captures_and_promotions() {
+    // The quiescence search's own generator (no drops) against the full one, filtered.
+    let mut checked = 0;
+    for p in random_games(300, 23) {
+        if p.in_check() || p.result().is_some() {
+            continue;
+        }
+        let mut all = Vec::new();
+        p.legal_moves(&mut all);
+        let mut want: Vec<String> = all.iter().filter(|&&m| p.is_tactical(m)).map(|&m| p.format_move(m)).collect();
+        let mut fast = Vec::new();
+        assert!(p.tactical_moves(&mut fast));
+        let mut got: Vec<String> = fast.iter().map(|&m| p.format_move(m)).collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{}", p.to_sfen());
+        checked += 1;
+    }
+    assert!(checked > 2000, "{checked}");
+}

@@ -333,6 +333,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let mut child = pos.clone();
             child.play(mv);
+            self.tt.prefetch(child.key());
             let gives_check = child.in_check();
             if prune_quiet && !gives_check {
                 continue;
@@ -567,17 +568,26 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return s;
             }
         }
+        let stand_pat = !in_check || qply >= MAX_QPLY;
+        // Captures and promotions that do not lose material, and on the first ply of
+        // quiescence, where the game asks for it, quiet moves (drops) that check.
+        let checks = G::QUIESCENCE_CHECKS && qply == 0 && !in_check;
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            self.moves[ply] = list;
-            return outcome_score(pos.no_move_outcome(), ply);
+        // Where the game makes its tactical moves alone, a position without them is not
+        // looked at for having no move at all (as in every engine's quiescence).
+        let tactical_only = stand_pat && !checks && pos.tactical_moves(&mut list);
+        if !tactical_only {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                self.moves[ply] = list;
+                return outcome_score(pos.no_move_outcome(), ply);
+            }
         }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut raw_eval = None;
-        if !in_check || qply >= MAX_QPLY {
+        if stand_pat {
             let stand = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
             raw_eval = Some(stand);
             if stand >= beta || qply >= MAX_QPLY {
@@ -589,11 +599,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            // Captures and promotions that do not lose material, and on the first ply
-            // of quiescence, where the game asks for it, quiet moves (drops) that check.
-            let checks = G::QUIESCENCE_CHECKS && qply == 0;
             list.retain(|&m| {
-                if pos.is_tactical(m) {
+                if tactical_only || pos.is_tactical(m) {
                     !pos.losing_exchange(m)
                 } else {
                     checks && {
@@ -613,6 +620,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             pick_next(&mut list, &mut scores, n);
             let mut child = pos.clone();
             child.play(list[n]);
+            self.tt.prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 break;

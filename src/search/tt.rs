@@ -45,10 +45,11 @@ pub struct Entry<M> {
 const NO_EVAL: i16 = i16::MIN;
 const HAS_MOVE: u8 = 4;
 
-/// One stored entry. All zero is an empty slot (bound bits 0).
+/// One stored entry. All zero is an empty slot (bound bits 0). Its key is the low half
+/// of the position's key: the bucket is chosen by the high half.
 #[derive(Clone, Copy)]
 struct Slot<M: Copy> {
-    key: u64,
+    key: u32,
     mv: MaybeUninit<M>,
     score: i16,
     eval: i16,
@@ -83,6 +84,8 @@ impl<M: Copy> Slot<M> {
     }
 }
 
+/// A bucket fills one cache line (for moves of up to four bytes).
+#[repr(C, align(64))]
 struct Bucket<M: Copy> {
     lock: AtomicBool,
     slots: UnsafeCell<[Slot<M>; SLOTS]>,
@@ -179,17 +182,35 @@ impl<M: Copy> Table<M> {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        let check = key as u32;
         let mut b = self.lock(key);
-        b.slots().iter().find(|s| !s.is_empty() && s.key == key).map(|s| s.entry())
+        b.slots().iter().find(|s| !s.is_empty() && s.key == check).map(|s| s.entry())
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let index = ((key as u128 * self.len as u128) >> 64) as usize;
+            // SAFETY: index < len; a prefetch reads nothing into the program.
+            unsafe {
+                let p = self.buckets.add(index) as *const i8;
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Stores a search result. `score` must fit an i16 (search scores do).
     pub fn store(&self, key: u64, mv: Option<M>, score: i32, eval: Option<i32>, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed);
         let depth = depth.clamp(-100, 1000) as i16;
+        let check = key as u32;
         let mut b = self.lock(key);
         let slots = b.slots();
-        let i = match slots.iter().position(|s| !s.is_empty() && s.key == key) {
+        let i = match slots.iter().position(|s| !s.is_empty() && s.key == check) {
             Some(i) => {
                 let old = slots[i];
                 // A shallower bound of the same search does not replace a deeper one,
@@ -218,9 +239,9 @@ impl<M: Copy> Table<M> {
         };
         let old = slots[i];
         // Keep the old move when the new result has none for the same position.
-        let mv = mv.or_else(|| if old.key == key { old.mv() } else { None });
+        let mv = mv.or_else(|| if !old.is_empty() && old.key == check { old.mv() } else { None });
         slots[i] = Slot {
-            key,
+            key: check,
             mv: mv.map_or(MaybeUninit::zeroed(), MaybeUninit::new),
             score: score.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
             eval: eval.map_or(NO_EVAL, |e| e.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16),
@@ -254,6 +275,12 @@ impl<M: Copy> Drop for Table<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket<u16>>(), 64);
+        assert_eq!(std::mem::size_of::<Bucket<u32>>(), 64);
+    }
 
     #[test]
     fn stores_and_finds_an_entry_with_its_evaluation() {

@@ -340,6 +340,11 @@ impl Game for Kokesu {
         mv.promo() != 0 || self.board[mv.to()] != EMPTY
     }
 
+    fn tactical_moves(&self, out: &mut Vec<KMove>) -> bool {
+        self.generate_some(out, true);
+        true
+    }
+
     fn losing_exchange(&self, mv: KMove) -> bool {
         eval::see(self, mv.from(), mv.to(), mv.promo()) < 0
     }

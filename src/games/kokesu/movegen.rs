@@ -105,6 +105,12 @@ impl Kokesu {
 
     /// Appends every legal move. Never allocates beyond `out`'s growth.
     pub(super) fn generate(&self, out: &mut Vec<KMove>) {
+        self.generate_some(out, false)
+    }
+
+    /// Like [`Kokesu::generate`], but with `tactical_only` only captures and promotions
+    /// (the moves the quiescence search looks at).
+    pub(super) fn generate_some(&self, out: &mut Vec<KMove>, tactical_only: bool) {
         let us = self.side;
         let them = us ^ 1;
         let own = self.colors[us];
@@ -117,7 +123,8 @@ impl Kokesu {
 
         // King moves: the king itself is removed so it cannot hide behind itself.
         let occ_no_king = occ ^ bit(ksq);
-        for to in Bits(KING_ATTACKS[ksq] & !own) {
+        let king_targets = if tactical_only { opp } else { !own };
+        for to in Bits(KING_ATTACKS[ksq] & king_targets) {
             if self.attackers(to, them, occ_no_king) == 0 {
                 out.push(KMove::new(ksq, to, 0));
             }
@@ -127,11 +134,19 @@ impl Kokesu {
         if checkers.count_ones() > 1 {
             return;
         }
-        let target = if checkers != 0 {
+        let mut target = if checkers != 0 {
             BETWEEN[ksq][checkers.trailing_zeros() as usize] | checkers
         } else {
             !own
         };
+        let choices = promotion_choices(self, us);
+        let last_rank = if us == 0 { RANK_8 } else { RANK_1 };
+        // Tactical: captures, and pawn pushes onto the last rank with a type to become.
+        let mut push_mask = !0u64;
+        if tactical_only {
+            target &= opp;
+            push_mask = if choices != 0 { last_rank } else { 0 };
+        }
 
         // Pins: enemy sliders on a line with the king and exactly one piece between.
         let p = &self.pieces;
@@ -162,20 +177,21 @@ impl Kokesu {
             m
         };
 
-        let choices = promotion_choices(self, us);
-        let last_rank = if us == 0 { RANK_8 } else { RANK_1 };
-
         // Pawns.
+        let check_block = if checkers != 0 { BETWEEN[ksq][checkers.trailing_zeros() as usize] } else { !0 };
         for from in Bits(p[PAWN] & own) {
             let mut mask = target;
+            let mut pin = !0u64;
             if pinned & bit(from) != 0 {
                 if checkers != 0 {
                     continue;
                 }
-                mask &= pin_mask(from);
+                pin = pin_mask(from);
+                mask &= pin;
             }
             let (single, double) = pawn_pushes(from, us, occ);
-            let dests = (single | double | (PAWN_ATTACKS[us][from] & opp)) & mask;
+            let pushes = if tactical_only { single & push_mask & pin & check_block } else { (single | double) & mask };
+            let dests = pushes | (PAWN_ATTACKS[us][from] & opp & mask);
             for to in Bits(dests) {
                 if bit(to) & last_rank != 0 && choices != 0 {
                     for kind in KNIGHT..=QUEEN {

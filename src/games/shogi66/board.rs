@@ -118,6 +118,15 @@ pub const fn rel_rank(color: usize, sq: usize) -> usize {
 pub const fn in_zone(color: usize, sq: usize) -> bool {
     rel_rank(color, sq) <= 1
 }
+/// The promotion zone of `color` as a square set.
+#[inline]
+pub const fn zone_mask(color: usize) -> u64 {
+    if color == 0 {
+        (1u64 << 12) - 1
+    } else {
+        ALL & !((1u64 << 24) - 1)
+    }
+}
 /// In `color`'s own camp (where it places pieces during placement).
 #[inline]
 pub const fn in_camp(color: usize, sq: usize) -> bool {

@@ -292,6 +292,14 @@ impl Game for Shogi66 {
         eval::is_tactical(&self.pos, mv)
     }
 
+    fn tactical_moves(&self, out: &mut Vec<Move>) -> bool {
+        self.pos.generate_some(true, true, &mut |m| {
+            out.push(m);
+            false
+        });
+        true
+    }
+
     fn losing_exchange(&self, mv: Move) -> bool {
         !mv.is_drop() && eval::see(&self.pos, mv.from(), mv.to(), mv.is_promotion()) < 0
     }

@@ -10,9 +10,16 @@ impl Position {
     /// Calls `sink` with every legal move; returns `true` if the sink stopped the walk.
     /// `pawn_drop_mate_check` is false only for the reply test inside that check itself.
     pub fn generate<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, sink: &mut F) -> bool {
+        self.generate_some(pawn_drop_mate_check, false, sink)
+    }
+
+    /// Like [`Position::generate`], but with `tactical_only` only captures and promotions
+    /// (the moves the quiescence search looks at; no drops).
+    pub fn generate_some<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, tactical_only: bool, sink: &mut F) -> bool {
         let us = self.stm;
         if self.placing {
-            return self.generate_placement(sink);
+            // Placement drops are never tactical.
+            return !tactical_only && self.generate_placement(sink);
         }
         let them = 1 - us;
         let ksq = self.king[us] as usize;
@@ -30,6 +37,9 @@ impl Position {
             let p = self.board[from];
             let k = kind(p);
             let mut tg = self.targets(from, p) & !own;
+            if tactical_only && !(can_promote(k) && (in_zone(us, from) || tg & zone_mask(us) != 0)) {
+                tg &= self.occ[them];
+            }
             if k == KING {
                 while tg != 0 {
                     let to = tg.trailing_zeros() as usize;
@@ -55,14 +65,15 @@ impl Position {
                         continue;
                     }
                 }
+                let quiet = tactical_only && self.board[to] == 0;
                 if can_promote(k) && (in_zone(us, from) || in_zone(us, to)) {
-                    if !dead_square(k, us, to) && sink(Move::board(from, to, false)) {
+                    if !quiet && !dead_square(k, us, to) && sink(Move::board(from, to, false)) {
                         return true;
                     }
                     if sink(Move::board(from, to, true)) {
                         return true;
                     }
-                } else if sink(Move::board(from, to, false)) {
+                } else if !quiet && sink(Move::board(from, to, false)) {
                     return true;
                 }
             }
@@ -70,7 +81,7 @@ impl Position {
 
         // Drops.
         let hand = &self.hand[us];
-        if hand[1..8].iter().all(|&n| n == 0) {
+        if tactical_only || hand[1..8].iter().all(|&n| n == 0) {
             return false;
         }
         let empty = ALL & !(self.occ[0] | self.occ[1]);
