@@ -499,6 +499,34 @@ mod tests {
     }
 
     #[test]
+    fn a_go_during_a_search_waits_for_the_old_bestmove() {
+        // The new `go` stops the old search: its bestmove comes first, then the new
+        // search's output, which is recorded by the new search's own kind.
+        let lines = recorded(|r| {
+            r.input("go byoyomi 1000");
+            r.output("info depth 1 seldepth 1 score cp 3 nodes 8 nps 800 time 10 hashfull 0 pv 6e6d");
+            r.input("go depth 1");
+            r.output("bestmove 6e6d");
+            r.output("info depth 1 seldepth 1 score cp 3 nodes 8 nps 800 time 10 hashfull 0 pv 6e6d");
+            r.output("bestmove 6e6d");
+            r.input("moves");
+            r.output("6e6d 5e5d");
+        });
+        assert_eq!(
+            lines,
+            [
+                "> go byoyomi 1000",
+                "> go depth 1",
+                r"<...re ^bestmove \S+( ponder \S+)?$",
+                r"<re ^info depth 1 seldepth \d+ score cp 3 nodes \d+ nps \d+ time \d+ hashfull \d+ pv 6e6d$",
+                "< bestmove 6e6d",
+                "> moves",
+                "< 6e6d 5e5d",
+            ]
+        );
+    }
+
+    #[test]
     fn parse_names_the_bad_line() {
         assert_eq!(parse("# c\n> usi\n<nope x").unwrap_err().line, 3);
         assert_eq!(parse("<re (").unwrap_err().line, 1);
