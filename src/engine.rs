@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use crate::games;
 use crate::options::{Change, Options};
+use crate::protocol::notation::ChessGame;
 use crate::protocol::{Command, GoParams, MateResult, Reply};
 use crate::search::time::TimeOptions;
 use crate::search::Signals;
@@ -73,7 +74,12 @@ impl Engine {
         self.finish_search();
     }
 
-    /// The variant being played.
+    /// The current game in the chess protocols (UCI, CECP), if it has a chess notation.
+    pub fn chess_game(&self) -> Option<ChessGame> {
+        self.session.chess_game()
+    }
+
+    /// The current variant's name.
     pub fn variant(&self) -> &'static str {
         self.session.variant()
     }
@@ -121,7 +127,7 @@ impl Engine {
                     Ok(lines) => {
                         let total: u64 = lines.iter().map(|l| l.1).sum();
                         for (m, n) in lines {
-                            self.say(Reply::Text(format!("{m}: {n}")));
+                            self.say(Reply::PerftMove { mv: m, nodes: n });
                         }
                         self.say(Reply::Text(format!("Nodes searched: {}", if depth == 0 { 1 } else { total })));
                     }
@@ -139,7 +145,7 @@ impl Engine {
                 Err(e) => self.error(format!("d: {e}")),
             },
             Command::Moves => match self.session.legal_moves() {
-                Ok(moves) => self.say(Reply::Text(moves.join(" "))),
+                Ok(moves) => self.say(Reply::Moves(moves)),
                 Err(e) => self.error(format!("moves: {e}")),
             },
             Command::Bench(depth) => {

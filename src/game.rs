@@ -91,6 +91,24 @@ pub struct RuleOption {
     pub default: &'static str,
 }
 
+/// How a game is written in the chess protocols (UCI, CECP): FEN and squares `a1`.. are
+/// derived from the board size; these are the facts that are not. Only games whose every
+/// move is one board move or one drop have one (see `src/protocol/notation.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct ChessNotation {
+    /// The name in CECP's `variant` (xboard takes a name that starts with one of its own
+    /// variants' names, such as `shogi66`, for that variant).
+    pub xboard_name: &'static str,
+    /// The FEN carries holdings in brackets (`[Nnpp]`, `[]` when empty).
+    pub holdings: bool,
+    /// xboard `setup`: the piece-to-character table (xboard's piece order, `.` unused).
+    pub xboard_pieces: &'static str,
+    /// xboard `setup`: the parent variant whose rules xboard applies (`fairy`, `shogi`).
+    pub xboard_parent: &'static str,
+    /// xboard `piece` lines: a piece letter (`+A` for a promoted one) and its Betza moves.
+    pub xboard_moves: &'static [(&'static str, &'static str)],
+}
+
 /// A game: its position type, its move type and its rules.
 ///
 /// Positions are small plain values (no heap): the search copies a position and plays a
@@ -118,6 +136,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     const BENCH_POSITIONS: &'static [&'static str] = &[];
     /// The `bench` search depth.
     const BENCH_DEPTH: u32 = 6;
+    /// The game in UCI and CECP; `None`: USI only (compound turns have no UCI form).
+    const CHESS_NOTATION: Option<ChessNotation> = None;
 
     /// The game's rules switches, in the order `usi` lists them.
     fn rule_options() -> &'static [RuleOption] {
@@ -207,9 +227,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// where a quiet move often decides at once (sudden wins by capture counts, compound
     /// turns).
     const QUIET_PRUNING: bool = false;
-    /// Whether the first ply of quiescence also tries quiet moves that give check
-    /// (drops in the shogi games), so that a mate just past the horizon is seen.
-    const QUIESCENCE_CHECKS: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
@@ -220,8 +237,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
         false
     }
-    /// A tactical move that loses material by static exchange; the quiescence search
-    /// leaves it out. The default knows of none.
+    /// A move that loses material by static exchange (a capture that loses more than it
+    /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
+    /// such captures out and the main search prunes them near the horizon. The default
+    /// knows of none.
     fn losing_exchange(&self, _mv: Self::Move) -> bool {
         false
     }

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::game::{Game, MoveError, RuleError, RuleOption, SfenError};
+use crate::game::{Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
 use crate::perft;
+use crate::protocol::notation::ChessGame;
 use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
 use crate::search::mate::{self, MateAnswer};
 use crate::search::time::{self, TimeOptions};
@@ -74,6 +75,11 @@ pub trait Session: Send {
     fn new_game(&mut self);
     /// `USI_Hash`: takes effect at the next search.
     fn set_hash(&mut self, mib: usize);
+    /// The game in the chess protocols (UCI, CECP), if it has a chess notation.
+    fn chess_game(&self) -> Option<ChessGame>;
+    /// Whether the game is over in the current position: by a rule, or because the side
+    /// to move has no legal move. From the side to move's view. Repetitions are not judged.
+    fn outcome(&self) -> Option<Outcome>;
 }
 
 #[derive(Clone)]
@@ -276,6 +282,20 @@ impl<G: Game> Session for GameSession<G> {
         if let Ok(mut t) = self.tt.lock() {
             *t = None;
         }
+    }
+
+    fn chess_game(&self) -> Option<ChessGame> {
+        G::CHESS_NOTATION.map(|notation| ChessGame { name: G::NAME, files: G::FILES, ranks: G::RANKS, notation })
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.current().ok()?.pos;
+        if let Some(o) = pos.result() {
+            return Some(o);
+        }
+        let mut list = Vec::new();
+        pos.legal_moves(&mut list);
+        list.is_empty().then(|| pos.no_move_outcome())
     }
 }
 

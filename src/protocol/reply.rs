@@ -46,7 +46,11 @@ pub enum Reply {
     Error(String),
     BestMove { mv: Option<String>, ponder: Option<String> },
     Checkmate(MateResult),
-    /// Free-form lines for script verbs (`d`, `moves`, perft, bench).
+    /// `moves`: every legal move on one line.
+    Moves(Vec<String>),
+    /// One line of `go perft`: a move and the leaves below it.
+    PerftMove { mv: String, nodes: u64 },
+    /// Free-form lines for script verbs (`d`, perft total, bench).
     Text(String),
 }
 
@@ -92,6 +96,8 @@ impl fmt::Display for Reply {
             Reply::Checkmate(MateResult::Mate(pv)) => write!(f, "checkmate {}", pv.join(" ")),
             Reply::Checkmate(MateResult::NoMate) => write!(f, "checkmate nomate"),
             Reply::Checkmate(MateResult::Timeout) => write!(f, "checkmate timeout"),
+            Reply::Moves(moves) => write!(f, "{}", moves.join(" ")),
+            Reply::PerftMove { mv, nodes } => write!(f, "{mv}: {nodes}"),
             Reply::Text(s) => write!(f, "{s}"),
         }
     }

@@ -33,7 +33,7 @@ mod zobrist;
 
 pub use movegen::KMove;
 
-use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
+use crate::game::{ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -187,6 +187,15 @@ impl Game for Kokesu {
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 b - 1",
     ];
     const BENCH_DEPTH: u32 = 10;
+    /// Chess FEN; xboard draws it as an 8x8 `fairy` board whose king has no castling and
+    /// whose pawn has no en passant capture (Betza without `O` and `e`).
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "kokesu",
+        holdings: false,
+        xboard_pieces: "PNBRQ................Kpnbrq................k",
+        xboard_parent: "fairy",
+        xboard_moves: &[("P", "fmWfcFifmnD"), ("N", "N"), ("B", "B"), ("R", "R"), ("Q", "Q"), ("K", "K")],
+    });
 
     fn rule_options() -> &'static [RuleOption] {
         &RULE_OPTIONS

@@ -30,7 +30,7 @@ mod zobrist;
 pub use movegen::Move;
 pub use rules::Rules;
 
-use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+use crate::game::{ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
 use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
 
 /// A Number Shogi position (copy-make; no heap).
@@ -118,6 +118,29 @@ impl Game for NumberShogi {
         "e1a/bCd/1A1/3/B+fC b Edf 27",
     ];
     const BENCH_DEPTH: u32 = 14;
+    /// Pieces A..F (values 1..6) with holdings; xboard gets a 3x5 `fairy` board with the
+    /// six pieces and their promoted sides (all king steps) defined by `piece`, moves as
+    /// the default direction table of rules.md section 3.
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "numbershogi",
+        holdings: true,
+        xboard_pieces: "ABCDEF.....++++++Kabcdef.....++++++k",
+        xboard_parent: "fairy",
+        xboard_moves: &[
+            ("A", "fW@5"),
+            ("B", "fF@5"),
+            ("C", "fWfF@5"),
+            ("D", "F@5"),
+            ("E", "fWF@5"),
+            ("F", "WfF@5"),
+            ("+A", "K"),
+            ("+B", "K"),
+            ("+C", "K"),
+            ("+D", "K"),
+            ("+E", "K"),
+            ("+F", "K"),
+        ],
+    });
 
     fn rule_options() -> &'static [RuleOption] {
         &rules::OPTIONS

@@ -29,7 +29,7 @@ mod movegen;
 mod sfen;
 mod zobrist;
 
-use crate::game::{Color, Game, MoveError, SfenError};
+use crate::game::{ChessNotation, Color, Game, MoveError, SfenError};
 pub use board::Move;
 use board::*;
 
@@ -167,6 +167,15 @@ impl Game for Shogi66 {
         "n3rk/gpp2p/L1s3/1P1SLG/K1P3/1R1P2 w N6p 58",
     ];
     const BENCH_DEPTH: u32 = 9;
+    /// Shogi FEN with holdings; xboard draws a 6x6 `shogi` board (its lance is xboard's
+    /// queen slot, silver ferz, gold wazir, as in xboard's own shogi).
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "rokurokushogi",
+        holdings: true,
+        xboard_pieces: "PNBRLS...GK++++++....Ypnbrls...gk++++++....y",
+        xboard_parent: "shogi",
+        xboard_moves: &[],
+    });
     const PERPETUAL_CHECK_LOSES: bool = true;
     const MATE_NEEDS_CHECK: bool = true;
 
