@@ -11,6 +11,8 @@
 //! - `<re RE`     the next output line matches the regular expression `RE` (anywhere;
 //!   anchor it with `^`/`$`)
 //! - `<...re RE`  skip output lines until one matches `RE`
+//!   (consecutive skips may find their lines in any order: a line one skip passed over
+//!   can be found by the next, until a `<`, `<~`, `<re` or `<silent` directive)
 //! - `<silent MS` nothing is printed for MS milliseconds
 //! - `eof`        close the engine's input now (what follows reads its last words)
 //! - `# ...` and blank lines are comments.
@@ -108,6 +110,8 @@ struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Lines skip directives passed over since the last other `<` directive.
+    passed: Vec<String>,
     stderr: Option<std::thread::JoinHandle<String>>,
 }
 
@@ -136,7 +140,7 @@ impl Engine {
             s
         });
         let stdin = child.stdin.take();
-        Ok(Engine { child, stdin, lines, stderr: Some(stderr) })
+        Ok(Engine { child, stdin, lines, passed: Vec::new(), stderr: Some(stderr) })
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
@@ -144,8 +148,28 @@ impl Engine {
         writeln!(stdin, "{line}").and_then(|_| stdin.flush()).map_err(|e| format!("the engine stopped reading ({e})"))
     }
 
+    /// The next line printed; the lines skipped so far are forgotten.
     fn next(&mut self, timeout: Duration) -> Option<String> {
+        self.passed.clear();
         self.lines.recv_timeout(timeout).ok()
+    }
+
+    /// A skip directive: the first line a recent skip passed over that fits, else the
+    /// next printed line that fits, passing over (and keeping) the others. Consecutive
+    /// skips thus find their lines in any order: a search's output and the answers to
+    /// commands sent during it interleave differently from run to run.
+    fn skip_to(&mut self, fits: impl Fn(&str) -> bool) -> bool {
+        if let Some(i) = self.passed.iter().position(|l| fits(l)) {
+            self.passed.remove(i);
+            return true;
+        }
+        while let Ok(l) = self.lines.recv_timeout(LINE_TIMEOUT) {
+            if fits(&l) {
+                return true;
+            }
+            self.passed.push(l);
+        }
+        false
     }
 
     /// Closes input, waits for the exit; (exited cleanly, lines printed after, stderr).
@@ -208,20 +232,16 @@ pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Fai
                 Some(l) if re.is_match(&l) => {}
                 other => return fail(at, format!("expected a line matching /{re}/, got {}", got(other))),
             },
-            Directive::SkipTo(want) => loop {
-                match engine.next(LINE_TIMEOUT) {
-                    Some(l) if l.starts_with(want.as_str()) => break,
-                    Some(_) => {}
-                    None => return fail(at, format!("expected a line starting '{want}', got {}", got(None))),
+            Directive::SkipTo(want) => {
+                if !engine.skip_to(|l| l.starts_with(want.as_str())) {
+                    return fail(at, format!("expected a line starting '{want}', got {}", got(None)));
                 }
-            },
-            Directive::SkipToMatch(re) => loop {
-                match engine.next(LINE_TIMEOUT) {
-                    Some(l) if re.is_match(&l) => break,
-                    Some(_) => {}
-                    None => return fail(at, format!("expected a line matching /{re}/, got {}", got(None))),
+            }
+            Directive::SkipToMatch(re) => {
+                if !engine.skip_to(|l| re.is_match(l)) {
+                    return fail(at, format!("expected a line matching /{re}/, got {}", got(None)));
                 }
-            },
+            }
             Directive::Silent(ms) => {
                 if let Some(l) = engine.next(Duration::from_millis(*ms)) {
                     return fail(at, format!("expected silence for {ms} ms, got '{l}'"));
