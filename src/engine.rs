@@ -92,6 +92,11 @@ impl Engine {
         self.session.variant()
     }
 
+    /// The current position and where its game stands (what `d` prints).
+    pub fn state(&self) -> Result<crate::state::GameState, String> {
+        self.session.state()
+    }
+
     pub fn is_searching(&self) -> bool {
         self.search.as_ref().is_some_and(|h| !h.is_finished())
     }

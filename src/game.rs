@@ -155,8 +155,27 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, SfenError>;
     /// The SFEN of this position; `from_sfen(to_sfen())` gives the same position.
     fn to_sfen(&self) -> String;
-    /// A board diagram for `d` (several lines, no trailing newline needed).
+    /// The board for `d` (several lines, no trailing newline needed): the squares only.
+    /// Side to move, hands, ply, phase and result are printed by the session in the one
+    /// layout of every game (see [`Game::status`] for what else a game shows).
     fn diagram(&self) -> String;
+    /// What the rules call the two players, sente (`b`) first, as `d` names them.
+    const SIDE_NAMES: [&'static str; 2] = ["sente", "gote"];
+    /// Whether the position is in a placement phase (`d`'s `phase` line).
+    fn in_placement(&self) -> bool {
+        false
+    }
+    /// Counters of this game that `d` shows on a `status` line (captures, shrimps, the
+    /// move-count counter), or `None`.
+    fn status(&self) -> Option<String> {
+        None
+    }
+    /// The rule behind [`Game::result`] when it is `Some`, in a few words (`"sum of
+    /// seven"`), for `d`'s `result` line; `None` when no rule has declared a result.
+    fn result_reason(&self) -> Option<&'static str>;
+    /// The rule behind [`Game::no_move_outcome`] in this position, in a few words
+    /// (`"checkmate"`, `"stalemate"`, `"no legal move"`).
+    fn no_move_reason(&self) -> &'static str;
 
     fn side_to_move(&self) -> Color;
     /// Appends every legal move to `out` (which the caller has cleared), each distinct

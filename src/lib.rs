@@ -5,7 +5,10 @@
 //! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
 //!   search thread; [`protocol`]: text to typed commands and typed replies to text;
 //!   [`usi`]: the loop that joins them.
+//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions;
+//!   [`analyse`]: `koma analyse`, positions in, JSON lines out.
 
+pub mod analyse;
 pub mod engine;
 pub mod game;
 pub mod games;
@@ -15,5 +18,7 @@ pub mod protocol;
 pub mod search;
 pub mod tune;
 pub mod session;
+pub mod state;
 pub mod table_slot;
+pub mod transcript;
 pub mod usi;

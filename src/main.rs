@@ -1,23 +1,76 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
-//! RUST_LOG asks for it.
+//! RUST_LOG asks for it. `koma replay` and `koma analyse` are for scripts and tests; the
+//! library does their work (`koma::transcript`, `koma::analyse`).
 
-use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
 
 /// A USI engine for 66 shogi, Kokesu, Number Shogi, Kani Shogi and Kani Nari Ebi.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
 struct Args {
-    /// Commands to run before reading stdin, e.g. `koma "go perft 3" quit`
-    /// (each argument is one line).
+    /// Write the session (every line in and out) to FILE as a transcript that
+    /// `koma replay` checks, with run-to-run figures written as patterns.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Commands to run before reading stdin, e.g. `koma "go perft 3" quit` (each argument
+    /// is one line). A `quit` here lets a search with its own limits finish first.
     commands: Vec<String>,
+    #[command(subcommand)]
+    tool: Option<Tool>,
 }
 
-fn main() {
+#[derive(Subcommand, Debug)]
+enum Tool {
+    /// Replay transcripts against this binary: one line per file (ok, or the first
+    /// mismatch as FILE:LINE: expected ..., got ...); exit status 1 if any fails.
+    Replay {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    Analyse(koma::analyse::Args),
+}
+
+fn main() -> ExitCode {
     let args = Args::parse();
     if std::env::var_os("RUST_LOG").is_some() {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
-    let sink = koma::usi::stdout_sink();
-    let stdin = std::io::stdin();
-    koma::usi::run_with_script(&args.commands, stdin.lock(), sink);
+    match args.tool {
+        Some(Tool::Replay { files }) => {
+            let binary = match std::env::current_exe() {
+                Ok(b) => b,
+                Err(e) => {
+                    println!("koma replay: cannot find this binary: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let ok = koma::transcript::replay_files(&files, &binary, &mut std::io::stdout());
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Some(Tool::Analyse(a)) => koma::analyse::main(a),
+        None => {
+            let recorder = match &args.record {
+                None => None,
+                Some(path) => match koma::transcript::Recorder::create(path) {
+                    Ok(r) => Some(Arc::new(r)),
+                    Err(e) => {
+                        println!("info string error: --record {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                },
+            };
+            let sink = koma::usi::recording_stdout_sink(recorder.clone());
+            let stdin = std::io::stdin();
+            koma::usi::run_script(&args.commands, stdin.lock(), sink, recorder.as_deref());
+            ExitCode::SUCCESS
+        }
+    }
 }

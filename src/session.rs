@@ -19,6 +19,7 @@ use crate::search::mate::{self, MateAnswer};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
+use crate::state::GameState;
 use crate::table_slot::{SharedTable, TableSlot};
 
 /// Where replies go (stdout in the binary, a buffer in tests).
@@ -58,8 +59,11 @@ pub trait Session: Send {
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
     /// Why there is no position to work on, if there is none.
     fn position_error(&self) -> Option<String>;
-    /// `d`: diagram lines, then `sfen <sfen>`.
+    /// `d`: the lines of [`Session::state`] (board, side, hands, ply, phase, status,
+    /// result, then `sfen <sfen>`).
     fn display(&self) -> Result<Vec<String>, String>;
+    /// The position and where its game stands (`d`, `koma analyse`).
+    fn state(&self) -> Result<GameState, String>;
     /// `moves`: legal move tokens.
     fn legal_moves(&self) -> Result<Vec<String>, String>;
     /// `go perft N` on a thread of its own: one line per move (sorted by token), then
@@ -201,10 +205,12 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn display(&self) -> Result<Vec<String>, String> {
+        self.state().map(|s| s.lines())
+    }
+
+    fn state(&self) -> Result<GameState, String> {
         let cur = self.current()?;
-        let mut lines: Vec<String> = cur.pos.diagram().lines().map(|l| l.trim_end().to_string()).collect();
-        lines.push(format!("sfen {}", cur.pos.to_sfen()));
-        Ok(lines)
+        Ok(GameState::of(&cur.pos, &cur.history))
     }
 
     fn legal_moves(&self) -> Result<Vec<String>, String> {

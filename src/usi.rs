@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 use crate::engine::{Engine, Flow};
 use crate::protocol::cecp::Cecp;
 use crate::protocol::notation::ChessGame;
-use crate::protocol::{parse_command, uci, Reply, Step};
+use crate::protocol::{parse_command, uci, Command, Reply, Step};
 use crate::session::Sink;
+use crate::transcript::Recorder;
 
 /// The dialect of the session, with the current game's chess notation.
 enum Dialect {
@@ -59,11 +60,20 @@ impl Dialect {
 /// A sink that writes each reply as whole lines to stdout, flushed at once. Write errors
 /// (a closed pipe) are ignored: the engine still ends cleanly at EOF.
 pub fn stdout_sink() -> Sink {
+    recording_stdout_sink(None)
+}
+
+/// [`stdout_sink`] that also shows each reply to `recorder`.
+pub fn recording_stdout_sink(recorder: Option<Arc<Recorder>>) -> Sink {
     let lock = Arc::new(Mutex::new(()));
     Arc::new(move |r: Reply| {
         let _guard = lock.lock().unwrap_or_else(|p| p.into_inner());
+        let text = r.to_string();
+        if let Some(rec) = &recorder {
+            rec.output(&text);
+        }
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{r}");
+        let _ = writeln!(out, "{text}");
         let _ = out.flush();
     })
 }
@@ -72,15 +82,17 @@ fn lock(d: &Mutex<Dialect>) -> std::sync::MutexGuard<'_, Dialect> {
     d.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The protocol loop's state: the engine and the dialect its lines go through.
-struct Loop {
+/// The protocol loop's state: the engine, the dialect its lines go through, and the
+/// recorder that sees every line read.
+struct Loop<'r> {
     engine: Engine,
     dialect: Arc<Mutex<Dialect>>,
     sink: Sink,
+    recorder: Option<&'r Recorder>,
 }
 
-impl Loop {
-    fn new(sink: Sink) -> Loop {
+impl<'r> Loop<'r> {
+    fn new(sink: Sink, recorder: Option<&'r Recorder>) -> Self {
         let dialect = Arc::new(Mutex::new(Dialect::Usi));
         let out = Arc::clone(&sink);
         let translated = Arc::clone(&dialect);
@@ -88,7 +100,7 @@ impl Loop {
             Err(r) => out(r),
             Ok(lines) => lines.into_iter().for_each(|l| out(Reply::Text(l))),
         });
-        Loop { engine: Engine::new(engine_sink), dialect, sink }
+        Loop { engine: Engine::new(engine_sink), dialect, sink, recorder }
     }
 
     fn say(&self, lines: Vec<String>) {
@@ -96,8 +108,7 @@ impl Loop {
     }
 
     /// Parses one line in the current dialect and hands its commands to the engine.
-    fn line(&mut self, bytes: &[u8]) -> Flow {
-        let line = String::from_utf8_lossy(bytes);
+    fn line(&mut self, line: &str) -> Flow {
         log::debug!("<< {}", line.trim_end());
         let switch_to = match line.trim() {
             "uci" => Some(Dialect::Uci(Err(""))),
@@ -111,7 +122,7 @@ impl Loop {
         }
         // The dialect lock is not held while the engine works: its search thread answers
         // through it.
-        let steps = lock(&self.dialect).command(&line);
+        let steps = lock(&self.dialect).command(line);
         for step in steps {
             match step {
                 Step::Say(r) => (self.sink)(r),
@@ -126,21 +137,42 @@ impl Loop {
         }
         Flow::Continue
     }
+
+    /// End of input: a search with limits of its own finishes, any other ends.
+    fn end(&mut self) {
+        if let Some(r) = self.recorder {
+            r.end_of_input();
+        }
+        self.engine.end_of_input();
+    }
 }
 
 /// Runs the protocol on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, sink: Sink) {
-    run_with_script(&[], input, sink)
+    run_script(&[], input, sink, None)
 }
 
-/// Runs `script` (one command per item, e.g. the command-line arguments), then `input`.
-/// A script is run one command after the other: a search, perft or bench with limits
-/// of its own finishes before the next command, so `koma "go perft 5" quit` prints the
-/// whole count (open-ended ones, such as `go infinite`, go on under the next command).
-pub fn run_with_script(script: &[String], input: impl BufRead, sink: Sink) {
-    let mut state = Loop::new(sink);
-    for line in script {
-        if state.line(line.as_bytes()) == Flow::Quit {
+/// Runs `script` (the command-line commands, one line each), then `input`, until `quit`
+/// or end of input; every line read is shown to `recorder`.
+///
+/// A script runs one command after the other: a search, perft or bench with limits of its
+/// own finishes before the next command (open-ended ones, such as `go infinite`, go on
+/// under the next command). So `koma "go perft 5" quit` prints the whole count and
+/// `koma "position startpos" "go depth 12" quit` the whole search; a `quit` in the script
+/// is the end of the script's input. `quit` read from stdin stops a search at once, as
+/// USI asks.
+pub fn run_script(script: &[String], input: impl BufRead, sink: Sink, recorder: Option<&Recorder>) {
+    let mut state = Loop::new(sink, recorder);
+    for line in script.iter().flat_map(|l| l.lines()) {
+        if matches!(parse_command(line), Ok(Some(Command::Quit))) {
+            // The script's `quit` is an end of input, and is recorded as one.
+            state.end();
+            return;
+        }
+        if let Some(r) = recorder {
+            r.input(line);
+        }
+        if state.line(line) == Flow::Quit {
             return;
         }
         state.engine.wait_for_limited_job();
@@ -157,10 +189,14 @@ pub fn run_with_script(script: &[String], input: impl BufRead, sink: Sink) {
                 break;
             }
         }
-        if state.line(&buf) == Flow::Quit {
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(r) = recorder {
+            r.input(&line);
+        }
+        if state.line(&line) == Flow::Quit {
             return;
         }
     }
     // End of input is `quit`; a search with its own limits may finish first.
-    state.engine.end_of_input();
+    state.end();
 }

@@ -614,10 +614,10 @@ fn diagram_shows_board_and_sfen() {
         " | P P P P . P P P | g",
         " | R N B Q K B N R | h",
         " +-----------------+",
-        "side sente (red, uppercase), ply 3, plies without capture or pawn move 1",
     ];
     let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(&lines[..want.len()], &want[..], "{d}");
+    assert_eq!(lines, want, "{d}");
+    assert_eq!(p.status().as_deref(), Some("plies without capture or pawn move 1"));
 }
 
 /// 100 plies from the start without capture, pawn move, check or a third repetition:

@@ -494,11 +494,14 @@ fn evaluation_is_symmetric_and_sane() {
 #[test]
 fn diagram_shows_board_hands_and_true_ply() {
     let p = pos("lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11");
-    let d = p.diagram();
-    assert!(d.contains("ply 11, placement phase"), "{d}");
-    assert!(d.contains("sente hand: R B"), "{d}");
-    assert!(d.contains("gote hand: N"), "{d}");
-    assert!(d.lines().count() >= 9);
+    let d = koma::state::GameState::of(&p, &[(p.key(), p.in_check())]).lines();
+    let tail = &d[d.len() - 5..];
+    assert_eq!(
+        tail,
+        ["side sente (b)", "hands sente RB  gote n", "ply 11", "phase placement", "sfen lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11"],
+        "{d:?}"
+    );
+    assert_eq!(d.len(), 12, "seven board lines, then the state: {d:?}");
 }
 
 /// The search's pass (null move): never during placement or in check; in play it is the

@@ -1,98 +1,25 @@
-//! Replays every transcript in `fixtures/transcripts/` against the real binary.
-//!
-//! Transcript format, one directive per line:
-//! - `> text`     send `text` to the engine
-//! - `< text`     the next output line is exactly `text`
-//! - `<~ text`    the next output line starts with `text`
-//! - `<... text`  skip output lines until one starts with `text` (it is consumed)
-//! - `<re RE`     the next output line matches the regular expression `RE` (anywhere;
-//!   anchor it with `^`/`$`): for lines with figures that vary, such as `info`
-//! - `<...re RE`  skip output lines until one matches `RE`
-//! - `<silent MS` nothing is printed for MS milliseconds
-//! - `eof`        close the engine's input now (what follows reads its last words)
-//! - `# ...` and blank lines are comments.
-//! After the last directive stdin is closed: the engine must exit cleanly, print nothing
-//! more, and never write to stderr.
+//! Transcripts (format: `protocol/transcripts.md`, engine: `koma::transcript`):
+//! every fixture in `fixtures/transcripts/` replays against the binary through the same
+//! code as `koma replay`; `koma --record` writes sessions of every game that replay; a
+//! changed expectation fails with its line number.
 
-mod common;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
-use std::time::Duration;
-
-use common::Koma;
-
-const LINE_TIMEOUT: Duration = Duration::from_secs(20);
-
-fn regex(pattern: &str, at: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(pattern).map_err(|e| format!("{at}: bad regular expression: {e}"))
+fn koma() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("koma")
 }
 
-fn replay(path: &std::path::Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut koma = Koma::spawn();
-    for (n, raw) in text.lines().enumerate() {
-        let at = format!("{}:{}", path.display(), n + 1);
-        let line = raw.trim_end();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (op, arg) = line.split_once(' ').unwrap_or((line, ""));
-        match op {
-            ">" => koma.send(arg),
-            "<" | "<~" => {
-                let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: expected '{arg}', got nothing"))?;
-                let ok = if op == "<" { got == arg } else { got.starts_with(arg) };
-                if !ok {
-                    return Err(format!("{at}: expected {}'{arg}', got '{got}'", if op == "<~" { "a line starting " } else { "" }));
-                }
-            }
-            "<..." => loop {
-                let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: no line starting '{arg}'"))?;
-                if got.starts_with(arg) {
-                    break;
-                }
-            },
-            "<re" => {
-                let re = regex(arg, &at)?;
-                let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: expected /{arg}/, got nothing"))?;
-                if !re.is_match(&got) {
-                    return Err(format!("{at}: expected a line matching /{arg}/, got '{got}'"));
-                }
-            }
-            "<...re" => {
-                let re = regex(arg, &at)?;
-                loop {
-                    let got = koma.next_line(LINE_TIMEOUT).ok_or(format!("{at}: no line matching /{arg}/"))?;
-                    if re.is_match(&got) {
-                        break;
-                    }
-                }
-            }
-            "eof" => koma.close_input(),
-            "<silent" => {
-                let ms: u64 = arg.parse().map_err(|_| format!("{at}: bad <silent"))?;
-                if let Some(l) = koma.next_line(Duration::from_millis(ms)) {
-                    return Err(format!("{at}: expected silence, got '{l}'"));
-                }
-            }
-            _ => return Err(format!("{at}: unknown directive '{op}'")),
-        }
-    }
-    let (ok, rest, stderr) = koma.finish();
-    if !ok {
-        return Err(format!("{}: engine did not exit cleanly at end of input", path.display()));
-    }
-    if !rest.is_empty() {
-        return Err(format!("{}: unexpected output at the end: {rest:?}", path.display()));
-    }
-    if !stderr.is_empty() {
-        return Err(format!("{}: stderr not empty: {stderr}", path.display()));
-    }
-    Ok(())
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("koma-transcripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
 }
 
 #[test]
 fn every_transcript_replays() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("fixtures/transcripts exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -100,6 +27,145 @@ fn every_transcript_replays() {
         .collect();
     files.sort();
     assert!(files.len() >= 5, "expected transcript fixtures in {}", dir.display());
-    let failures: Vec<String> = files.iter().filter_map(|p| replay(p).err()).collect();
+    let failures: Vec<String> = files.iter().filter_map(|p| koma::transcript::replay_file(p, &koma()).err()).collect();
     assert!(failures.is_empty(), "{} of {} transcripts failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
+
+/// Plays a session as a GUI does (waiting for each `bestmove`) with `koma --record`,
+/// and returns the transcript it wrote.
+fn record(path: &Path, variant: &str) -> String {
+    let mut child = Command::new(koma())
+        .arg("--record")
+        .arg(path)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut read_until = |prefix: &str| -> String {
+        loop {
+            let mut l = String::new();
+            assert!(out.read_line(&mut l).unwrap() > 0, "koma ended before '{prefix}'");
+            if l.starts_with(prefix) {
+                return l.trim_end().to_string();
+            }
+        }
+    };
+    let mut send = |l: &str| writeln!(stdin, "{l}").unwrap();
+    send("usi");
+    read_until("usiok");
+    send(&format!("setoption name USI_Variant value {variant}"));
+    send("isready");
+    read_until("readyok");
+    send("position startpos");
+    send("go depth 3");
+    let best = read_until("bestmove ");
+    let mv = best.split_whitespace().nth(1).unwrap().to_string();
+    send(&format!("position startpos moves {mv}"));
+    send("d");
+    read_until("sfen ");
+    send("moves");
+    send("go perft 2");
+    read_until("Nodes searched");
+    send("go btime 0 wtime 0 byoyomi 50");
+    read_until("bestmove ");
+    send("go depth 2");
+    send("isready");
+    // readyok and the bestmove, in whichever order they come.
+    let (mut ready, mut best) = (false, false);
+    while !(ready && best) {
+        let l = read_until("");
+        ready |= l == "readyok";
+        best |= l.starts_with("bestmove ");
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn replay(files: &[&Path]) -> (bool, String) {
+    let out = Command::new(koma()).arg("replay").args(files).env_remove("RUST_LOG").output().unwrap();
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn recorded_sessions_of_every_game_replay() {
+    let mut searched = 0;
+    for variant in koma::games::names() {
+        let path = scratch(&format!("{variant}.txt"));
+        let text = record(&path, variant);
+        // The fixed-depth search is kept line for line with its scores and PVs, its
+        // figures as patterns (games with a placement book answer from the book).
+        if text.contains("\n> go depth 3\n<re ^info depth 1 seldepth \\d+ score ") {
+            assert!(text.contains(" nodes \\d+ nps \\d+ time \\d+ hashfull \\d+ pv "), "{variant}:\n{text}");
+            searched += 1;
+        } else {
+            assert!(text.contains("\n> go depth 3\n< info string book move "), "{variant}:\n{text}");
+        }
+        // The timed search only by its shape.
+        let timed = text.split("> go btime 0 wtime 0 byoyomi 50\n").nth(1).unwrap().split("\n>").next().unwrap();
+        assert!(timed.ends_with("<...re ^bestmove \\S+( ponder \\S+)?$"), "{variant}:\n{text}");
+        assert!(!timed.contains("info depth"), "{variant}:\n{text}");
+        assert!(text.contains("\n> d\n<"), "{variant}:\n{text}");
+        let (ok, out) = replay(&[&path]);
+        assert!(ok, "{variant}: {out}\n{text}");
+        assert_eq!(out, format!("{}: ok\n", path.display()));
+    }
+    assert!(searched >= 3, "only {searched} games searched from their start position");
+}
+
+#[test]
+fn a_changed_expectation_fails_with_its_line_number() {
+    let good = scratch("good.txt");
+    let text = record(&good, "kokesu");
+    // Change the expected `moves` line (the line after `> moves`).
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| *l == "> moves").unwrap() + 1;
+    assert!(lines[at].starts_with("< "), "{}", lines[at]);
+    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    changed[at] = "< 1a1b".to_string();
+    let bad = scratch("bad.txt");
+    std::fs::write(&bad, changed.join("\n") + "\n").unwrap();
+    let (ok, out) = replay(&[&good, &bad]);
+    assert!(!ok, "{out}");
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), 2, "{out}");
+    assert_eq!(got[0], format!("{}: ok", good.display()));
+    let want = format!("{}:{}: expected '1a1b', got '{}'", bad.display(), at + 1, &lines[at][2..]);
+    assert_eq!(got[1], want);
+}
+
+#[test]
+fn consecutive_skips_find_their_lines_in_any_order() {
+    // `readyok` comes before the `moves` line (both answered in order); the transcript
+    // asks for them the other way round.
+    let path = scratch("any_order.txt");
+    let text = "> isready\n> moves\n<... K*\n<... readyok\n> isready\n< readyok\n";
+    std::fs::write(&path, text).unwrap();
+    let (ok, out) = replay(&[&path]);
+    assert!(ok, "{out}");
+    // Once another directive has moved on, a passed line is gone.
+    let text = "> isready\n> moves\n<... K*\n> isready\n< readyok\n<... readyok\n";
+    std::fs::write(&path, text).unwrap();
+    let (ok, out) = replay(&[&path]);
+    assert!(!ok, "{out}");
+    assert!(out.starts_with(&format!("{}:6: expected a line starting 'readyok'", path.display())), "{out}");
+}
+
+#[test]
+fn a_command_line_quit_lets_a_limited_search_finish() {
+    // `go depth 9` takes far longer than the moment `quit` follows it.
+    let out = Command::new(koma())
+        .args(["setoption name USI_Variant value kokesu", "position startpos", "go depth 9", "quit"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\ninfo depth 9 "), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("bestmove "), "{text}");
 }

@@ -38,8 +38,7 @@ import time
 try:
     import pyffish as sf
 except ImportError:
-    print("pyffish is not installed (pip install pyffish)", file=sys.stderr)
-    sys.exit(2)
+    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
 INI = """
 [kokesu-free:chess]

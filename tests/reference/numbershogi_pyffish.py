@@ -22,7 +22,10 @@ Exits 1 if any figure differs, 0 otherwise.
 import sys
 import time
 
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:
+    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
 BASE = """
 [numbershogi]

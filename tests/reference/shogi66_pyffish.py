@@ -18,8 +18,8 @@ pawn-drop mates; such a drop has no children, so it inflates only the last ply, 
 suite holds only deep figures on which it agrees. Everything else above the cap is
 skipped. Timings on a loaded 2-core machine: default about 2 minutes, `--max-nodes 200000`
 (the lead's CI) about 4, the whole suite with pyffish alone (`--max-nodes 3000000
---no-fsf`) about 20. Exits non-zero on any mismatch. Needs `pip install pyffish`
-(checked with 0.0.90).
+--no-fsf`) about 20. Exits non-zero on any mismatch. Needs pyffish 0.0.90
+(tests/reference/requirements.txt; the README's test command installs it in .venv).
 """
 
 import os
@@ -28,7 +28,7 @@ import sys
 try:
     import pyffish as sf
 except ImportError:  # pragma: no cover
-    sys.exit("pyffish is not installed: pip install pyffish")
+    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
 VARIANT = "shogi66"
 # 66 shogi as Fairy-Stockfish sees it: shogi's pieces and drop rules (nifu =

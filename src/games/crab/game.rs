@@ -98,14 +98,21 @@ impl<R: CrabGame> Game for Crab<R> {
     }
 
     fn diagram(&self) -> String {
-        let mut s = sfen::diagram(&self.cells, R::letter);
-        s.push_str(&format!(
-            "side {}  ply {}  {}",
-            if self.side == Color::Sente { "black (b)" } else { "red (w)" },
-            self.ply,
-            R::status(&self.cells),
-        ));
-        s
+        sfen::diagram(&self.cells, R::letter)
+    }
+
+    const SIDE_NAMES: [&'static str; 2] = ["black", "red"];
+
+    fn status(&self) -> Option<String> {
+        Some(R::status(&self.cells))
+    }
+
+    fn result_reason(&self) -> Option<&'static str> {
+        self.rules.outcome_rule(&self.cells, self.side).map(|(_, rule)| rule)
+    }
+
+    fn no_move_reason(&self) -> &'static str {
+        "no legal move"
     }
 
     fn side_to_move(&self) -> Color {

@@ -21,8 +21,14 @@ pub trait Variant {
     fn can_promote(&self, piece: u8, at: usize, side: Color) -> bool;
     /// Removes what a piece of `mover` that just arrived on `at` captures.
     fn capture(&self, cells: &mut Cells, at: usize, mover: Color);
-    /// A result declared by the board, from `to_move`'s view.
-    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome>;
+    /// A result declared by the board, from `to_move`'s view, and the rule that
+    /// declares it (for `d`'s `result` line), e.g. `"three shrimps"`.
+    fn outcome_rule(&self, cells: &Cells, to_move: Color) -> Option<(Outcome, &'static str)>;
+    /// [`Variant::outcome_rule`] without the rule's name.
+    #[inline]
+    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome> {
+        self.outcome_rule(cells, to_move).map(|(o, _)| o)
+    }
     /// The pieces that may make the bond move after a normal move ended on `at`
     /// (0 when there is no bond).
     fn bond_group(&self, cells: &Cells, at: usize, side: Color) -> u32;

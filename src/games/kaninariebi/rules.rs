@@ -74,14 +74,20 @@ impl Variant for Rules {
         remove(cells, caught);
     }
 
-    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome> {
-        let won = |c: Color| shrimps(cells, c) >= 3 || cell::count(cells, c.flip()) + 3 <= PIECES;
-        if won(to_move.flip()) {
-            Some(Outcome::Loss)
-        } else if won(to_move) {
-            Some(Outcome::Win)
+    fn outcome_rule(&self, cells: &Cells, to_move: Color) -> Option<(Outcome, &'static str)> {
+        let won = |c: Color| {
+            if shrimps(cells, c) >= 3 {
+                Some("three shrimps")
+            } else if cell::count(cells, c.flip()) + 3 <= PIECES {
+                Some("three captures")
+            } else {
+                None
+            }
+        };
+        if let Some(rule) = won(to_move.flip()) {
+            Some((Outcome::Loss, rule))
         } else {
-            None
+            won(to_move).map(|rule| (Outcome::Win, rule))
         }
     }
 

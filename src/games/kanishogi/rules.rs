@@ -153,34 +153,36 @@ impl Variant for Rules {
         remove(cells, caught);
     }
 
-    fn outcome(&self, cells: &Cells, to_move: Color) -> Option<Outcome> {
+    fn outcome_rule(&self, cells: &Cells, to_move: Color) -> Option<(Outcome, &'static str)> {
         let them = to_move.flip();
         // 1. a parent captured
         if !has_parent(cells, to_move) {
-            return Some(Outcome::Loss);
+            return Some((Outcome::Loss, "capture of the parent crab"));
         }
         if !has_parent(cells, them) {
-            return Some(Outcome::Win);
+            return Some((Outcome::Win, "capture of the parent crab"));
         }
         // 2. three children captured
         let lost_mine = pips_lost(cells, to_move);
         let lost_theirs = pips_lost(cells, them);
         if lost_mine.count_ones() >= 3 {
-            return Some(Outcome::Loss);
+            return Some((Outcome::Loss, "capture of three children"));
         }
         if lost_theirs.count_ones() >= 3 {
-            return Some(Outcome::Win);
+            return Some((Outcome::Win, "capture of three children"));
         }
         // 3. two each: the larger pip sum, then the larger single pip
         if lost_mine.count_ones() == 2 && lost_theirs.count_ones() == 2 {
             let (won, lost) = (pip_sum(lost_theirs), pip_sum(lost_mine));
             if won != lost {
-                return Some(if won > lost { Outcome::Win } else { Outcome::Loss });
+                let o = if won > lost { Outcome::Win } else { Outcome::Loss };
+                return Some((o, "two children captured each: the larger sum of captured pips"));
             }
             // Equal sums of two pips: the sets differ exactly when their larger pips do,
             // and then the set with the larger pip is the larger bit set.
             if lost_theirs != lost_mine {
-                return Some(if lost_theirs > lost_mine { Outcome::Win } else { Outcome::Loss });
+                let o = if lost_theirs > lost_mine { Outcome::Win } else { Outcome::Loss };
+                return Some((o, "two children captured each, equal sums: the larger captured pip"));
             }
         }
         None

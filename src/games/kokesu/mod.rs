@@ -246,6 +246,22 @@ impl Game for Kokesu {
         sfen::diagram(self)
     }
 
+    fn status(&self) -> Option<String> {
+        Some(format!("plies without capture or pawn move {}", self.halfmove))
+    }
+
+    fn result_reason(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn no_move_reason(&self) -> &'static str {
+        if self.checkers() != 0 {
+            "checkmate"
+        } else {
+            "stalemate"
+        }
+    }
+
     fn side_to_move(&self) -> Color {
         if self.side == 0 {
             Color::Sente

@@ -284,17 +284,6 @@ pub fn diagram(pos: &Kokesu) -> String {
         s.push((b'a' + (7 - rank) as u8) as char);
         s.push('\n');
     }
-    s.push_str(" +-----------------+\n");
-    s.push_str(&format!(
-        "side {} ({}), ply {}, plies without capture or pawn move {}",
-        if pos.side == 0 { "sente" } else { "gote" },
-        if pos.side == 0 {
-            "red, uppercase"
-        } else {
-            "green, lowercase"
-        },
-        pos.ply,
-        pos.halfmove
-    ));
+    s.push_str(" +-----------------+");
     s
 }

@@ -167,6 +167,15 @@ impl Game for NumberShogi {
     fn diagram(&self) -> String {
         self.draw_diagram()
     }
+    fn in_placement(&self) -> bool {
+        self.placing
+    }
+    fn result_reason(&self) -> Option<&'static str> {
+        self.winner.map(|_| "sum of seven")
+    }
+    fn no_move_reason(&self) -> &'static str {
+        "no legal move"
+    }
 
     fn side_to_move(&self) -> Color {
         self.side

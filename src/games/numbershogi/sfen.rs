@@ -332,24 +332,7 @@ impl NumberShogi {
             s.push((b'a' + r as u8) as char);
             s.push('\n');
         }
-        s.push_str("  +---+---+---+\n");
-        let phase = if self.placing {
-            "placement"
-        } else if self.winner.is_some() {
-            "over (sum of 7)"
-        } else {
-            "play"
-        };
-        let side = if self.side == Color::Sente {
-            "sente (b)"
-        } else {
-            "gote (w)"
-        };
-        s.push_str(&format!(
-            "hands: {}  to move: {side}  ply {}  phase: {phase}",
-            self.hand_field(),
-            self.ply
-        ));
+        s.push_str("  +---+---+---+");
         s
     }
 }

@@ -198,6 +198,22 @@ impl Game for Shogi66 {
         sfen::diagram(&self.pos)
     }
 
+    fn in_placement(&self) -> bool {
+        self.pos.placing
+    }
+
+    fn result_reason(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn no_move_reason(&self) -> &'static str {
+        if self.in_check() {
+            "checkmate"
+        } else {
+            "no legal move"
+        }
+    }
+
     fn side_to_move(&self) -> Color {
         color_of_index(self.pos.stm)
     }

@@ -326,27 +326,8 @@ pub fn to_sfen(pos: &Position) -> String {
     s
 }
 
-fn hand_text(pos: &Position, c: usize) -> String {
-    let mut s = String::new();
-    for k in HAND_ORDER {
-        let n = pos.hand[c][k as usize];
-        if n > 0 {
-            s.push(LETTER[k as usize] as char);
-            if n > 1 {
-                s.push_str(&n.to_string());
-            }
-            s.push(' ');
-        }
-    }
-    if s.is_empty() {
-        s.push('-');
-    }
-    s.trim_end().to_string()
-}
-
 pub fn diagram(pos: &Position) -> String {
     let mut s = String::new();
-    s.push_str(&format!("gote hand: {}\n", hand_text(pos, 1)));
     s.push_str("   6  5  4  3  2  1\n");
     for r in 0..6 {
         s.push(' ');
@@ -362,12 +343,5 @@ pub fn diagram(pos: &Position) -> String {
         }
         s.push_str(&format!("  {}\n", (b'a' + r as u8) as char));
     }
-    s.push_str(&format!("sente hand: {}\n", hand_text(pos, 0)));
-    s.push_str(&format!(
-        "{} to move, ply {}{}",
-        if pos.stm == 0 { "sente" } else { "gote" },
-        pos.ply,
-        if pos.placing { ", placement phase" } else { "" }
-    ));
     s
 }

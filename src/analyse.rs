@@ -1,0 +1,379 @@
+//! `koma analyse`: positions in, one JSON object a line out.
+//!
+//! Each input line is `<variant> <sfen> [moves ...]`, `<variant> startpos [moves ...]`,
+//! or, with `--variant`, the same without the variant. Blank lines and `#` comments are
+//! skipped. Every position goes through the engine exactly as a GUI's commands would
+//! (`setoption`, `position`, `go`), so the answers are the ones a GUI gets. A line that
+//! cannot be analysed gives an object with an `error` field and the run goes on.
+//! A progress bar goes to stderr only when stderr is a terminal.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::engine::Engine;
+use crate::games;
+use crate::protocol::{Command, GoParams, Info, Reply, Score};
+use crate::state::GameState;
+
+/// The depth searched when no limit is given.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// Options of `koma analyse`.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(about = "Analyse positions (one a line, from FILEs or stdin) and write one JSON object a line")]
+pub struct Args {
+    /// The variant of lines that do not start with one (shogi66, kokesu, numbershogi,
+    /// kanishogi, kaninariebi).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Search each position to this depth (the default: 8).
+    #[arg(long, group = "limit")]
+    pub depth: Option<u32>,
+    /// Search each position for this many milliseconds.
+    #[arg(long, group = "limit", value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Search each position for this many nodes.
+    #[arg(long, group = "limit", value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Report this many best lines (`multipv` in the output).
+    #[arg(long, value_name = "K")]
+    pub multipv: Option<usize>,
+    /// Search threads (the engine's `Threads` option).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Files of positions; stdin when there are none (or for `-`).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// A score as in `info ... score`: centipawns, or mate in plies (negative: being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+/// One line of a multi-PV answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Line {
+    pub multipv: usize,
+    pub score: Option<JsonScore>,
+    pub depth: u32,
+    pub pv: Vec<String>,
+}
+
+/// The answer for one input line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// The input line, as read.
+    pub input: String,
+    /// Where the line came from: `FILE:LINE` (`-` is stdin).
+    pub at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<&'static str>,
+    /// The move found; `null` when the game is over (see `state.result`) or no move exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bestmove: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<JsonScore>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Every line when `--multipv` is above 1, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multipv: Option<Vec<Line>>,
+    /// The position before the search: board, side, hands, ply, phase, result, SFEN.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<GameState>,
+}
+
+/// A position line, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionLine {
+    pub variant: &'static str,
+    pub sfen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// Reads `<variant> <sfen>|startpos [moves ...]` (the variant may be left to `default`).
+pub fn parse_line(line: &str, default: Option<&'static str>) -> Result<PositionLine, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let names = games::names();
+    let (variant, rest) = match words.first() {
+        Some(w) if names.contains(w) => (names.iter().find(|n| *n == w).copied().unwrap_or_default(), &words[1..]),
+        _ => match default {
+            Some(v) => (v, &words[..]),
+            None => {
+                return Err(format!(
+                    "no variant: start the line with one of {} or give --variant",
+                    names.join(", ")
+                ))
+            }
+        },
+    };
+    let moves_at = rest.iter().position(|w| *w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&rest[..i], rest[i + 1..].iter().map(|s| s.to_string()).collect()),
+        None => (rest, Vec::new()),
+    };
+    let sfen = match head {
+        [] => return Err("no position: expected an SFEN or 'startpos'".into()),
+        ["startpos"] => None,
+        [first, ..] if *first == "startpos" => return Err(format!("unexpected '{}' after startpos", head[1])),
+        _ => Some(head.join(" ")),
+    };
+    Ok(PositionLine { variant, sfen, moves })
+}
+
+/// Runs positions through one engine.
+pub struct Analyser {
+    engine: Engine,
+    replies: Receiver<Reply>,
+    go: GoParams,
+    multipv: usize,
+    default_variant: Option<&'static str>,
+}
+
+impl Analyser {
+    /// An engine set up for `args` (limits, MultiPV, Threads). An option the engine
+    /// refuses is an error.
+    pub fn new(args: &Args) -> Result<Analyser, String> {
+        let (tx, replies) = channel();
+        let sink: crate::session::Sink = Arc::new(move |r: Reply| {
+            let _ = tx.send(r);
+        });
+        let default_variant = match &args.variant {
+            None => None,
+            Some(v) => Some(games::names().into_iter().find(|n| n == v).ok_or_else(|| {
+                format!("--variant {v}: no such variant (one of {})", games::names().join(", "))
+            })?),
+        };
+        let mut a = Analyser { engine: Engine::new(sink), replies, go: GoParams::default(), multipv: 1, default_variant };
+        // No minimum thinking time: a script does not race a GUI.
+        a.option("MinimumThinkingTime", "0")?;
+        if let Some(k) = args.multipv {
+            a.option("MultiPV", &k.to_string())?;
+            a.multipv = k;
+        }
+        if let Some(t) = args.threads {
+            a.option("Threads", &t.to_string())?;
+        }
+        a.go = GoParams {
+            depth: args.depth.or((args.movetime.is_none() && args.nodes.is_none()).then_some(DEFAULT_DEPTH)),
+            movetime: args.movetime,
+            nodes: args.nodes,
+            ..GoParams::default()
+        };
+        Ok(a)
+    }
+
+    /// Errors the engine reported since the last call.
+    fn errors(&self) -> Vec<String> {
+        self.replies
+            .try_iter()
+            .filter_map(|r| match r {
+                Reply::Error(e) => Some(e),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.engine.handle(Command::SetOption { name: name.into(), value: Some(value.into()) });
+        match self.errors().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Analyses one input line (not blank, not a comment).
+    pub fn analyse(&mut self, input: &str, at: &str) -> Analysis {
+        let mut out = Analysis { input: input.to_string(), at: at.to_string(), ..Analysis::default() };
+        if let Err(e) = self.try_analyse(input, &mut out) {
+            out = Analysis { input: out.input, at: out.at, error: Some(e), ..Analysis::default() };
+        }
+        out
+    }
+
+    fn try_analyse(&mut self, input: &str, out: &mut Analysis) -> Result<(), String> {
+        let line = parse_line(input, self.default_variant)?;
+        let _ = self.errors();
+        if self.engine.variant() != line.variant {
+            self.option("USI_Variant", line.variant)?;
+        }
+        out.variant = Some(line.variant);
+        self.engine.handle(Command::Position { sfen: line.sfen, moves: line.moves });
+        if let Some(e) = self.errors().into_iter().next() {
+            return Err(e);
+        }
+        let state = self.engine.state()?;
+        let over = state.result.is_some();
+        out.state = Some(state);
+        if over {
+            out.bestmove = Some(None);
+            return Ok(());
+        }
+        self.engine.handle(Command::Go(self.go.clone()));
+        let mut lines: Vec<Option<Info>> = vec![None; self.multipv.max(1)];
+        let best = loop {
+            match self.replies.recv_timeout(Duration::from_millis(50)) {
+                Ok(Reply::Info(info)) => {
+                    let k = info.multipv.unwrap_or(1).clamp(1, lines.len());
+                    lines[k - 1] = Some(info);
+                }
+                Ok(Reply::BestMove { mv, .. }) => break mv,
+                Ok(Reply::Error(e)) => return Err(e),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) if self.engine.is_searching() => {}
+                Err(_) => return Err("the search ended without a best move".into()),
+            }
+        };
+        out.bestmove = Some(best);
+        let score = |i: &Info| {
+            i.score.map(|s| match s {
+                Score::Cp(c) => JsonScore::Cp(c),
+                Score::Mate(m) => JsonScore::Mate(m),
+            })
+        };
+        if let Some(Some(top)) = lines.first() {
+            out.score = score(top);
+            out.depth = Some(top.depth);
+            out.seldepth = Some(top.seldepth.max(top.depth));
+            out.pv = Some(top.pv.clone());
+            out.nodes = Some(top.nodes);
+        }
+        if self.multipv > 1 {
+            out.multipv = Some(
+                lines
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(i, l)| Line { multipv: i + 1, score: score(l), depth: l.depth, pv: l.pv.clone() })
+                    .collect(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Whether a line holds a position (not blank, not a `#` comment).
+fn is_position(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+fn progress(total: Option<u64>) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match total {
+        Some(n) => (ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()), "{bar:30} {pos}/{len} positions  {per_sec}  {eta} left"),
+        None => (ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()), "{spinner} {pos} positions  {per_sec}"),
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// `koma analyse`: exit status 0 when every line was analysed, 1 when some line had an
+/// error (its object says which), 2 when the options themselves are wrong.
+pub fn main(args: Args) -> ExitCode {
+    let mut analyser = match Analyser::new(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("koma analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut failed = false;
+    let mut emit = |a: &Analysis| {
+        failed |= a.error.is_some();
+        if let Ok(text) = serde_json::to_string(a) {
+            let mut out = stdout.lock();
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+        }
+    };
+    let stdin_only = args.files.is_empty();
+    let files: Vec<PathBuf> = if stdin_only { vec![PathBuf::from("-")] } else { args.files.clone() };
+    // Files are read whole first, so that the progress bar knows how many positions remain.
+    let mut texts = Vec::new();
+    for f in &files {
+        if f.as_os_str() == "-" {
+            texts.push((f.clone(), None));
+        } else {
+            match std::fs::read_to_string(f) {
+                Ok(t) => texts.push((f.clone(), Some(t))),
+                Err(e) => emit(&Analysis {
+                    at: f.display().to_string(),
+                    error: Some(format!("cannot read {}: {e}", f.display())),
+                    ..Analysis::default()
+                }),
+            }
+        }
+    }
+    let total = texts
+        .iter()
+        .map(|(_, t)| t.as_ref().map(|t| t.lines().filter(|l| is_position(l)).count() as u64))
+        .sum::<Option<u64>>();
+    let bar = progress(total);
+    for (path, text) in texts {
+        let mut run = |n: usize, line: &str| {
+            if is_position(line) {
+                let a = analyser.analyse(line.trim(), &format!("{}:{}", path.display(), n + 1));
+                emit(&a);
+                bar.inc(1);
+            }
+        };
+        match text {
+            Some(t) => t.lines().enumerate().for_each(|(n, l)| run(n, l)),
+            None => {
+                for (n, l) in std::io::stdin().lock().lines().enumerate() {
+                    match l {
+                        Ok(l) => run(n, &l),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_lines() {
+        let p = parse_line("kokesu startpos moves 5g5f", None).unwrap();
+        assert_eq!((p.variant, p.sfen, p.moves), ("kokesu", None, vec!["5g5f".to_string()]));
+        let p = parse_line("6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1", Some("shogi66")).unwrap();
+        assert_eq!(p.sfen.as_deref(), Some("6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1"));
+        assert!(parse_line("6/pppppp/6/6/PPPPPP/6 b - 1", None).unwrap_err().contains("no variant"));
+        assert!(parse_line("kokesu", None).unwrap_err().contains("no position"));
+        assert!(parse_line("kokesu startpos 5g5f", None).is_err());
+    }
+}

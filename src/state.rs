@@ -1,0 +1,181 @@
+//! The state of a game as `d` prints it and `koma analyse` reports it: one layout for
+//! every game (board, side to move, hands, ply, phase, the game's own counters, the
+//! result once the game is over, SFEN).
+
+use serde::Serialize;
+
+use crate::game::{Color, Game, Outcome};
+
+/// A finished game: who won (`b`, `w`, or nobody for a draw) and by which rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameResult {
+    /// `b` or `w`; absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// The rule, e.g. `checkmate`, `sum of seven`, `three shrimps`, `repetition`.
+    pub reason: String,
+    /// The line `d` prints after `result `, e.g. `black wins: three shrimps`.
+    pub text: String,
+}
+
+/// What each side holds in hand, as SFEN letters (`-` for nothing).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hands {
+    pub b: String,
+    pub w: String,
+}
+
+/// A position and where its game stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameState {
+    pub variant: &'static str,
+    /// The board diagram, one string per line.
+    pub board: Vec<String>,
+    /// `b` (sente, first player) or `w`.
+    pub side: &'static str,
+    /// What the game's rules call the side to move (`sente`, `black`, ...).
+    pub side_name: &'static str,
+    /// What the game's rules call the two players, `b` first.
+    pub players: [&'static str; 2],
+    pub hands: Hands,
+    /// The number of the next ply (the SFEN ply field).
+    pub ply: u32,
+    /// `placement`, `play` or `over`.
+    pub phase: &'static str,
+    /// The game's own counters (captures, shrimps, the move-count counter), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Present once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    pub sfen: String,
+}
+
+fn letter(c: Color) -> &'static str {
+    match c {
+        Color::Sente => "b",
+        Color::Gote => "w",
+    }
+}
+
+/// Splits an SFEN hand field into sente's (uppercase) and gote's (lowercase) pieces,
+/// counts kept before their letter.
+fn hands(field: &str) -> Hands {
+    let (mut b, mut w, mut count) = (String::new(), String::new(), String::new());
+    for ch in field.chars() {
+        if ch.is_ascii_digit() {
+            count.push(ch);
+        } else if ch.is_ascii_alphabetic() {
+            let to = if ch.is_ascii_uppercase() { &mut b } else { &mut w };
+            to.push_str(&count);
+            to.push(ch);
+            count.clear();
+        }
+    }
+    let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
+    Hands { b: dash(b), w: dash(w) }
+}
+
+/// The result of the game at `pos`, whose history since the `position` root is
+/// `history` (`(key, side to move in check)`, current last), if it is over: by a rule
+/// of the game, by having no legal move, by repetition or by the move-count rule.
+pub fn result_of<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<(Outcome, String)> {
+    if let Some(o) = pos.result() {
+        return Some((o, pos.result_reason().unwrap_or("a rule of the game").to_string()));
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Some((pos.no_move_outcome(), pos.no_move_reason().to_string()));
+    }
+    if let Some(&(key, _)) = history.last() {
+        let seen: Vec<usize> = (0..history.len()).filter(|&i| history[i].0 == key).collect();
+        if seen.len() >= G::REPETITION_LIMIT {
+            let (first, cur) = (seen[0], history.len() - 1);
+            if G::PERPETUAL_CHECK_LOSES {
+                // The side to move was in check at each of its turns: the other side
+                // checked with every move of the cycle, and loses.
+                if (first + 2..=cur).step_by(2).all(|j| history[j].1) {
+                    return Some((Outcome::Win, "perpetual check".into()));
+                }
+                if (first + 1..cur).step_by(2).all(|j| history[j].1) {
+                    return Some((Outcome::Loss, "perpetual check".into()));
+                }
+            }
+            return Some((Outcome::Draw, "repetition".into()));
+        }
+    }
+    if pos.move_count_draw() {
+        return Some((Outcome::Draw, "the move-count rule".into()));
+    }
+    None
+}
+
+impl GameState {
+    pub fn of<G: Game>(pos: &G, history: &[(u64, bool)]) -> GameState {
+        let sfen = pos.to_sfen();
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        let stm = pos.side_to_move();
+        let name = |c: Color| G::SIDE_NAMES[c.index()];
+        let result = result_of(pos, history).map(|(o, reason)| {
+            let winner = match o {
+                Outcome::Win => Some(stm),
+                Outcome::Loss => Some(stm.flip()),
+                Outcome::Draw => None,
+            };
+            let text = match winner {
+                Some(c) => format!("{} wins: {reason}", name(c)),
+                None => format!("draw: {reason}"),
+            };
+            GameResult { winner: winner.map(letter), reason, text }
+        });
+        GameState {
+            variant: G::NAME,
+            board: pos.diagram().lines().map(|l| l.trim_end().to_string()).collect(),
+            side: letter(stm),
+            side_name: name(stm),
+            players: G::SIDE_NAMES,
+            hands: hands(fields.get(2).copied().unwrap_or("-")),
+            ply: fields.get(3).and_then(|p| p.parse().ok()).unwrap_or(1),
+            phase: if result.is_some() {
+                "over"
+            } else if pos.in_placement() {
+                "placement"
+            } else {
+                "play"
+            },
+            status: pos.status(),
+            result,
+            sfen,
+        }
+    }
+
+    /// The lines `d` prints.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = self.board.clone();
+        out.push(format!("side {} ({})", self.side_name, self.side));
+        out.push(format!("hands {} {}  {} {}", self.players[0], self.hands.b, self.players[1], self.hands.w));
+        out.push(format!("ply {}", self.ply));
+        out.push(format!("phase {}", self.phase));
+        if let Some(s) = &self.status {
+            out.push(format!("status {s}"));
+        }
+        if let Some(r) = &self.result {
+            out.push(format!("result {}", r.text));
+        }
+        out.push(format!("sfen {}", self.sfen));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_fields_split_by_case_with_counts() {
+        assert_eq!(hands("KRBGSNLkrbgsnl"), Hands { b: "KRBGSNL".into(), w: "krbgsnl".into() });
+        assert_eq!(hands("2Pb"), Hands { b: "2P".into(), w: "b".into() });
+        assert_eq!(hands("-"), Hands { b: "-".into(), w: "-".into() });
+    }
+}
