@@ -273,7 +273,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             return outcome_score(pos.no_move_outcome(), ply);
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        let counter = self.history.counter(ply.checked_sub(1).and_then(|p| self.stack[p].mv.map(G::move_id)));
+        let cx = self.context(ply);
+        let counter = self.history.counter(cx.prev1);
         // The table's move goes first, and the others are scored only if it does not cut.
         let mut scored = false;
         match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
@@ -284,11 +285,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 scores[0] = ORDER_TT;
             }
             None => {
-                self.score_moves(pos, &list, &mut scores, None, counter, ply);
+                self.score_moves(pos, &list, &mut scores, counter, ply, cx);
                 scored = true;
             }
         }
-        let cx = self.context(ply);
 
         let original_alpha = alpha;
         let mut best = -INF;
@@ -300,7 +300,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
         for n in 0..list.len() {
             if n > 0 && !scored {
-                self.score_moves(pos, &list[1..], &mut scores, None, counter, ply);
+                self.score_moves(pos, &list[1..], &mut scores, counter, ply, cx);
                 scores.insert(0, ORDER_TT);
                 scored = true;
             }
@@ -508,22 +508,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         None
     }
 
-    fn score_moves(
-        &self,
-        pos: &G,
-        list: &[G::Move],
-        scores: &mut Vec<i32>,
-        tt_move: Option<G::Move>,
-        counter: Option<G::Move>,
-        ply: usize,
-    ) {
+    /// Ordering scores of the moves other than the table's (which goes first unscored).
+    fn score_moves(&self, pos: &G, list: &[G::Move], scores: &mut Vec<i32>, counter: Option<G::Move>, ply: usize, cx: Context) {
         scores.clear();
         let k = self.stack[ply].killers;
-        let cx = self.context(ply);
         scores.extend(list.iter().map(|&m| {
-            if Some(m) == tt_move {
-                ORDER_TT
-            } else if pos.is_tactical(m) {
+            if pos.is_tactical(m) {
                 // Captures that lose material by exchange go after the killers.
                 if pos.losing_exchange(m) {
                     ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, 9_999)
