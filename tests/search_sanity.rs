@@ -88,6 +88,15 @@ fn two_threads_find_the_same_mate() {
     assert!(legal.iter().any(|&m| p.format_move(m) == mv));
 }
 
+/// The search's move leaves the opponent without a legal move (a win in shogi).
+fn assert_leaves_no_move(p: &Shogi66, r: &SearchResult<<Shogi66 as Game>::Move>) {
+    let mut after = p.clone();
+    after.play(r.best.expect("a move"));
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    assert!(replies.is_empty(), "{} leaves the king no move", p.format_move(r.best.unwrap()));
+}
+
 #[test]
 fn shogi66_never_plays_a_pawn_drop_mate() {
     // P*1b would mate, but a pawn drop may not mate. (Gold moves that leave the king
@@ -96,11 +105,7 @@ fn shogi66_never_plays_a_pawn_drop_mate() {
     let (mv, r) = search(&p, 5);
     assert_ne!(mv, "P*1b");
     assert_eq!(mate_plies(r.score), Some(1));
-    let mut after = p.clone();
-    after.play(r.best.unwrap());
-    let mut replies = Vec::new();
-    after.legal_moves(&mut replies);
-    assert!(replies.is_empty(), "{mv} leaves the king no move");
+    assert_leaves_no_move(&p, &r);
 }
 
 #[test]
@@ -110,11 +115,7 @@ fn shogi66_finds_a_mate_by_a_pawn_move() {
     let p: Shogi66 = pos("5k/6/3NGP/6/6/K5 b - 1");
     let (mv, r) = search(&p, 4);
     assert_eq!(mate_plies(r.score), Some(1), "{mv}");
-    let mut after = p.clone();
-    after.play(r.best.unwrap());
-    let mut replies = Vec::new();
-    after.legal_moves(&mut replies);
-    assert!(replies.is_empty(), "{mv} leaves the king no move");
+    assert_leaves_no_move(&p, &r);
 }
 
 #[test]
