@@ -537,6 +537,23 @@ fn quiescence_skips_only_captures_that_lose_material() {
     assert!(!losing("k5/2g3/2gp2/2S3/6/5K b - 1", "4d4c"), "silver for a gold guarded by a gold still gains");
 }
 
+/// The same exchange for a drop or a quiet move: the search's pruning of quiet moves and
+/// its check extension ask whether the moved or dropped piece can be won.
+#[test]
+fn drops_and_quiet_moves_that_hang_a_piece_lose_by_exchange() {
+    let losing = |sfen: &str, tok: &str| {
+        let p = pos(sfen);
+        let m = p.parse_move(tok).unwrap();
+        p.losing_exchange(m)
+    };
+    assert!(losing("k5/6/3p2/6/6/5K b G 1", "G*3d"), "a gold dropped in front of a pawn");
+    assert!(losing("k5/6/3p2/6/3R2/5K b G 1", "G*3d"), "guarded by the rook: still a gold for a pawn");
+    assert!(!losing("k5/6/2g3/6/3R2/5K b G 1", "G*3d"), "guarded by the rook against a gold: gold for gold");
+    assert!(!losing("k5/6/6/6/6/5K b G 1", "G*3d"), "a square nothing attacks");
+    assert!(losing("k2p2/6/6/6/6/3R1K b - 1", "3f3b"), "the rook steps where the pawn takes it");
+    assert!(!losing("k5/6/6/6/6/3R1K b - 1", "3f3b"), "the same step with nothing guarding");
+}
+
 #[test]
 fn tactical_moves_are_the_legal_captures_and_promotions() {
     // The quiescence search's own generator (no drops) against the full one, filtered.

@@ -198,10 +198,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return alpha;
             }
         }
-        // Check extension, bounded so that perpetual checks cannot run away.
-        if in_check && (ply as i32) < 2 * self.root_depth {
-            depth = depth.max(0) + 1;
-        }
         depth = depth.max(1);
         let pv_node = beta - alpha > 1;
         let key = pos.key();
@@ -362,6 +358,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                     }
                 }
+            }
+
+            // Check extension for a check that does not lose material by exchange,
+            // bounded so that perpetual checks cannot run away.
+            if extension == 0 && gives_check && (ply as i32) < 2 * self.root_depth && !pos.losing_exchange(mv) {
+                extension = 1;
             }
 
             self.stack[ply].mv = Some(mv);

@@ -242,24 +242,32 @@ fn least_attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<(usize,
     best
 }
 
-/// Static exchange evaluation of the board move `from` -> `to` (promoting if `promo`):
-/// what the mover wins (negative: loses) if both sides keep recapturing on `to` with
+/// Static exchange evaluation of the move `from` -> `to` (promoting if `promo`; a drop
+/// when `from` is 36 + kind, as in `Move`): what the mover wins (negative: loses) if both sides keep recapturing on `to` with
 /// their least valuable piece while that pays. Pieces behind a capturer join in as it
-/// leaves; promotions during the exchange and drops are not counted.
+/// leaves; promotions during the exchange and drops into it are not counted.
 ///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
     let mut board = pos.board;
-    let victim = board[to];
-    let mut first = if victim == 0 { 0 } else { exchange_value(kind(victim)) };
-    let mut mover = kind(board[from]);
-    if promo {
-        first += VALUE[promote(mover) as usize] - VALUE[mover as usize];
-        mover = promote(mover);
+    let (mut first, mut mover, mut side);
+    if from >= SQUARES {
+        // A drop (`from` is 36 + kind, as in `Move`): nothing is taken, the dropped
+        // piece may be.
+        (first, mover, side) = (0, (from - SQUARES) as u8, pos.stm);
+        board[to] = piece(mover, side);
+    } else {
+        let victim = board[to];
+        first = if victim == 0 { 0 } else { exchange_value(kind(victim)) };
+        mover = kind(board[from]);
+        side = color_index(board[from]);
+        if promo {
+            first += VALUE[promote(mover) as usize] - VALUE[mover as usize];
+            mover = promote(mover);
+        }
+        board[to] = board[from];
+        board[from] = 0;
     }
-    let mut side = color_index(board[from]);
-    board[to] = board[from];
-    board[from] = 0;
     swap_off(first, exchange_value(mover), || {
         side = 1 - side;
         let (a, k) = least_attacker(&board, to, side)?;

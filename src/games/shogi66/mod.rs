@@ -310,7 +310,7 @@ impl Game for Shogi66 {
     }
 
     fn losing_exchange(&self, mv: Move) -> bool {
-        !mv.is_drop() && eval::see(&self.pos, mv.from(), mv.to(), mv.is_promotion()) < 0
+        eval::see(&self.pos, mv.from(), mv.to(), mv.is_promotion()) < 0
     }
 
     fn order_score(&self, mv: Move) -> i32 {
