@@ -323,7 +323,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                         && eval != NO_EVAL
                         && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
                     let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
-                    prune_quiet = skip_quiets || (order < ORDER_COUNTER && (futile || bad_history));
+                    prune_quiet = skip_quiets
+                        || (order < ORDER_COUNTER
+                            && (futile
+                                || bad_history
+                                || (lmr_depth <= params::SEE_QUIET_DEPTH && pos.losing_exchange(mv))));
                 } else if tactical && depth <= params::SEE_PRUNE_DEPTH && !pv_node && order < ORDER_KILLER_2 && pos.losing_exchange(mv) {
                     continue;
                 }

@@ -35,6 +35,10 @@ pub const FUTILITY_DEPTH: i32 = 7;
 /// the horizon.
 pub const SEE_PRUNE_DEPTH: i32 = 4;
 
+/// Quiet moves (drops too) that leave their piece to be taken for less are skipped when
+/// the reduced depth is at most this.
+pub const SEE_QUIET_DEPTH: i32 = 3;
+
 /// Quiet moves whose history is below `-HISTORY_PRUNE * depth` are skipped near the
 /// horizon (reduced depth below 3).
 pub const HISTORY_PRUNE: i32 = 4_000;
