@@ -497,6 +497,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         {
             return Some(eval);
         }
+        if G::QUIET_PRUNING && depth >= params::PROBCUT_DEPTH {
+            if let Some(score) = self.probcut(pos, depth, beta, ply, improving, cut) {
+                return Some(score);
+            }
+        }
         let null = depth >= 3 && eval >= beta && self.null_floor + 1 < self.keys.len() && self.stack[ply.saturating_sub(1)].mv.is_some();
         if !null {
             return None;
@@ -512,6 +517,53 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         None
+    }
+
+    /// ProbCut: a capture that beats beta by a margin in a shallow search almost surely
+    /// beats beta in the full one. The few best captures that do not lose material are
+    /// tried, each first by quiescence and, if that holds, at four plies less.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(&mut self, pos: &G, depth: i32, beta: i32, ply: usize, improving: bool, cut: bool) -> Option<i32> {
+        let raised = beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * improving as i32;
+        if raised >= MATE_BOUND {
+            return None;
+        }
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        if !pos.tactical_moves(&mut list) {
+            pos.legal_moves(&mut list);
+            list.retain(|&m| pos.is_tactical(m));
+        }
+        // The best captures first; those that lose by exchange are left out.
+        list.sort_by_key(|&m| -pos.order_score(m));
+        let mut tried = 0;
+        let mut found = None;
+        for &mv in list.iter() {
+            if tried >= 2 + 2 * cut as usize {
+                break;
+            }
+            if pos.losing_exchange(mv) {
+                continue;
+            }
+            tried += 1;
+            let mut child = pos.clone();
+            child.play(mv);
+            self.stack[ply].mv = Some(mv);
+            let mut value = -self.qsearch(&child, -raised, -raised + 1, ply + 1, 0);
+            if value >= raised && !self.stopped {
+                value = -self.negamax(&child, depth - params::PROBCUT_REDUCTION, -raised, -raised + 1, ply + 1, !cut);
+            }
+            if self.stopped {
+                break;
+            }
+            if value >= raised {
+                found = Some(value);
+                break;
+            }
+        }
+        self.stack[ply].mv = None;
+        self.moves[ply] = list;
+        found
     }
 
     /// Ordering scores of the moves other than the table's (which goes first unscored).

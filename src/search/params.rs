@@ -53,6 +53,13 @@ pub const SINGULAR_DEPTH: i32 = 7;
 pub const SINGULAR_TT_SLACK: i32 = 3;
 pub const SINGULAR_MARGIN: i32 = 2;
 
+/// ProbCut: from this depth, a capture that holds `beta + PROBCUT_MARGIN` (less
+/// `PROBCUT_IMPROVING` when improving) at `PROBCUT_REDUCTION` plies less cuts the node.
+pub const PROBCUT_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 190;
+pub const PROBCUT_IMPROVING: i32 = 45;
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 /// Internal iterative reduction: a node without a table move loses a ply from this depth.
 pub const IIR_DEPTH: i32 = 4;
 
