@@ -5,7 +5,7 @@
 //! chosen (`src/games/mod.rs`) and from then on never matches on the variant again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use crate::protocol::notation::ChessGame;
 use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
 use crate::search::mate::{self, MateAnswer};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
+use crate::search::history::Histories;
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
 use crate::state::GameState;
@@ -99,12 +100,18 @@ pub struct GameSession<G: Game> {
     rules: G::Rules,
     current: Result<Current<G>, String>,
     tt: TableSlot<G::Move>,
+    /// The move-ordering statistics (one per search thread) that the searches of a game
+    /// hand on to the next; `usinewgame` starts afresh (a new set, so that a running
+    /// search is never waited for).
+    stats: SharedStats<G::Move>,
 }
+
+type SharedStats<M> = Arc<Mutex<Vec<Histories<M>>>>;
 
 impl<G: Game> GameSession<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
-        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: TableSlot::new(16) }
+        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: TableSlot::new(16), stats: SharedStats::default() }
     }
 
     fn root(pos: G) -> Current<G> {
@@ -255,10 +262,11 @@ impl<G: Game> Session for GameSession<G> {
             }
         }
         let tt = self.tt.for_search();
+        let stats = Arc::clone(&self.stats);
         std::thread::Builder::new()
             .name("search".into())
             .stack_size(smp::STACK_BYTES)
-            .spawn(move || run_search(cur, job, searchmoves, tt))
+            .spawn(move || run_search(cur, job, searchmoves, tt, stats))
             .map_err(|e| format!("cannot start the search thread: {e}"))
     }
 
@@ -280,6 +288,7 @@ impl<G: Game> Session for GameSession<G> {
 
     fn new_game(&mut self) {
         self.tt.clear();
+        self.stats = SharedStats::default();
     }
 
     fn set_hash(&mut self, mib: usize) {
@@ -342,6 +351,7 @@ fn run_search<G: Game>(
     job: SearchJob,
     searchmoves: Vec<G::Move>,
     tt: SharedTable<G::Move>,
+    stats: SharedStats<G::Move>,
 ) {
     let signals = &job.signals;
     let sink = &job.sink;
@@ -372,7 +382,7 @@ fn run_search<G: Game>(
                 log::warn!("cannot start the deadline thread: {e}");
             }
         }
-        search_and_answer(&cur, &job, searchmoves, &tt, plan);
+        search_and_answer(&cur, &job, searchmoves, &tt, &stats, plan);
         done.store(true, Ordering::Release);
     });
 }
@@ -383,6 +393,7 @@ fn search_and_answer<G: Game>(
     job: &SearchJob,
     searchmoves: Vec<G::Move>,
     tt: &SharedTable<G::Move>,
+    stats: &SharedStats<G::Move>,
     plan: time::TimePlan,
 ) {
     let (signals, sink, root) = (&job.signals, &job.sink, &cur.pos);
@@ -402,7 +413,8 @@ fn search_and_answer<G: Game>(
         let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv: job.multipv, searchmoves };
         let multipv = job.multipv;
         let mut report = |rep: &Report<G::Move>| sink(Reply::Info(info_of(root, rep, multipv)));
-        let r = smp::search(root, &cur.history, &limits, table, signals, job.threads, job.start, &mut report);
+        let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let r = smp::search_with(root, &cur.history, &limits, table, signals, &mut stats, job.threads, job.start, &mut report);
         (r.best, r.ponder)
     };
     drop(guard);

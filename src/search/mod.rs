@@ -209,6 +209,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.nodes
     }
 
+    /// Starts from move-ordering statistics learned by earlier searches of the game.
+    pub fn with_history(mut self, history: Histories<G::Move>) -> Self {
+        self.history = history;
+        self
+    }
+
+    /// The move-ordering statistics, for the next search of the game.
+    pub fn into_history(self) -> Histories<G::Move> {
+        self.history
+    }
+
     /// The nodes of all threads of this search.
     fn total_nodes(&self) -> u64 {
         match self.shared {

@@ -6,6 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::history::Histories;
 use super::tt::Table;
 use super::{Limits, Report, SearchResult, Searcher, Shared, Signals};
 use crate::game::Game;
@@ -16,7 +17,8 @@ pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Searches `root` with `threads` threads (at least one) and returns the main thread's
 /// answer; its `nodes` counts every thread. `history` holds `(key, in_check)` of every
-/// position since the `position` root, the current one last.
+/// position since the `position` root, the current one last. Every thread starts with
+/// empty move-ordering statistics.
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Game>(
     root: &G,
@@ -28,29 +30,88 @@ pub fn search<G: Game>(
     start: Instant,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
+    search_with(root, history, limits, tt, signals, &mut Vec::new(), threads, start, report)
+}
+
+/// [`search`] where thread `i` starts from `stats[i]`, the move-ordering statistics an
+/// earlier search of the same game left there (missing ones start empty), and leaves its
+/// own there for the next search.
+#[allow(clippy::too_many_arguments)]
+pub fn search_with<G: Game>(
+    root: &G,
+    history: &[(u64, bool)],
+    limits: &Limits<G::Move>,
+    tt: &Table<G::Move>,
+    signals: &Signals,
+    stats: &mut Vec<Histories<G::Move>>,
+    threads: usize,
+    start: Instant,
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> SearchResult<G::Move> {
+    let threads = threads.max(1);
+    stats.resize_with(threads, Histories::new);
     let shared = Shared::default();
     tt.new_search();
     let helper_limits = Limits { multipv: 1, ..limits.clone() };
     let mut answer = std::thread::scope(|scope| {
-        for id in 1..threads.max(1) {
+        let (main_stats, helper_stats) = stats.split_first_mut().expect("one per thread");
+        for (id, slot) in (1..threads).zip(helper_stats.iter_mut()) {
             let (shared, helper_limits) = (&shared, &helper_limits);
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut s = Searcher::with_shared(tt, signals, shared, Some(id), history);
+                    let s = Searcher::with_shared(tt, signals, shared, Some(id), history);
+                    let mut s = s.with_history(std::mem::take(slot));
                     s.run(root, helper_limits, start, &mut |_| {});
+                    *slot = s.into_history();
                 });
             if spawned.is_err() {
                 log::warn!("could not start search thread {id}; searching with {id}");
                 break;
             }
         }
-        let mut main = Searcher::with_shared(tt, signals, &shared, None, history);
+        let main = Searcher::with_shared(tt, signals, &shared, None, history);
+        let mut main = main.with_history(std::mem::take(main_stats));
         let answer = main.run(root, limits, start, report);
         shared.done.store(true, Ordering::SeqCst);
+        *main_stats = main.into_history();
         answer
     });
     answer.nodes = shared.nodes.load(Ordering::SeqCst);
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kokesu::Kokesu;
+    use crate::search::history::Context;
+    use crate::search::time::TimePlan;
+    use std::time::Duration;
+
+    /// The root moves' butterfly statistics, summed over the threads' sets.
+    fn learned(p: &Kokesu, stats: &[Histories<<Kokesu as Game>::Move>]) -> i64 {
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let cx = Context::default();
+        stats.iter().flat_map(|h| moves.iter().map(move |&m| h.quiet_score(Kokesu::move_id(m), cx).abs() as i64)).sum()
+    }
+
+    #[test]
+    fn every_thread_hands_its_statistics_to_the_next_search() {
+        let p = Kokesu::from_sfen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1", &Default::default()).unwrap();
+        let history = [(p.key(), p.in_check())];
+        let table = Table::new(2);
+        let signals = Signals::default();
+        let limits = |depth| Limits { time: TimePlan::unlimited(Duration::ZERO), depth: Some(depth), nodes: None, multipv: 1, searchmoves: Vec::new() };
+        let mut stats = Vec::new();
+        search_with(&p, &history, &limits(7), &table, &signals, &mut stats, 2, Instant::now(), &mut |_| {});
+        assert_eq!(stats.len(), 2);
+        let after_first = learned(&p, &stats);
+        assert!(after_first > 0);
+        // A shallow second search starts from them (it does not clear them).
+        search_with(&p, &history, &limits(1), &table, &signals, &mut stats, 2, Instant::now(), &mut |_| {});
+        assert!(learned(&p, &stats) >= after_first / 2, "{after_first} -> {}", learned(&p, &stats));
+    }
 }
