@@ -20,9 +20,12 @@ kokesu)
         --epochs 300 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kokesu/weights.txt
     ;;
 shogi66)
-    # 400 games from random placements, 8000 nodes a move; the games' own search scores.
-    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-400.txt
-    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-400.txt \
+    # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move;
+    # the games' own search scores; starting from the weights in use.
+    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-s1.txt
+    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 2 > target/tune/shogi66-s2.txt
+    cat target/tune/shogi66-s1.txt target/tune/shogi66-s2.txt > target/tune/shogi66-800.txt
+    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800.txt --from src/games/shogi66/weights.txt \
         --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/shogi66/weights.txt
     ;;
 *)
