@@ -276,6 +276,37 @@ const fn build_knights() -> [[u64; SQUARES]; 2] {
 /// Knight targets of each colour from each square.
 pub static KNIGHT_TARGETS: [[u64; SQUARES]; 2] = build_knights();
 
+/// The squares each piece byte reaches by its single steps (a knight: its jumps), by
+/// square: the part of `Position::targets` that does not depend on occupancy.
+const fn build_step_targets() -> [[u64; SQUARES]; 32] {
+    let nb = build_neighbours();
+    let knights = build_knights();
+    let steps = build_masks(false);
+    let mut t = [[0u64; SQUARES]; 32];
+    let mut p = 0;
+    while p < 32 {
+        let mut s = 0;
+        while s < SQUARES {
+            let mut m = 0u64;
+            let mut d = 0;
+            while d < 8 {
+                if steps[p] & (1 << d) != 0 && nb[s][d] >= 0 {
+                    m |= 1u64 << nb[s][d];
+                }
+                d += 1;
+            }
+            if p & 15 == KNIGHT as usize {
+                m = knights[p >> 4][s];
+            }
+            t[p][s] = m;
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+}
+static STEP_TARGETS: [[u64; SQUARES]; 32] = build_step_targets();
+
 pub const ALL: u64 = (1u64 << SQUARES) - 1;
 const fn rank_mask(r: usize) -> u64 {
     0x3fu64 << (r * 6)
@@ -415,31 +446,19 @@ impl Position {
     #[inline]
     pub fn targets(&self, from: usize, p: u8) -> u64 {
         let occ = self.occ[0] | self.occ[1];
-        let mut t = 0u64;
-        if kind(p) == KNIGHT {
-            return KNIGHT_TARGETS[color_index(p)][from];
-        }
-        let steps = STEP[p as usize];
-        let slides = SLIDE[p as usize];
-        let mut d = 0;
-        while d < 8 {
-            let bit = 1u8 << d;
-            if slides & bit != 0 {
-                let mut a = NB[from][d];
-                while a >= 0 {
-                    t |= 1u64 << a;
-                    if occ & (1u64 << a) != 0 {
-                        break;
-                    }
-                    a = NB[a as usize][d];
+        let mut t = STEP_TARGETS[p as usize][from];
+        let mut slides = SLIDE[p as usize];
+        while slides != 0 {
+            let d = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            let mut a = NB[from][d];
+            while a >= 0 {
+                t |= 1u64 << a;
+                if occ & (1u64 << a) != 0 {
+                    break;
                 }
-            } else if steps & bit != 0 {
-                let a = NB[from][d];
-                if a >= 0 {
-                    t |= 1u64 << a;
-                }
+                a = NB[a as usize][d];
             }
-            d += 1;
         }
         t
     }
