@@ -12,11 +12,14 @@ nice -n 10 cargo build --release --example selfplay_data --example tune
 bin=target/release/examples
 case "$variant" in
 kokesu)
-    # 400 games, 8000 nodes a move, 4-8 random opening plies; then every position
-    # scored again by a fresh 3000-node search.
-    nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed 1 > target/tune/kokesu-games.txt
-    nice -n 10 $bin/selfplay_data --variant kokesu --rescore target/tune/kokesu-games.txt --nodes 3000 > target/tune/kokesu.txt
-    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu.txt \
+    # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 4-8 random opening plies;
+    # then every position scored again by a fresh 3000-node search.
+    for seed in 1 2; do
+        nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed $seed > target/tune/kokesu-g$seed.txt
+        nice -n 10 $bin/selfplay_data --variant kokesu --rescore target/tune/kokesu-g$seed.txt --nodes 3000 > target/tune/kokesu-r$seed.txt
+    done
+    cat target/tune/kokesu-r1.txt target/tune/kokesu-r2.txt > target/tune/kokesu-800.txt
+    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800.txt \
         --epochs 300 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kokesu/weights.txt
     ;;
 shogi66)

@@ -4,6 +4,8 @@
 //! under `KokesuPromotion=captured` a passed pawn is worth what it can become, so it gains
 //! little while its side has every type on the board, and a pawn stuck on its last rank is
 //! worth little. A mop-up term drives a bare king to the edge so won endings get mated.
+//! Threats: enemy pieces attacked by pawns, by minor pieces and rooks when weakly
+//! defended, and hanging pieces.
 
 use super::board::*;
 use super::movegen::promotion_choices;
@@ -67,6 +69,19 @@ pub const PARAMS: &[Param] = &[
     Param::eg("mopup_eg", 2),
     // The side to move's bonus.
     Param::flat("tempo", 1),
+    // Threats (added after the hand-set evaluation, zero there). Enemy pieces other than
+    // pawns attacked by an own pawn.
+    Param::mg("threat_pawn_mg", 1),
+    Param::eg("threat_pawn_eg", 1),
+    // By the victim's kind (pawn..queen): an enemy piece attacked by an own knight or
+    // bishop / by an own rook, when no enemy pawn defends it or it is worth more.
+    Param::mg("threat_minor_mg", 5),
+    Param::eg("threat_minor_eg", 5),
+    Param::mg("threat_rook_mg", 5),
+    Param::eg("threat_rook_eg", 5),
+    // Enemy pieces (not the king) attacked and not defended at all.
+    Param::mg("hanging_mg", 1),
+    Param::eg("hanging_eg", 1),
 ];
 
 /// The number of weights.
@@ -101,6 +116,14 @@ const SHELTER_MG: usize = offset(PARAMS, "shelter_mg");
 const KING_EXPOSED_MG: usize = offset(PARAMS, "king_exposed_mg");
 const MOPUP_EG: usize = offset(PARAMS, "mopup_eg");
 const TEMPO: usize = offset(PARAMS, "tempo");
+const THREAT_PAWN_MG: usize = offset(PARAMS, "threat_pawn_mg");
+const THREAT_PAWN_EG: usize = offset(PARAMS, "threat_pawn_eg");
+const THREAT_MINOR_MG: usize = offset(PARAMS, "threat_minor_mg");
+const THREAT_MINOR_EG: usize = offset(PARAMS, "threat_minor_eg");
+const THREAT_ROOK_MG: usize = offset(PARAMS, "threat_rook_mg");
+const THREAT_ROOK_EG: usize = offset(PARAMS, "threat_rook_eg");
+const HANGING_MG: usize = offset(PARAMS, "hanging_mg");
+const HANGING_EG: usize = offset(PARAMS, "hanging_eg");
 const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
 
 /// The weights in use: the output of the last tuning run (tools/TUNING.md).
@@ -409,6 +432,74 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
     Side { mg, eg }
 }
 
+/// The squares one side attacks, by kind of attacker.
+struct AttackMap {
+    pawn: u64,
+    minor: u64,
+    rook: u64,
+    all: u64,
+}
+
+fn attack_map(pos: &Kokesu, c: usize) -> AttackMap {
+    let p = &pos.pieces;
+    let own = pos.colors[c];
+    let occ = own | pos.colors[c ^ 1];
+    let pawn = pawn_attacks_of(p[PAWN] & own, c);
+    let mut minor = 0;
+    for sq in Bits(p[KNIGHT] & own) {
+        minor |= KNIGHT_ATTACKS[sq];
+    }
+    let mut diag = 0;
+    for sq in Bits((p[BISHOP] | p[QUEEN]) & own) {
+        let a = bishop_attacks(sq, occ);
+        if p[BISHOP] & bit(sq) != 0 {
+            minor |= a;
+        } else {
+            diag |= a;
+        }
+    }
+    let mut rook = 0;
+    let mut queen = 0;
+    for sq in Bits((p[ROOK] | p[QUEEN]) & own) {
+        let a = rook_attacks(sq, occ);
+        if p[ROOK] & bit(sq) != 0 {
+            rook |= a;
+        } else {
+            queen |= a;
+        }
+    }
+    let king = KING_ATTACKS[pos.king_square(c)];
+    AttackMap { pawn, minor, rook, all: pawn | minor | rook | diag | queen | king }
+}
+
+/// `us`'s threats against `them`'s pieces: (mg, eg) in sente's sign `s`.
+#[inline(always)]
+fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t: &mut T) -> (i32, i32) {
+    let s = if us == 0 { 1.0f32 } else { -1.0 };
+    let them = us ^ 1;
+    let p = &pos.pieces;
+    let theirs = pos.colors[them] & !p[KING];
+    let (mut mg, mut eg) = (0, 0);
+    let mut add = |mgi: usize, egi: usize, n: i32| {
+        mg += w[mgi] * n;
+        eg += w[egi] * n;
+        t.add(mgi, s * n as f32);
+        t.add(egi, s * n as f32);
+    };
+    let n = (a[us].pawn & theirs & !p[PAWN]).count_ones() as i32;
+    add(THREAT_PAWN_MG, THREAT_PAWN_EG, n);
+    // Targets worth a threat: not defended by a pawn, or a rook or queen.
+    let weak = theirs & (!a[them].pawn | p[ROOK] | p[QUEEN]);
+    for kind in PAWN..=QUEEN {
+        let victims = weak & p[kind];
+        add(THREAT_MINOR_MG + kind, THREAT_MINOR_EG + kind, (victims & a[us].minor).count_ones() as i32);
+        let rook_victims = if kind == QUEEN { victims } else { victims & !a[them].all };
+        add(THREAT_ROOK_MG + kind, THREAT_ROOK_EG + kind, (rook_victims & a[us].rook).count_ones() as i32);
+    }
+    add(HANGING_MG, HANGING_EG, (theirs & a[us].all & !a[them].all).count_ones() as i32);
+    (mg, eg)
+}
+
 /// The evaluation from the side to move's view, in centipawns.
 pub fn evaluate(pos: &Kokesu) -> i32 {
     evaluate_with(pos, weights(), &mut NoTrace)
@@ -435,8 +526,14 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
     let phase = phase(pos);
     let white = eval_side(pos, 0, phase, w, t);
     let black = eval_side(pos, 1, phase, w, t);
-    let mg = white.mg - black.mg;
+    let mut mg = white.mg - black.mg;
     let mut eg = white.eg - black.eg;
+    let maps = [attack_map(pos, 0), attack_map(pos, 1)];
+    for (us, sign) in [(0, 1), (1, -1)] {
+        let (m, e) = threats(pos, us, &maps, w, t);
+        mg += sign * m;
+        eg += sign * e;
+    }
 
     // Mop-up: a side far ahead without pawns on the other side drives that king to the
     // edge and brings its own king near.
