@@ -4,7 +4,7 @@
 //! `cargo run --release --example selfplay_data -- --variant kokesu --games 1500 --nodes 5000 --seed 1 > data/kokesu.txt`
 //!
 //! Each game starts with a few random plies (66 shogi: the whole placement at random,
-//! then one or two random plies) so the games differ; the rest is koma at `--nodes`
+//! then one or two random plies; Kani Shogi: two to four) so the games differ; the rest is koma at `--nodes`
 //! nodes a move with one hash table per side. The run is deterministic from the seed
 //! (fixed nodes, no clock), so the command reproduces the data set.
 //!
@@ -20,6 +20,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use koma::game::{Game, Outcome};
+use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::shogi66::Shogi66;
 use koma::search::time::TimePlan;
@@ -215,6 +216,7 @@ fn main() {
         match args.variant.as_str() {
             "kokesu" => rescore::<Kokesu>(&args, &path),
             "shogi66" => rescore::<Shogi66>(&args, &path),
+            "kanishogi" => rescore::<KaniShogi>(&args, &path),
             other => panic!("no tuner data for variant {other}"),
         }
         return;
@@ -229,6 +231,12 @@ fn main() {
         "shogi66" => {
             let base = if args.random_plies == usize::MAX { 12 } else { args.random_plies };
             run::<Shogi66>(&args, base, 2)
+        }
+        // 2 to 4 random plies from the start position (tools/match.py opens crab games
+        // with 2).
+        "kanishogi" => {
+            let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
+            run::<KaniShogi>(&args, base, 2)
         }
         other => panic!("no tuner data for variant {other}"),
     }

@@ -2,10 +2,11 @@
 # Reproduces an evaluation's weights file from koma's own games (tools/TUNING.md).
 #   tools/tune_eval.sh kokesu     # writes src/games/kokesu/weights.txt
 #   tools/tune_eval.sh shogi66    # writes src/games/shogi66/weights.txt
+#   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
 # Deterministic at a given commit: the games are played at fixed nodes from a seed, the
 # tuner is full-batch. A different search or evaluation plays different games.
 set -eu
-variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66}
+variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi}
 cd "$(dirname "$0")/.."
 mkdir -p target/tune
 nice -n 10 cargo build --release --example selfplay_data --example tune
@@ -30,6 +31,15 @@ shogi66)
     cat target/tune/shogi66-s1.txt target/tune/shogi66-s2.txt > target/tune/shogi66-800.txt
     nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800.txt --from src/games/shogi66/weights.txt \
         --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/shogi66/weights.txt
+    ;;
+kanishogi)
+    # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 2-4 random opening plies;
+    # the games' own search scores; starting from the hand-set weights.
+    nice -n 10 $bin/selfplay_data --variant kanishogi --games 400 --nodes 8000 --seed 1 > target/tune/kanishogi-s1.txt
+    nice -n 10 $bin/selfplay_data --variant kanishogi --games 400 --nodes 8000 --seed 2 > target/tune/kanishogi-s2.txt
+    cat target/tune/kanishogi-s1.txt target/tune/kanishogi-s2.txt > target/tune/kanishogi-800.txt
+    nice -n 10 $bin/tune --variant kanishogi --data target/tune/kanishogi-800.txt \
+        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kanishogi/weights.txt
     ;;
 *)
     echo "no tuning pipeline for $variant" >&2

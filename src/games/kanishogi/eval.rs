@@ -1,66 +1,185 @@
 //! Kani Shogi evaluation and move ordering.
 //!
-//! Terms, from the side to move's view: children on the board (worth more with their
-//! pips, and much more once a side has lost two, since the 2-2 race and the third child
-//! decide the game), parent safety (enemy pieces beside it, sandwich and wall threats on
-//! it), threats against enemy children (a sandwich or a wall one move from closing),
-//! river control (own pieces in file 3) and mobility.
+//! Terms, from the side to move's view: children on the board (by pip, and much more
+//! once a side has lost two, since the 2-2 race and the third child decide the game),
+//! parent safety (enemy pieces beside it, sandwich and wall threats on it), threats
+//! against children (a sandwich one move from closing), river control (own pieces in
+//! file 3), child advancement and mobility.
+//!
+//! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
+//! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
+//! scores are exactly those of the evaluation before the weights became data
+//! (`eval_reference.rs`, kept for the tests).
 
 use super::rules::{is_parent, pip, pips_lost, Rules};
-use crate::game::Color;
+use super::KaniShogi;
+use crate::game::{Color, Game};
 use crate::games::crab::capture::{group, squares};
 use crate::games::crab::cell::{self, Cells, EMPTY};
-use crate::games::crab::square::{in_flow, on_edge, step, ORTHOGONAL};
-use crate::games::crab::turn;
+use crate::games::crab::square::{file_of, home_file, in_flow, on_edge, step, ORTHOGONAL};
+use crate::games::crab::turn::{Squares, Variant};
 use crate::games::crab::CrabMove;
+use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
+use std::sync::OnceLock;
 
-const CHILD: i32 = 250;
-const PIP: i32 = 25;
-const LAST_CHILD: i32 = 300;
-const PARENT_NEIGHBOUR: i32 = 40;
-const PARENT_THREAT: i32 = 400;
-const PARENT_STUCK: i32 = 70;
-const CHILD_THREAT: i32 = 60;
-const RIVER: i32 = 12;
-const LOW_MOBILITY: i32 = 90;
-const MOBILITY: i32 = 3;
+/// The weights' schema, in the order of `weights.txt` (no taper in this game). Every
+/// term is counted for each side and enters as own minus enemy's.
+pub const PARAMS: &[Param] = &[
+    // A child on the board, by pip 1..4.
+    Param::flat("child", 4),
+    // A grown child (on top of its value as a child).
+    Param::flat("grown", 1),
+    // Two children lost: the third decides the game.
+    Param::flat("two_lost", 1),
+    // A child the enemy could sandwich with one more piece (an enemy piece on one side,
+    // an empty square on the other), by pip; extra once two children are lost; extra
+    // when its side is not to move.
+    Param::flat("child_threat", 4),
+    Param::flat("child_threat_last", 1),
+    Param::flat("child_threat_waiting", 1),
+    // Parent: per enemy piece beside it; a sandwich threat on it; unable to slide
+    // either way; its group on the edge with at most one free neighbour left (a wall
+    // closing); per sandwich or wall threat when its side is not to move.
+    Param::flat("parent_neighbour", 1),
+    Param::flat("parent_sandwich", 1),
+    Param::flat("parent_stuck", 1),
+    Param::flat("parent_wall", 1),
+    Param::flat("parent_threat_waiting", 1),
+    // A piece in the river (file 3): parent, child.
+    Param::flat("river", 2),
+    // Per file a child stands away from its home column.
+    Param::flat("child_advance", 1),
+    // Per landing square of a normal move (before the flow): parent, child, grown child.
+    Param::flat("mobility", 3),
+    // Few landing squares in all (no normal move loses): 3 or 4; 2 or fewer.
+    Param::flat("mobility_few", 1),
+    Param::flat("mobility_very_few", 1),
+    // The side to move's bonus (threats belong to it: it may carry them out first).
+    Param::flat("tempo", 1),
+];
+
+pub const N_WEIGHTS: usize = total_len(PARAMS);
+pub type Weights = [i32; N_WEIGHTS];
+
+const CHILD: usize = offset(PARAMS, "child");
+const GROWN: usize = offset(PARAMS, "grown");
+const TWO_LOST: usize = offset(PARAMS, "two_lost");
+const CHILD_THREAT: usize = offset(PARAMS, "child_threat");
+const CHILD_THREAT_LAST: usize = offset(PARAMS, "child_threat_last");
+const CHILD_THREAT_WAITING: usize = offset(PARAMS, "child_threat_waiting");
+const PARENT_NEIGHBOUR: usize = offset(PARAMS, "parent_neighbour");
+const PARENT_SANDWICH: usize = offset(PARAMS, "parent_sandwich");
+const PARENT_STUCK: usize = offset(PARAMS, "parent_stuck");
+const PARENT_WALL: usize = offset(PARAMS, "parent_wall");
+const PARENT_THREAT_WAITING: usize = offset(PARAMS, "parent_threat_waiting");
+const RIVER: usize = offset(PARAMS, "river");
+const CHILD_ADVANCE: usize = offset(PARAMS, "child_advance");
+const MOBILITY: usize = offset(PARAMS, "mobility");
+const MOBILITY_FEW: usize = offset(PARAMS, "mobility_few");
+const MOBILITY_VERY_FEW: usize = offset(PARAMS, "mobility_very_few");
+const TEMPO: usize = offset(PARAMS, "tempo");
+
+/// The weights in use: the output of the last tuning run (tools/TUNING.md).
+pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
+/// The hand-set weights the tuning starts from.
+pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
+
+/// Parses a weights file of this schema.
+pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+    let v = parse_weights(text, PARAMS)?;
+    Ok(Box::new(v.try_into().expect("schema length")))
+}
+
+static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
+
+/// The weights in use, parsed on first use.
+#[inline]
+pub fn weights() -> &'static Weights {
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("kanishogi weights.txt: {e}")))
+}
 
 /// Static evaluation from `side`'s view.
 pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
-    let mut s = [0i32; 2];
-    for c in [Color::Sente, Color::Gote] {
-        let enemy = c.flip();
-        let lost = pips_lost(cells, c).count_ones() as i32;
-        let mut v = 0;
-        for sq in 0..25 {
-            let p = cells[sq];
-            if !cell::is(p, c) {
-                continue;
-            }
+    eval_cells(cells, side, rules, weights(), &mut NoTrace)
+}
+
+/// The evaluation of a game position with weights `w`, reporting each weight's
+/// coefficient to `t` (sente's view; the tuner turns it to the side to move's).
+pub fn evaluate_with<T: Trace>(g: &KaniShogi, w: &Weights, t: &mut T) -> i32 {
+    eval_cells(g.cells(), g.side_to_move(), g.rules(), w, t)
+}
+
+/// No taper in this game: every weight is used in full.
+pub fn mg_share(_: &KaniShogi) -> f32 {
+    1.0
+}
+
+#[inline(always)]
+fn eval_cells<T: Trace>(cells: &Cells, side: Color, rules: &Rules, w: &Weights, t: &mut T) -> i32 {
+    let v = side_score(cells, Color::Sente, side, rules, w, t) - side_score(cells, Color::Gote, side, rules, w, t);
+    let v = if side == Color::Sente { v } else { -v };
+    t.add(TEMPO, if side == Color::Sente { 1.0 } else { -1.0 });
+    v + w[TEMPO]
+}
+
+/// Score for `c` (positive = good for `c`); `t` gets sente's view.
+#[inline(always)]
+fn side_score<T: Trace>(cells: &Cells, c: Color, to_move: Color, rules: &Rules, w: &Weights, t: &mut T) -> i32 {
+    let sg = if c == Color::Sente { 1.0f32 } else { -1.0 };
+    let mut s = 0;
+    let mut add = |i: usize, n: i32| {
+        s += w[i] * n;
+        t.add(i, sg * n as f32);
+    };
+    let enemy = c.flip();
+    let waiting = i32::from(c != to_move);
+    let lost = pips_lost(cells, c).count_ones() as i32;
+    let last = i32::from(lost >= 2);
+    let home = home_file(c) as i32;
+    let mut moves = 0;
+    for sq in 0..25 {
+        let p = cells[sq];
+        if !cell::is(p, c) {
+            continue;
+        }
+        let mut targets = Squares::default();
+        rules.normal_targets(cells, p, sq, &mut targets);
+        let m = targets.len() as i32;
+        moves += m;
+        if is_parent(p) {
+            add(MOBILITY, m);
             if in_flow(sq) {
-                v += RIVER;
+                add(RIVER, 1);
             }
-            if is_parent(p) {
-                v -= parent_danger(cells, sq, c);
+            let (sandwich, wall) = parent_danger(cells, sq, c, &mut add);
+            add(PARENT_THREAT_WAITING, waiting * (sandwich + wall));
+        } else {
+            let k = pip(p) as usize - 1;
+            add(CHILD + k, 1);
+            add(CHILD_ADVANCE, (file_of(sq) as i32 - home).abs());
+            if in_flow(sq) {
+                add(RIVER + 1, 1);
+            }
+            if cell::promoted(p) {
+                add(GROWN, 1);
+                add(MOBILITY + 2, m);
             } else {
-                v += CHILD + PIP * pip(p) as i32;
-                if cell::promoted(p) {
-                    v += 20;
-                }
-                if threatened(cells, sq, enemy) {
-                    v -= CHILD_THREAT + PIP * pip(p) as i32 + if lost >= 2 { LAST_CHILD / 2 } else { 0 };
-                }
+                add(MOBILITY + 1, m);
+            }
+            if threatened(cells, sq, enemy) {
+                add(CHILD_THREAT + k, 1);
+                add(CHILD_THREAT_LAST, last);
+                add(CHILD_THREAT_WAITING, waiting);
             }
         }
-        if lost >= 2 {
-            v -= LAST_CHILD;
-        }
-        v += mobility(cells, c, rules);
-        s[c.index()] = v;
     }
-    // Threats belong to the side to move: it may carry them out first.
-    let tempo = 25;
-    s[side.index()] - s[side.flip().index()] + tempo
+    add(TWO_LOST, last);
+    match moves {
+        0..=2 => add(MOBILITY_VERY_FEW, 1),
+        3..=4 => add(MOBILITY_FEW, 1),
+        _ => {}
+    }
+    s
 }
 
 /// Whether the piece of `owner`'s enemy `by` could sandwich the piece on `sq` with one
@@ -74,26 +193,29 @@ fn threatened(cells: &Cells, sq: usize, by: Color) -> bool {
     })
 }
 
-/// How exposed `c`'s parent on `sq` is.
-fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
+/// The exposure terms of `c`'s parent on `sq`; returns whether it is under a sandwich
+/// threat and whether a wall is closing on it (0 or 1 each).
+#[inline(always)]
+fn parent_danger(cells: &Cells, sq: usize, c: Color, add: &mut impl FnMut(usize, i32)) -> (i32, i32) {
     let enemy = c.flip();
-    let mut d = 0;
+    let mut near = 0;
     for &(df, dr) in &ORTHOGONAL {
         if let Some(n) = step(sq, df, dr) {
             if cell::is(cells[n], enemy) {
-                d += PARENT_NEIGHBOUR;
+                near += 1;
             }
         }
     }
-    if threatened(cells, sq, enemy) {
-        d += PARENT_THREAT;
-    }
+    add(PARENT_NEIGHBOUR, near);
+    let sandwich = i32::from(threatened(cells, sq, enemy));
+    add(PARENT_SANDWICH, sandwich);
     // a parent that cannot slide either way cannot run from a closing sandwich
     let free = |df: i32| step(sq, df, 0).is_some_and(|n| cells[n] == EMPTY);
     if !free(1) && !free(-1) {
-        d += PARENT_STUCK;
+        add(PARENT_STUCK, 1);
     }
     // a wall closing on the parent's group: on the edge with one free neighbour left
+    let mut wall = 0;
     let g = group(cells, sq, |x| cell::is(x, c));
     if squares(g).any(on_edge) {
         let (mut free, mut other) = (0, 0);
@@ -112,14 +234,11 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color) -> i32 {
             }
         }
         if free <= 1 && other > 0 {
-            d += PARENT_THREAT;
+            wall = 1;
         }
     }
-    d
-}
-
-fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
-    turn::mobility_score(rules, cells, c, MOBILITY, LOW_MOBILITY)
+    add(PARENT_WALL, wall);
+    (sandwich, wall)
 }
 
 /// Move ordering: capturing the parent, then children by pip, then growth, then bonds.
@@ -135,4 +254,109 @@ pub fn order_score(mv: CrabMove) -> i32 {
         }
     }
     score + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+}
+
+#[cfg(test)]
+#[path = "eval_reference.rs"]
+mod eval_reference;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
+    /// schema's order (the terms that came later at zero). To write it again after a
+    /// schema change:
+    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib kanishogi::eval::tests::initial_weights_file`.
+    #[test]
+    fn initial_weights_file_holds_the_reference_literals() {
+        let text = crate::tune::format_weights(
+            &eval_reference::initial_weights(),
+            PARAMS,
+            "Kani Shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+        );
+        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/kanishogi/weights_initial.txt"), &text)
+                .unwrap();
+        }
+        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
+    }
+
+    /// Positions reached by random play (captures preferred half the time) from the
+    /// perft suite's positions and the start, under both grown-move switches.
+    fn sample_positions() -> Vec<KaniShogi> {
+        let suite = include_str!("../../../fixtures/perft/kanishogi.perft");
+        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
+        sfens.push(KaniShogi::startpos(&Default::default()).to_sfen());
+        let mut out = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let diagonal = Rules { grown: super::super::GrownMove::Diagonal };
+        for sfen in &sfens {
+            for game in 0..240 {
+                let rules = if game % 4 == 3 { diagonal } else { Rules::default() };
+                let mut pos = KaniShogi::from_sfen(sfen, &rules).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..100 {
+                    out.push(pos.clone());
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn initial_weights_reproduce_the_hand_set_evaluation() {
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+        let positions = sample_positions();
+        assert!(positions.len() > 10_000, "{}", positions.len());
+        let mut grown = 0;
+        for g in &positions {
+            grown += usize::from(g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c)));
+            assert_eq!(
+                evaluate_with(g, &initial, &mut NoTrace),
+                eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
+                "{}",
+                g.to_sfen()
+            );
+        }
+        assert!(grown > 100, "{grown}");
+    }
+
+    #[test]
+    fn traced_linear_form_matches_the_evaluation() {
+        let tapers = crate::tune::tapers(PARAMS);
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        for w in [weights(), &*initial] {
+            let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+            for g in sample_positions().iter().step_by(5) {
+                let mut f = crate::tune::Features::default();
+                let e = evaluate_with(g, w, &mut f);
+                let sente = g.side_to_move() == Color::Sente;
+                let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), sente) };
+                let lin = crate::tune::linear(&wf, &s);
+                assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
+            }
+        }
+    }
+
+    #[test]
+    fn weights_files_parse() {
+        parse(WEIGHTS_TEXT).unwrap();
+        parse(INITIAL_WEIGHTS_TEXT).unwrap();
+    }
 }
