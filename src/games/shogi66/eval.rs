@@ -54,6 +54,8 @@ pub const PARAMS: &[Param] = &[
     // Own pieces attacked and not defended: with the move; while the enemy moves.
     Param::flat("hanging_to_move", 1),
     Param::flat("hanging_waiting", 1),
+    // Squares beside the own king it could step to: not own, not attacked.
+    Param::flat("king_flight", 1),
 ];
 
 pub const N_WEIGHTS: usize = total_len(PARAMS);
@@ -78,6 +80,7 @@ const ZONE_WEAK: usize = offset(PARAMS, "zone_weak");
 const DROP_SUPPORT: usize = offset(PARAMS, "drop_support");
 const HANGING_TO_MOVE: usize = offset(PARAMS, "hanging_to_move");
 const HANGING_WAITING: usize = offset(PARAMS, "hanging_waiting");
+const KING_FLIGHT: usize = offset(PARAMS, "king_flight");
 
 const fn build_zones() -> [u64; SQUARES + 1] {
     let mut z = [0u64; SQUARES + 1];
@@ -271,6 +274,9 @@ fn attack_terms<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> i32 {
             let droppers: i32 = (2..8).map(|k| pos.hand[them][k] as i32).sum();
             let support = (zone[c] & empty & att[them] & !att_nk[c]).count_ones() as i32;
             add(DROP_SUPPORT, support * droppers.min(3));
+            let ksq = pos.king[c] as usize;
+            let flight = (zone[c] & !(1u64 << ksq)) & !pos.occ[c] & !att[them];
+            add(KING_FLIGHT, flight.count_ones() as i32);
         }
         let king_bit = if (pos.king[c] as usize) < SQUARES { 1u64 << pos.king[c] } else { 0 };
         let hanging = ((pos.occ[c] & !king_bit) & att[them] & !att[c]).count_ones() as i32;
