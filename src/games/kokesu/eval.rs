@@ -82,6 +82,9 @@ pub const PARAMS: &[Param] = &[
     // Enemy pieces (not the king) attacked and not defended at all.
     Param::mg("hanging_mg", 1),
     Param::eg("hanging_eg", 1),
+    // By checker (knight, bishop, rook, queen): empty squares from which it could give
+    // check next move, that piece attacking them and no enemy piece defending them.
+    Param::mg("safe_check_mg", 4),
 ];
 
 /// The number of weights.
@@ -124,6 +127,7 @@ const THREAT_ROOK_MG: usize = offset(PARAMS, "threat_rook_mg");
 const THREAT_ROOK_EG: usize = offset(PARAMS, "threat_rook_eg");
 const HANGING_MG: usize = offset(PARAMS, "hanging_mg");
 const HANGING_EG: usize = offset(PARAMS, "hanging_eg");
+const SAFE_CHECK_MG: usize = offset(PARAMS, "safe_check_mg");
 const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
 
 /// The weights in use: the output of the last tuning run (tools/TUNING.md).
@@ -438,6 +442,8 @@ struct AttackMap {
     minor: u64,
     rook: u64,
     all: u64,
+    /// By checker (knight, bishop, rook, queen).
+    checkers: [u64; 4],
 }
 
 fn attack_map(pos: &Kokesu, c: usize) -> AttackMap {
@@ -449,15 +455,18 @@ fn attack_map(pos: &Kokesu, c: usize) -> AttackMap {
     for sq in Bits(p[KNIGHT] & own) {
         minor |= KNIGHT_ATTACKS[sq];
     }
+    let knight = minor;
+    let mut bishop = 0;
     let mut diag = 0;
     for sq in Bits((p[BISHOP] | p[QUEEN]) & own) {
         let a = bishop_attacks(sq, occ);
         if p[BISHOP] & bit(sq) != 0 {
-            minor |= a;
+            bishop |= a;
         } else {
             diag |= a;
         }
     }
+    minor |= bishop;
     let mut rook = 0;
     let mut queen = 0;
     for sq in Bits((p[ROOK] | p[QUEEN]) & own) {
@@ -469,7 +478,7 @@ fn attack_map(pos: &Kokesu, c: usize) -> AttackMap {
         }
     }
     let king = KING_ATTACKS[pos.king_square(c)];
-    AttackMap { pawn, minor, rook, all: pawn | minor | rook | diag | queen | king }
+    AttackMap { pawn, minor, rook, all: pawn | minor | rook | diag | queen | king, checkers: [knight, bishop, rook, diag | queen] }
 }
 
 /// `us`'s threats against `them`'s pieces: (mg, eg) in sente's sign `s`.
@@ -497,6 +506,17 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
         add(THREAT_ROOK_MG + kind, THREAT_ROOK_EG + kind, (rook_victims & a[us].rook).count_ones() as i32);
     }
     add(HANGING_MG, HANGING_EG, (theirs & a[us].all & !a[them].all).count_ones() as i32);
+    // Safe checks against their king.
+    let occ = pos.colors[0] | pos.colors[1];
+    let ksq = pos.king_square(them);
+    let safe = !occ & !a[them].all;
+    let (rook_lines, bishop_lines) = (rook_attacks(ksq, occ), bishop_attacks(ksq, occ));
+    let from = [KNIGHT_ATTACKS[ksq], bishop_lines, rook_lines, rook_lines | bishop_lines];
+    for i in 0..4 {
+        let n = (from[i] & a[us].checkers[i] & safe).count_ones() as i32;
+        mg += w[SAFE_CHECK_MG + i] * n;
+        t.add(SAFE_CHECK_MG + i, s * n as f32);
+    }
     (mg, eg)
 }
 

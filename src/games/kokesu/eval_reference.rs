@@ -400,6 +400,6 @@ pub fn initial_weights() -> Vec<i32> {
     w.push(-20); // king exposed
     w.extend_from_slice(&[12, 6]); // mop-up
     w.push(12); // tempo
-    w.extend_from_slice(&[0; 2 + 20 + 2]); // threats, added after the hand-set evaluation
+    w.extend_from_slice(&[0; 2 + 20 + 2 + 4]); // threats, added after the hand-set evaluation
     w
 }
