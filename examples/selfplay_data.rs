@@ -4,7 +4,7 @@
 //! `cargo run --release --example selfplay_data -- --variant kokesu --games 1500 --nodes 5000 --seed 1 > data/kokesu.txt`
 //!
 //! Each game starts with a few random plies (66 shogi: the whole placement at random,
-//! then one or two random plies; Kani Shogi: two to four) so the games differ; the rest is koma at `--nodes`
+//! then one or two random plies; Kani Shogi and Kani Nari Ebi: two to four) so the games differ; the rest is koma at `--nodes`
 //! nodes a move with one hash table per side. The run is deterministic from the seed
 //! (fixed nodes, no clock), so the command reproduces the data set.
 //!
@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use koma::game::{Game, Outcome};
 use koma::games::kanishogi::KaniShogi;
+use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kokesu::Kokesu;
 use koma::games::shogi66::Shogi66;
 use koma::search::time::TimePlan;
@@ -217,6 +218,7 @@ fn main() {
             "kokesu" => rescore::<Kokesu>(&args, &path),
             "shogi66" => rescore::<Shogi66>(&args, &path),
             "kanishogi" => rescore::<KaniShogi>(&args, &path),
+            "kaninariebi" => rescore::<KaniNariEbi>(&args, &path),
             other => panic!("no tuner data for variant {other}"),
         }
         return;
@@ -237,6 +239,11 @@ fn main() {
         "kanishogi" => {
             let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
             run::<KaniShogi>(&args, base, 2)
+        }
+        // Kani Nari Ebi: likewise 2 to 4 random plies.
+        "kaninariebi" => {
+            let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
+            run::<KaniNariEbi>(&args, base, 2)
         }
         other => panic!("no tuner data for variant {other}"),
     }

@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use koma::game::Game;
 use koma::games::kanishogi::{eval as kseval, KaniShogi};
+use koma::games::kaninariebi::{eval as neval, KaniNariEbi};
 use koma::games::kokesu::{eval as keval, Kokesu};
 use koma::games::shogi66::{eval as seval, Shogi66};
 use koma::tune::{error, fit_k, format_weights, parse_weights, tapers, tune, weight_name, Features, Param, Sample, TuneOptions};
@@ -194,6 +195,16 @@ fn main() {
                 let mut f = Features::default();
                 let e = kseval::evaluate_with(&pos, &initial, &mut f);
                 (e.abs() < 3000).then(|| f.finish(&t, kseval::mg_share(&pos), pos.side_to_move().index() == 0))
+            })
+        }
+        "kaninariebi" => {
+            let t = tapers(neval::PARAMS);
+            let initial = neval::parse(neval::INITIAL_WEIGHTS_TEXT).unwrap();
+            run(&o, neval::PARAMS, neval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
+                let pos = KaniNariEbi::from_sfen(sfen, &Default::default()).ok()?;
+                let mut f = Features::default();
+                let e = neval::evaluate_with(&pos, &initial, &mut f);
+                (e.abs() < 3000).then(|| f.finish(&t, neval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         other => panic!("no tuner for variant {other}"),

@@ -3,10 +3,11 @@
 #   tools/tune_eval.sh kokesu     # writes src/games/kokesu/weights.txt
 #   tools/tune_eval.sh shogi66    # writes src/games/shogi66/weights.txt
 #   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
+#   tools/tune_eval.sh kaninariebi  # writes src/games/kaninariebi/weights.txt
 # Deterministic at a given commit: the games are played at fixed nodes from a seed, the
 # tuner is full-batch. A different search or evaluation plays different games.
 set -eu
-variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi}
+variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi|kaninariebi}
 cd "$(dirname "$0")/.."
 mkdir -p target/tune
 nice -n 10 cargo build --release --example selfplay_data --example tune
@@ -40,6 +41,15 @@ kanishogi)
     cat target/tune/kanishogi-s1.txt target/tune/kanishogi-s2.txt > target/tune/kanishogi-800.txt
     nice -n 10 $bin/tune --variant kanishogi --data target/tune/kanishogi-800.txt \
         --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kanishogi/weights.txt
+    ;;
+kaninariebi)
+    # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 2-4 random opening plies;
+    # the games' own search scores; starting from the hand-set weights.
+    nice -n 10 $bin/selfplay_data --variant kaninariebi --games 400 --nodes 8000 --seed 1 > target/tune/kaninariebi-s1.txt
+    nice -n 10 $bin/selfplay_data --variant kaninariebi --games 400 --nodes 8000 --seed 2 > target/tune/kaninariebi-s2.txt
+    cat target/tune/kaninariebi-s1.txt target/tune/kaninariebi-s2.txt > target/tune/kaninariebi-800.txt
+    nice -n 10 $bin/tune --variant kaninariebi --data target/tune/kaninariebi-800.txt \
+        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kaninariebi/weights.txt
     ;;
 *)
     echo "no tuning pipeline for $variant" >&2

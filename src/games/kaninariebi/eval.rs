@@ -2,73 +2,197 @@
 //!
 //! Terms, from the side to move's view: pieces (each capture is a third of a win),
 //! shrimps (likewise), crabs with a clear run to the enemy home column (a promotion
-//! threat), enemy pieces that one more friendly piece would sandwich, and mobility.
+//! threat), enemy pieces that one more friendly piece would sandwich, crabs in the
+//! current and their advance, and mobility.
+//!
+//! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
+//! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
+//! scores are exactly those of the evaluation before the weights became data
+//! (`eval_reference.rs`, kept for the tests).
 
-use super::rules::{shrimps, Rules, PIECES};
-use crate::game::Color;
+use super::rules::{Rules, PIECES};
+use super::KaniNariEbi;
+use crate::game::{Color, Game};
 use crate::games::crab::cell::{self, Cells, EMPTY};
-use crate::games::crab::square::{enemy_home_file, file_of, step};
-use crate::games::crab::turn;
+use crate::games::crab::square::{enemy_home_file, file_of, home_file, in_flow, step};
+use crate::games::crab::turn::{Squares, Variant};
 use crate::games::crab::CrabMove;
+use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
+use std::sync::OnceLock;
 
-const PIECE: i32 = 300;
-const SECOND_CAPTURE: i32 = 250;
-const SHRIMP: i32 = 220;
-const SECOND_SHRIMP: i32 = 250;
-const PROMOTION_THREAT: i32 = 60;
-const SANDWICH_THREAT: i32 = 45;
-const LOW_MOBILITY: i32 = 90;
-const MOBILITY: i32 = 4;
+/// The weights' schema, in the order of `weights.txt` (no taper in this game). Every
+/// term is counted for each side and enters as own minus enemy's.
+pub const PARAMS: &[Param] = &[
+    // A piece on the board (crab or shrimp).
+    Param::flat("piece", 1),
+    // Two enemy pieces captured: the third wins.
+    Param::flat("second_capture", 1),
+    // A shrimp (on top of its value as a piece).
+    Param::flat("shrimp", 1),
+    // Two shrimps: the third wins.
+    Param::flat("second_shrimp", 1),
+    // A crab whose rank is clear all the way to the enemy home column: plain, with two
+    // shrimps already on the board; extra when its side is not to move.
+    Param::flat("promotion_threat", 2),
+    Param::flat("promotion_threat_waiting", 1),
+    // An enemy piece that one more friendly piece would sandwich (a friendly piece on one
+    // side, an empty square on the other): plain, with two captures made; extra when
+    // the threatening side is not to move.
+    Param::flat("sandwich_threat", 2),
+    Param::flat("sandwich_threat_waiting", 1),
+    // A piece in the current (file 3): crab, shrimp.
+    Param::flat("river", 2),
+    // Per file a crab stands away from its home column.
+    Param::flat("crab_advance", 1),
+    // Per landing square of a normal move (before the flow): crab, shrimp.
+    Param::flat("mobility", 2),
+    // Few landing squares in all (no normal move loses): 3 or 4; 2 or fewer.
+    Param::flat("mobility_few", 1),
+    Param::flat("mobility_very_few", 1),
+    // The side to move's bonus (it gets to carry out its threats first).
+    Param::flat("tempo", 1),
+];
+
+pub const N_WEIGHTS: usize = total_len(PARAMS);
+pub type Weights = [i32; N_WEIGHTS];
+
+const PIECE: usize = offset(PARAMS, "piece");
+const SECOND_CAPTURE: usize = offset(PARAMS, "second_capture");
+const SHRIMP: usize = offset(PARAMS, "shrimp");
+const SECOND_SHRIMP: usize = offset(PARAMS, "second_shrimp");
+const PROMOTION_THREAT: usize = offset(PARAMS, "promotion_threat");
+const PROMOTION_THREAT_WAITING: usize = offset(PARAMS, "promotion_threat_waiting");
+const SANDWICH_THREAT: usize = offset(PARAMS, "sandwich_threat");
+const SANDWICH_THREAT_WAITING: usize = offset(PARAMS, "sandwich_threat_waiting");
+const RIVER: usize = offset(PARAMS, "river");
+const CRAB_ADVANCE: usize = offset(PARAMS, "crab_advance");
+const MOBILITY: usize = offset(PARAMS, "mobility");
+const MOBILITY_FEW: usize = offset(PARAMS, "mobility_few");
+const MOBILITY_VERY_FEW: usize = offset(PARAMS, "mobility_very_few");
+const TEMPO: usize = offset(PARAMS, "tempo");
+
+/// The weights in use: the output of the last tuning run (tools/TUNING.md).
+pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
+/// The hand-set weights the tuning starts from.
+pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
+
+/// Parses a weights file of this schema.
+pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+    let v = parse_weights(text, PARAMS)?;
+    Ok(Box::new(v.try_into().expect("schema length")))
+}
+
+static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
+
+/// The weights in use, parsed on first use.
+#[inline]
+pub fn weights() -> &'static Weights {
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("kaninariebi weights.txt: {e}")))
+}
 
 /// Static evaluation from `side`'s view.
 pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
-    let mut s = [0i32; 2];
-    for c in [Color::Sente, Color::Gote] {
-        let mine = cell::count(cells, c) as i32;
-        let theirs = cell::count(cells, c.flip()) as i32;
-        let captured = PIECES as i32 - theirs;
-        let sh = shrimps(cells, c) as i32;
-        let mut v = mine * PIECE + sh * SHRIMP;
-        if captured >= 2 {
-            v += SECOND_CAPTURE;
-        }
-        if sh >= 2 {
-            v += SECOND_SHRIMP;
-        }
-        v += promotion_threats(cells, c) * PROMOTION_THREAT * if sh >= 2 { 3 } else { 1 };
-        v += sandwich_threats(cells, c) * SANDWICH_THREAT * if captured >= 2 { 2 } else { 1 };
-        v += mobility(cells, c, rules);
-        s[c.index()] = v;
-    }
-    // The side to move gets to carry out its threats first.
-    let tempo = 20;
-    s[side.index()] - s[side.flip().index()] + tempo
+    eval_cells(cells, side, rules, weights(), &mut NoTrace)
 }
 
-/// Crabs of `c` whose rank is clear all the way to the enemy home column.
-fn promotion_threats(cells: &Cells, c: Color) -> i32 {
+/// The evaluation of a game position with weights `w`, reporting each weight's
+/// coefficient to `t` (sente's view; the tuner turns it to the side to move's).
+pub fn evaluate_with<T: Trace>(g: &KaniNariEbi, w: &Weights, t: &mut T) -> i32 {
+    eval_cells(g.cells(), g.side_to_move(), g.rules(), w, t)
+}
+
+/// No taper in this game: every weight is used in full.
+pub fn mg_share(_: &KaniNariEbi) -> f32 {
+    1.0
+}
+
+#[inline(always)]
+fn eval_cells<T: Trace>(cells: &Cells, side: Color, rules: &Rules, w: &Weights, t: &mut T) -> i32 {
+    let counts = [cell::count(cells, Color::Sente) as i32, cell::count(cells, Color::Gote) as i32];
+    let v = side_score(cells, Color::Sente, side, counts, rules, w, t)
+        - side_score(cells, Color::Gote, side, counts, rules, w, t);
+    let v = if side == Color::Sente { v } else { -v };
+    t.add(TEMPO, if side == Color::Sente { 1.0 } else { -1.0 });
+    v + w[TEMPO]
+}
+
+/// Score for `c` (positive = good for `c`); `t` gets sente's view.
+#[inline(always)]
+fn side_score<T: Trace>(
+    cells: &Cells,
+    c: Color,
+    to_move: Color,
+    counts: [i32; 2],
+    rules: &Rules,
+    w: &Weights,
+    t: &mut T,
+) -> i32 {
+    let sg = if c == Color::Sente { 1.0f32 } else { -1.0 };
+    let mut s = 0;
+    let mut add = |i: usize, n: i32| {
+        s += w[i] * n;
+        t.add(i, sg * n as f32);
+    };
+    let waiting = i32::from(c != to_move);
+    let captured = PIECES as i32 - counts[c.flip().index()];
+    let home = home_file(c) as i32;
     let target = enemy_home_file(c) as i32;
-    let mut n = 0;
+    let (mut shrimps, mut promotion, mut moves) = (0, 0, 0);
     for sq in 0..25 {
         let p = cells[sq];
-        if !cell::is(p, c) || cell::promoted(p) || file_of(sq) as i32 == target {
+        if !cell::is(p, c) {
             continue;
         }
-        let df = if target > file_of(sq) as i32 { 1 } else { -1 };
-        let mut at = sq;
-        let mut clear = true;
-        while let Some(n2) = step(at, df, 0) {
-            if cells[n2] != EMPTY {
-                clear = false;
-                break;
+        let mut targets = Squares::default();
+        rules.normal_targets(cells, p, sq, &mut targets);
+        let m = targets.len() as i32;
+        moves += m;
+        let file = file_of(sq) as i32;
+        if cell::promoted(p) {
+            shrimps += 1;
+            add(MOBILITY + 1, m);
+            if in_flow(sq) {
+                add(RIVER + 1, 1);
             }
-            at = n2;
-        }
-        if clear {
-            n += 1;
+        } else {
+            add(MOBILITY, m);
+            add(CRAB_ADVANCE, (file - home).abs());
+            if in_flow(sq) {
+                add(RIVER, 1);
+            }
+            if file != target && clear_run(cells, sq, if target > file { 1 } else { -1 }) {
+                promotion += 1;
+            }
         }
     }
-    n
+    add(PIECE, counts[c.index()]);
+    add(SHRIMP, shrimps);
+    add(SECOND_CAPTURE, i32::from(captured >= 2));
+    add(SECOND_SHRIMP, i32::from(shrimps >= 2));
+    add(PROMOTION_THREAT + usize::from(shrimps >= 2), promotion);
+    add(PROMOTION_THREAT_WAITING, waiting * promotion);
+    let sandwich = sandwich_threats(cells, c);
+    add(SANDWICH_THREAT + usize::from(captured >= 2), sandwich);
+    add(SANDWICH_THREAT_WAITING, waiting * sandwich);
+    match moves {
+        0..=2 => add(MOBILITY_VERY_FEW, 1),
+        3..=4 => add(MOBILITY_FEW, 1),
+        _ => {}
+    }
+    s
+}
+
+/// Whether the rank of `sq` is empty from `sq` to the edge in direction `df`.
+#[inline(always)]
+fn clear_run(cells: &Cells, sq: usize, df: i32) -> bool {
+    let mut at = sq;
+    while let Some(n) = step(at, df, 0) {
+        if cells[n] != EMPTY {
+            return false;
+        }
+        at = n;
+    }
+    true
 }
 
 /// Enemy pieces with a piece of `c` on one side and an empty square on the other
@@ -80,29 +204,124 @@ fn sandwich_threats(cells: &Cells, c: Color) -> i32 {
         if !cell::is(cells[sq], enemy) {
             continue;
         }
-        let mut threatened = false;
-        for (df, dr) in [(1, 0), (0, 1)] {
-            let a = step(sq, df, dr);
-            let b = step(sq, -df, -dr);
-            if let (Some(a), Some(b)) = (a, b) {
+        let threatened = [(1, 0), (0, 1)].iter().any(|&(df, dr)| match (step(sq, df, dr), step(sq, -df, -dr)) {
+            (Some(a), Some(b)) => {
                 let (ca, cb) = (cells[a], cells[b]);
-                if (cell::is(ca, c) && cb == EMPTY) || (cell::is(cb, c) && ca == EMPTY) {
-                    threatened = true;
-                }
+                (cell::is(ca, c) && cb == EMPTY) || (cell::is(cb, c) && ca == EMPTY)
             }
-        }
-        if threatened {
-            n += 1;
-        }
+            _ => false,
+        });
+        n += i32::from(threatened);
     }
     n
-}
-
-fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
-    turn::mobility_score(rules, cells, c, MOBILITY, LOW_MOBILITY)
 }
 
 /// Move ordering: captures first, then promotions, then bond turns.
 pub fn order_score(mv: CrabMove) -> i32 {
     mv.gain() as i32 * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+}
+
+#[cfg(test)]
+#[path = "eval_reference.rs"]
+mod eval_reference;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
+    /// schema's order (the terms that came later at zero). To write it again after a
+    /// schema change:
+    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib kaninariebi::eval::tests::initial_weights_file`.
+    #[test]
+    fn initial_weights_file_holds_the_reference_literals() {
+        let text = crate::tune::format_weights(
+            &eval_reference::initial_weights(),
+            PARAMS,
+            "Kani Nari Ebi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+        );
+        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/kaninariebi/weights_initial.txt"), &text)
+                .unwrap();
+        }
+        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
+    }
+
+    /// Positions reached by random play (captures preferred half the time) from the
+    /// perft suite's positions and the start, under both bond switches.
+    fn sample_positions() -> Vec<KaniNariEbi> {
+        let suite = include_str!("../../../fixtures/perft/kaninariebi.perft");
+        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
+        sfens.push(KaniNariEbi::startpos(&Default::default()).to_sfen());
+        let mut out = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let any = Rules { bonds: super::super::Bonds::Any };
+        for sfen in &sfens {
+            for game in 0..240 {
+                let rules = if game % 4 == 3 { any } else { Rules::default() };
+                let mut pos = KaniNariEbi::from_sfen(sfen, &rules).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..100 {
+                    out.push(pos.clone());
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn initial_weights_reproduce_the_hand_set_evaluation() {
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+        let positions = sample_positions();
+        assert!(positions.len() > 10_000, "{}", positions.len());
+        let mut shrimp = 0;
+        for g in &positions {
+            shrimp += usize::from(g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c)));
+            assert_eq!(
+                evaluate_with(g, &initial, &mut NoTrace),
+                eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
+                "{}",
+                g.to_sfen()
+            );
+        }
+        assert!(shrimp > 100, "{shrimp}");
+    }
+
+    #[test]
+    fn traced_linear_form_matches_the_evaluation() {
+        let tapers = crate::tune::tapers(PARAMS);
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        for w in [weights(), &*initial] {
+            let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+            for g in sample_positions().iter().step_by(5) {
+                let mut f = crate::tune::Features::default();
+                let e = evaluate_with(g, w, &mut f);
+                let sente = g.side_to_move() == Color::Sente;
+                let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), sente) };
+                let lin = crate::tune::linear(&wf, &s);
+                assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
+            }
+        }
+    }
+
+    #[test]
+    fn weights_files_parse() {
+        parse(WEIGHTS_TEXT).unwrap();
+        parse(INITIAL_WEIGHTS_TEXT).unwrap();
+    }
 }
