@@ -4,7 +4,8 @@
 //! `cargo run --release --example selfplay_data -- --variant kokesu --games 1500 --nodes 5000 --seed 1 > data/kokesu.txt`
 //!
 //! Each game starts with a few random plies (66 shogi: the whole placement at random,
-//! then one or two random plies; Kani Shogi and Kani Nari Ebi: two to four) so the games differ; the rest is koma at `--nodes`
+//! then one or two random plies; Kani Shogi and Kani Nari Ebi: two to four; Number Shogi:
+//! the random placement and at most one more) so the games differ; the rest is koma at `--nodes`
 //! nodes a move with one hash table per side. The run is deterministic from the seed
 //! (fixed nodes, no clock), so the command reproduces the data set.
 //!
@@ -23,6 +24,7 @@ use koma::game::{Game, Outcome};
 use koma::games::kanishogi::KaniShogi;
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kokesu::Kokesu;
+use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
@@ -109,7 +111,7 @@ fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bo
             if big.abs() >= 8 {
                 return (out, if big > 0 { 1.0 } else { 0.0 }, ply);
             }
-            if !pos.in_check() && !pos.is_tactical(mv) && mate_plies(r.score).is_none() {
+            if !pos.in_check() && !pos.in_placement() && !pos.is_tactical(mv) && mate_plies(r.score).is_none() {
                 out.push((pos.to_sfen(), sente, r.score));
             }
             mv
@@ -219,6 +221,7 @@ fn main() {
             "shogi66" => rescore::<Shogi66>(&args, &path),
             "kanishogi" => rescore::<KaniShogi>(&args, &path),
             "kaninariebi" => rescore::<KaniNariEbi>(&args, &path),
+            "numbershogi" => rescore::<NumberShogi>(&args, &path),
             other => panic!("no tuner data for variant {other}"),
         }
         return;
@@ -244,6 +247,12 @@ fn main() {
         "kaninariebi" => {
             let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
             run::<KaniNariEbi>(&args, base, 2)
+        }
+        // The 12 placement plies at random (as tools/match.py opens Number Shogi games),
+        // then 0 or 1 more; placement positions are never written.
+        "numbershogi" => {
+            let base = if args.random_plies == usize::MAX { 12 } else { args.random_plies };
+            run::<NumberShogi>(&args, base, 1)
         }
         other => panic!("no tuner data for variant {other}"),
     }

@@ -21,6 +21,7 @@ use koma::game::Game;
 use koma::games::kanishogi::{eval as kseval, KaniShogi};
 use koma::games::kaninariebi::{eval as neval, KaniNariEbi};
 use koma::games::kokesu::{eval as keval, Kokesu};
+use koma::games::numbershogi::{eval as nseval, NumberShogi};
 use koma::games::shogi66::{eval as seval, Shogi66};
 use koma::tune::{error, fit_k, format_weights, parse_weights, tapers, tune, weight_name, Features, Param, Sample, TuneOptions};
 
@@ -205,6 +206,20 @@ fn main() {
                 let mut f = Features::default();
                 let e = neval::evaluate_with(&pos, &initial, &mut f);
                 (e.abs() < 3000).then(|| f.finish(&t, neval::mg_share(&pos), pos.side_to_move().index() == 0))
+            })
+        }
+        // Placement positions (no evaluation) and won positions (win_now) are left out.
+        "numbershogi" => {
+            let t = tapers(nseval::PARAMS);
+            let initial = nseval::parse(nseval::INITIAL_WEIGHTS_TEXT).unwrap();
+            run(&o, nseval::PARAMS, nseval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
+                let pos = NumberShogi::from_sfen(sfen, &Default::default()).ok()?;
+                if pos.is_placement() {
+                    return None;
+                }
+                let mut f = Features::default();
+                let e = nseval::evaluate_with(&pos, &initial, &mut f);
+                (e.abs() < 3000).then(|| f.finish(&t, nseval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         other => panic!("no tuner for variant {other}"),

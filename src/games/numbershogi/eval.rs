@@ -1,57 +1,165 @@
 //! Static evaluation and move ordering.
 //!
 //! Terms, from the side to move's view:
-//! - material: board pieces by mobility (value 1 steps one way, 6 six ways, an "8" all
-//!   eight), hand pieces a little more (they drop anywhere and count towards 7);
+//! - material: board pieces by kind (value 1 steps one way, 6 six ways, an "8" all
+//!   eight), hand pieces by value (they drop anywhere and count towards 7);
 //! - sum threats: the values whose capture would complete a sum of 7 for each hand
-//!   (`board::winning_values`); enemy board pieces of such a value are targets;
+//!   (`board::winning_values`), and how much the hand still lacks; enemy board pieces of
+//!   such a value are targets;
 //! - attacks: an enemy target the side to move attacks is a win next move; our own targets
 //!   the opponent attacks are a threat (two or more at once are usually lost); other
-//!   attacked pieces count a share of their value;
-//! - mobility: board steps.
+//!   attacked pieces count a share of their value, by kind;
+//! - mobility: board steps, by kind.
+//!
+//! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
+//! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
+//! scores are exactly those of the evaluation before the weights became data
+//! (`eval_reference.rs`, kept for the tests).
 
 use super::board::*;
 use super::movegen::Move;
 use super::NumberShogi;
+use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
+use std::sync::OnceLock;
 
-/// Board value of an unpromoted piece by face value, and of an "8".
-const BOARD_VALUE: [i32; 7] = [0, 90, 130, 170, 190, 230, 260];
-const PROMOTED_VALUE: i32 = 330;
-/// Extra for a piece in hand.
-const HAND_BONUS: i32 = 40;
-/// Value of a side to move that can capture a winning piece right now.
-const WIN_NOW: i32 = 10_000;
+/// The weights' schema, in the order of `weights.txt` (no taper in this game). A piece
+/// "kind" is its face value 1..6, then the promoted "8" (7 entries).
+pub const PARAMS: &[Param] = &[
+    // A piece on the board, by kind.
+    Param::flat("board", 7),
+    // A piece in hand, by value 1..6.
+    Param::flat("hand", 6),
+    // Per empty or enemy square a board piece steps to, by kind.
+    Param::flat("mobility", 7),
+    // Per value 1..6 whose capture would complete 7 for the side's hand.
+    Param::flat("win_values", 1),
+    // Per enemy board piece of such a value (a target).
+    Param::flat("targets", 1),
+    // Per own piece that is a target of the enemy and defended.
+    Param::flat("targets_defended", 1),
+    // Per point the hand's best subset falls short of 7.
+    Param::flat("need", 1),
+    // The side to move's targets the opponent attacks: exactly one; two or more.
+    Param::flat("target_attacked", 2),
+    // Other attacked pieces, by kind, counted for their owner: the side not to move's
+    // (attacked by the side to move) defended, undefended; the side to move's defended,
+    // undefended.
+    Param::flat("attacked_waiting", 7),
+    Param::flat("attacked_waiting_free", 7),
+    Param::flat("attacked_moving", 7),
+    Param::flat("attacked_moving_free", 7),
+    // The side to move's bonus.
+    Param::flat("tempo", 1),
+    // The side to move attacks a target: a win next move (the whole score; not tuned,
+    // the tuner drops such positions).
+    Param::flat("win_now", 1),
+];
+
+pub const N_WEIGHTS: usize = total_len(PARAMS);
+pub type Weights = [i32; N_WEIGHTS];
+
+const BOARD: usize = offset(PARAMS, "board");
+const HAND: usize = offset(PARAMS, "hand");
+const MOBILITY: usize = offset(PARAMS, "mobility");
+const WIN_VALUES: usize = offset(PARAMS, "win_values");
+const TARGETS_W: usize = offset(PARAMS, "targets");
+const TARGETS_DEFENDED: usize = offset(PARAMS, "targets_defended");
+const NEED: usize = offset(PARAMS, "need");
+const TARGET_ATTACKED: usize = offset(PARAMS, "target_attacked");
+const ATTACKED_WAITING: usize = offset(PARAMS, "attacked_waiting");
+const ATTACKED_WAITING_FREE: usize = offset(PARAMS, "attacked_waiting_free");
+const ATTACKED_MOVING: usize = offset(PARAMS, "attacked_moving");
+const ATTACKED_MOVING_FREE: usize = offset(PARAMS, "attacked_moving_free");
+const TEMPO: usize = offset(PARAMS, "tempo");
+const WIN_NOW: usize = offset(PARAMS, "win_now");
+
+/// The weights in use: the output of the last tuning run (tools/TUNING.md).
+pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
+/// The hand-set weights the tuning starts from.
+pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
+
+/// Parses a weights file of this schema.
+pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+    let v = parse_weights(text, PARAMS)?;
+    Ok(Box::new(v.try_into().expect("schema length")))
+}
+
+static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
+
+/// The weights in use, parsed on first use.
+#[inline]
+pub fn weights() -> &'static Weights {
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("numbershogi weights.txt: {e}")))
+}
+
+/// Move-ordering value of an unpromoted piece by face value, and of an "8" (the
+/// hand-set board values; ordering is not tuned).
+const ORDER_VALUE: [i32; 7] = [0, 90, 130, 170, 190, 230, 260];
+const ORDER_PROMOTED: i32 = 330;
 
 #[inline]
 fn piece_value(cell: Cell) -> i32 {
     if is_promoted(cell) {
-        PROMOTED_VALUE
+        ORDER_PROMOTED
     } else {
-        BOARD_VALUE[face(cell) as usize]
+        ORDER_VALUE[face(cell) as usize]
     }
 }
 
+/// The kind index 0..7 of a board cell: face value - 1, or 6 for an "8".
+#[inline(always)]
+fn kind(cell: Cell) -> usize {
+    if is_promoted(cell) {
+        6
+    } else {
+        face(cell) as usize - 1
+    }
+}
+
+/// Static evaluation from the side to move's view.
 pub fn evaluate(pos: &NumberShogi) -> i32 {
+    evaluate_with(pos, weights(), &mut NoTrace)
+}
+
+/// No taper in this game: every weight is used in full.
+pub fn mg_share(_: &NumberShogi) -> f32 {
+    1.0
+}
+
+/// The values 1..6 (bit v) whose capture would complete 7, from a hand's subset sums.
+#[inline(always)]
+fn wins_of_sums(s: u8) -> u8 {
+    let mut m = 0;
+    for v in 1..=6u8 {
+        if s & (1 << (7 - v)) != 0 {
+            m |= 1 << v;
+        }
+    }
+    m
+}
+
+/// The evaluation with weights `w` (side to move's view), reporting each weight's
+/// coefficient to `t` (sente's view; the tuner turns it to the side to move's).
+/// Placement positions score 0 with no terms.
+#[inline(always)]
+pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32 {
     if pos.placing {
         return 0;
     }
     let us = pos.side.index();
     let them = 1 - us;
+    // +1 for sente, -1 for gote; `sgu` is the side to move's.
+    let sgu = if us == 0 { 1 } else { -1 };
+    let mut steps = [0 as Bb; SQUARES];
     let mut att = [0 as Bb; 2];
-    let mut mob = [0i32; 2];
-    let mut material = [0i32; 2];
-    for c in 0..2 {
+    for (c, a) in att.iter_mut().enumerate() {
         for sq in Squares(pos.occ[c]) {
-            let steps = pos.steps(sq);
-            att[c] |= steps;
-            mob[c] += (steps & !pos.occ[c]).count_ones() as i32;
-            material[c] += piece_value(pos.board[sq]);
-        }
-        for (v, &n) in pos.hand[c].iter().enumerate().skip(1) {
-            material[c] += n as i32 * (BOARD_VALUE[v] + HAND_BONUS);
+            steps[sq] = pos.steps(sq);
+            *a |= steps[sq];
         }
     }
-    let wins = [winning_values(&pos.hand[0]), winning_values(&pos.hand[1])];
+    let sums = [subset_sums(&pos.hand[0]), subset_sums(&pos.hand[1])];
+    let wins = [wins_of_sums(sums[0]), wins_of_sums(sums[1])];
     // Enemy board pieces whose capture completes 7 for colour c.
     let mut targets = [0 as Bb; 2];
     for c in 0..2 {
@@ -62,38 +170,50 @@ pub fn evaluate(pos: &NumberShogi) -> i32 {
         }
     }
     if targets[us] & att[us] != 0 {
-        return WIN_NOW;
+        t.add(WIN_NOW, sgu as f32);
+        return w[WIN_NOW];
     }
-    let mut score = material[us] - material[them];
-    score += 4 * (mob[us] - mob[them]);
-    // How many values complete a sum, and how many enemy pieces carry them.
-    score += 12 * (wins[us].count_ones() as i32 - wins[them].count_ones() as i32);
-    score += 25 * (targets[us].count_ones() as i32 - targets[them].count_ones() as i32);
-    // Our targets the opponent attacks: one must be answered, two at once usually lose.
-    let threatened = (targets[them] & att[them]).count_ones();
-    score -= match threatened {
-        0 => 0,
-        1 => 120,
-        _ => 1500,
+    // The score in sente's view.
+    let mut s = 0i32;
+    let mut add = |i: usize, n: i32| {
+        s += w[i] * n;
+        t.add(i, n as f32);
     };
-    // Other hanging pieces.
+    for c in 0..2 {
+        let sg = if c == 0 { 1 } else { -1 };
+        for sq in Squares(pos.occ[c]) {
+            let k = kind(pos.board[sq]);
+            add(BOARD + k, sg);
+            add(MOBILITY + k, sg * (steps[sq] & !pos.occ[c]).count_ones() as i32);
+        }
+        for v in 1..=6 {
+            let n = pos.hand[c][v] as i32;
+            if n != 0 {
+                add(HAND + v - 1, sg * n);
+            }
+        }
+        add(WIN_VALUES, sg * wins[c].count_ones() as i32);
+        add(TARGETS_W, sg * targets[c].count_ones() as i32);
+        add(TARGETS_DEFENDED, sg * (targets[1 - c] & att[c]).count_ones() as i32);
+        add(NEED, sg * sums[c].leading_zeros() as i32);
+    }
+    // Our targets the opponent attacks: one must be answered, two at once usually lose.
+    match (targets[them] & att[them]).count_ones() {
+        0 => {}
+        1 => add(TARGET_ATTACKED, sgu),
+        _ => add(TARGET_ATTACKED + 1, sgu),
+    }
+    // Other hanging pieces, counted for their owner.
     for sq in Squares(pos.occ[them] & att[us] & !targets[us]) {
-        let v = piece_value(pos.board[sq]);
-        score += if att[them] & (1 << sq) != 0 {
-            v / 8
-        } else {
-            v / 3
-        };
+        let k = kind(pos.board[sq]);
+        add(if att[them] & (1 << sq) != 0 { ATTACKED_WAITING } else { ATTACKED_WAITING_FREE } + k, -sgu);
     }
     for sq in Squares(pos.occ[us] & att[them] & !targets[them]) {
-        let v = piece_value(pos.board[sq]);
-        score -= if att[us] & (1 << sq) != 0 {
-            v / 10
-        } else {
-            v / 5
-        };
+        let k = kind(pos.board[sq]);
+        add(if att[us] & (1 << sq) != 0 { ATTACKED_MOVING } else { ATTACKED_MOVING_FREE } + k, sgu);
     }
-    score.clamp(-15_000, 15_000)
+    add(TEMPO, sgu);
+    (sgu * s).clamp(-15_000, 15_000)
 }
 
 pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
@@ -127,5 +247,109 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
             }
             s
         }
+    }
+}
+
+#[cfg(test)]
+#[path = "eval_reference.rs"]
+mod eval_reference;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Color, Game};
+
+    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
+    /// schema's order (the terms that came later at zero). To write it again after a
+    /// schema change:
+    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib numbershogi::eval::tests::initial_weights_file`.
+    #[test]
+    fn initial_weights_file_holds_the_reference_literals() {
+        let text = crate::tune::format_weights(
+            &eval_reference::initial_weights(),
+            PARAMS,
+            "Number Shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+        );
+        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/numbershogi/weights_initial.txt"), &text)
+                .unwrap();
+        }
+        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
+    }
+
+    /// Positions reached by random play (captures preferred half the time) from the
+    /// perft suite's positions and the start (random placement first), play phase only.
+    fn sample_positions() -> Vec<NumberShogi> {
+        let suite = include_str!("../../../fixtures/perft/numbershogi.perft");
+        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
+        sfens.push(NumberShogi::startpos(&Default::default()).to_sfen());
+        let mut out = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for sfen in &sfens {
+            for _ in 0..200 {
+                let mut pos = NumberShogi::from_sfen(sfen, &Default::default()).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..80 {
+                    if !pos.is_placement() {
+                        out.push(pos.clone());
+                    }
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn initial_weights_reproduce_the_hand_set_evaluation() {
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+        let positions = sample_positions();
+        assert!(positions.len() > 10_000, "{}", positions.len());
+        let (mut promoted, mut win_now, mut two_threats) = (0, 0, 0);
+        for g in &positions {
+            promoted += usize::from(g.board.iter().any(|&c| c != EMPTY && is_promoted(c)));
+            let e = evaluate_with(g, &initial, &mut NoTrace);
+            win_now += usize::from(e == 10_000);
+            two_threats += usize::from(e.abs() > 1000 && e != 10_000);
+            assert_eq!(e, eval_reference::evaluate_reference(g), "{}", g.to_sfen());
+        }
+        assert!(promoted > 100 && win_now > 100 && two_threats > 100, "{promoted} {win_now} {two_threats}");
+    }
+
+    #[test]
+    fn traced_linear_form_matches_the_evaluation() {
+        let tapers = crate::tune::tapers(PARAMS);
+        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        for w in [weights(), &*initial] {
+            let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+            for g in sample_positions().iter().step_by(5) {
+                let mut f = crate::tune::Features::default();
+                let e = evaluate_with(g, w, &mut f);
+                let sente = g.side_to_move() == Color::Sente;
+                let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), sente) };
+                let lin = crate::tune::linear(&wf, &s);
+                assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
+            }
+        }
+    }
+
+    #[test]
+    fn weights_files_parse() {
+        parse(WEIGHTS_TEXT).unwrap();
+        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 }

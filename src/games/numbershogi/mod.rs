@@ -20,7 +20,7 @@
 //! `movegen` (moves, generation, make), `sfen` (notation), `zobrist`, `eval`, `setup`.
 
 mod board;
-mod eval;
+pub mod eval;
 mod movegen;
 mod rules;
 pub mod setup;
