@@ -327,6 +327,92 @@ pub fn tune(
     w
 }
 
+/// The checks every tuned evaluation's tests share: a deterministic sample of positions,
+/// the initial weights file against the reference literals, the trace against the
+/// evaluation.
+#[cfg(test)]
+pub mod testing {
+    use super::{format_weights, linear, tapers, Features, Param, Sample};
+    use crate::game::{Color, Game};
+
+    /// Positions met by random play from each start: `walks` games of at most `plies`
+    /// plies, a capture or promotion (if any) chosen half the time; those for which
+    /// `keep` holds. Deterministic.
+    pub fn random_play<G: Game>(starts: &[G], walks: usize, plies: usize, keep: impl Fn(&G) -> bool) -> Vec<G> {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for start in starts {
+            for _ in 0..walks {
+                let mut pos = start.clone();
+                for _ in 0..plies {
+                    if keep(&pos) {
+                        out.push(pos.clone());
+                    }
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
+                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    /// The `sfen` lines of a perft suite, and the start position.
+    pub fn suite_starts<G: Game>(suite: &str, rules: &G::Rules) -> Vec<G> {
+        let mut starts: Vec<G> =
+            suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(|s| G::from_sfen(s, rules).unwrap()).collect();
+        starts.push(G::startpos(rules));
+        starts
+    }
+
+    /// `text` (a game's `weights_initial.txt`, at `path` under the crate) is exactly
+    /// `literals` in the schema's order; `KOMA_WRITE_WEIGHTS=1` writes it first.
+    pub fn check_initial_file(literals: &[i32], params: &[Param], header: &str, text: &str, path: &str) {
+        let expected = format_weights(literals, params, header);
+        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
+            std::fs::write(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")), &expected).unwrap();
+        }
+        assert_eq!(text, expected, "{path} differs from the reference literals");
+    }
+
+    /// The trace's linear form equals the evaluation `eval` with weights `w` (within
+    /// `tolerance`: a taper's integer division rounds) on every position whose score is
+    /// not clamped.
+    pub fn check_linear_form<G: Game>(
+        positions: &[G],
+        params: &[Param],
+        w: &[i32],
+        eval: impl Fn(&G, &mut Features) -> i32,
+        mg_share: impl Fn(&G) -> f32,
+        tolerance: f64,
+    ) {
+        let tapers = tapers(params);
+        let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+        for g in positions {
+            let mut f = Features::default();
+            let e = eval(g, &mut f);
+            if e.abs() >= 15000 {
+                continue;
+            }
+            let s = Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.side_to_move() == Color::Sente) };
+            let lin = linear(&wf, &s);
+            assert!((lin - e as f64).abs() <= tolerance, "{e} vs {lin}: {}", g.to_sfen());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -263,6 +263,7 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::testing;
 
     /// `weights_initial.txt` is exactly the reference evaluation's literals in the
     /// schema's order (the terms that came later at zero). To write it again after a
@@ -270,51 +271,22 @@ mod tests {
     /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib kanishogi::eval::tests::initial_weights_file`.
     #[test]
     fn initial_weights_file_holds_the_reference_literals() {
-        let text = crate::tune::format_weights(
+        testing::check_initial_file(
             &eval_reference::initial_weights(),
             PARAMS,
             "Kani Shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+            INITIAL_WEIGHTS_TEXT,
+            "src/games/kanishogi/weights_initial.txt",
         );
-        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
-            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/kanishogi/weights_initial.txt"), &text)
-                .unwrap();
-        }
-        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
     }
 
     /// Positions reached by random play (captures preferred half the time) from the
     /// perft suite's positions and the start, under both grown-move switches.
     fn sample_positions() -> Vec<KaniShogi> {
         let suite = include_str!("../../../fixtures/perft/kanishogi.perft");
-        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
-        sfens.push(KaniShogi::startpos(&Default::default()).to_sfen());
-        let mut out = Vec::new();
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
         let diagonal = Rules { grown: super::super::GrownMove::Diagonal };
-        for sfen in &sfens {
-            for game in 0..240 {
-                let rules = if game % 4 == 3 { diagonal } else { Rules::default() };
-                let mut pos = KaniShogi::from_sfen(sfen, &rules).unwrap();
-                let mut moves = Vec::new();
-                for _ in 0..100 {
-                    out.push(pos.clone());
-                    moves.clear();
-                    pos.legal_moves(&mut moves);
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
-                    pos.play(mv);
-                }
-            }
-        }
+        let mut out = testing::random_play(&testing::suite_starts::<KaniShogi>(suite, &Rules::default()), 180, 100, |_| true);
+        out.extend(testing::random_play(&testing::suite_starts::<KaniShogi>(suite, &diagonal), 60, 100, |_| true));
         out
     }
 
@@ -339,18 +311,10 @@ mod tests {
 
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
-        let tapers = crate::tune::tapers(PARAMS);
         let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        let positions: Vec<KaniShogi> = sample_positions().into_iter().step_by(5).collect();
         for w in [weights(), &*initial] {
-            let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
-            for g in sample_positions().iter().step_by(5) {
-                let mut f = crate::tune::Features::default();
-                let e = evaluate_with(g, w, &mut f);
-                let sente = g.side_to_move() == Color::Sente;
-                let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), sente) };
-                let lin = crate::tune::linear(&wf, &s);
-                assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
-            }
+            testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }
     }
 

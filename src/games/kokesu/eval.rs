@@ -625,6 +625,7 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::testing;
     use crate::game::Game;
     use crate::games::kokesu::KokesuRules;
 
@@ -640,51 +641,24 @@ mod tests {
     /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib initial_weights_file`.
     #[test]
     fn initial_weights_file_holds_the_reference_literals() {
-        let text = crate::tune::format_weights(
+        testing::check_initial_file(
             &eval_reference::initial_weights(),
             PARAMS,
             "Kokesu evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+            INITIAL_WEIGHTS_TEXT,
+            "src/games/kokesu/weights_initial.txt",
         );
-        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
-            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/kokesu/weights_initial.txt"), &text).unwrap();
-        }
-        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
     }
 
     /// Positions reached by random play from the perft suite's positions, under both
     /// promotion rules: a deterministic sample of openings, middlegames and endings.
     fn sample_positions() -> Vec<Kokesu> {
         let suite = include_str!("../../../fixtures/perft/kokesu.perft");
-        let sfens: Vec<&str> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).collect();
         let mut out = Vec::new();
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
         for promotion in ["captured", "free"] {
             let mut rules = KokesuRules::default();
             Kokesu::set_rule(&mut rules, "KokesuPromotion", promotion).unwrap();
-            for sfen in &sfens {
-                for _ in 0..40 {
-                    let mut pos = Kokesu::from_sfen(sfen, &rules).unwrap();
-                    let mut moves = Vec::new();
-                    for _ in 0..160 {
-                        out.push(pos.clone());
-                        moves.clear();
-                        pos.legal_moves(&mut moves);
-                        if moves.is_empty() || pos.result().is_some() {
-                            break;
-                        }
-                        // Prefer captures half the time, so that endings are reached.
-                        let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-                        let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
-                        pos.play(mv);
-                    }
-                }
-            }
+            out.extend(testing::random_play(&testing::suite_starts::<Kokesu>(suite, &rules), 40, 160, |_| true));
         }
         out
     }
@@ -715,19 +689,8 @@ mod tests {
     /// evaluation, for the weights in use.
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
-        let w = weights();
-        let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
-        let tapers = crate::tune::tapers(PARAMS);
-        for pos in sample_positions().iter().step_by(7) {
-            let mut f = crate::tune::Features::default();
-            let e = evaluate_with(pos, w, &mut f);
-            if e.abs() >= 15000 {
-                continue;
-            }
-            let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(pos), pos.side == 0) };
-            let lin = crate::tune::linear(&wf, &s);
-            assert!((lin - e as f64).abs() <= 6.0, "{} vs {lin}: {}", e, pos.to_sfen());
-        }
+        let positions: Vec<Kokesu> = sample_positions().into_iter().step_by(7).collect();
+        testing::check_linear_form(&positions, PARAMS, weights(), |g, f| evaluate_with(g, weights(), f), mg_share, 6.0);
     }
 
     #[test]

@@ -401,6 +401,7 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::testing;
     use crate::game::Game;
 
     /// `weights_initial.txt` is exactly the reference evaluation's literals in the
@@ -409,49 +410,20 @@ mod tests {
     /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib shogi66::eval::tests::initial_weights_file`.
     #[test]
     fn initial_weights_file_holds_the_reference_literals() {
-        let text = crate::tune::format_weights(
+        testing::check_initial_file(
             &eval_reference::initial_weights(),
             PARAMS,
             "66 shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
+            INITIAL_WEIGHTS_TEXT,
+            "src/games/shogi66/weights_initial.txt",
         );
-        if std::env::var_os("KOMA_WRITE_WEIGHTS").is_some() {
-            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/shogi66/weights_initial.txt"), &text).unwrap();
-        }
-        assert_eq!(INITIAL_WEIGHTS_TEXT, text, "weights_initial.txt differs from the reference literals");
     }
 
     /// Positions reached by random play (placements included) from the perft suite's
     /// positions and the start.
     fn sample_positions() -> Vec<Shogi66> {
         let suite = include_str!("../../../fixtures/perft/shogi66.perft");
-        let mut sfens: Vec<String> = suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(String::from).collect();
-        sfens.push(Shogi66::startpos(&Default::default()).to_sfen());
-        let mut out = Vec::new();
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        for sfen in &sfens {
-            for _ in 0..60 {
-                let mut pos = Shogi66::from_sfen(sfen, &Default::default()).unwrap();
-                let mut moves = Vec::new();
-                for _ in 0..120 {
-                    out.push(pos);
-                    moves.clear();
-                    pos.legal_moves(&mut moves);
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
-                    pos.play(mv);
-                }
-            }
-        }
-        out
+        testing::random_play(&testing::suite_starts::<Shogi66>(suite, &Default::default()), 60, 120, |_| true)
     }
 
     #[test]
@@ -475,19 +447,8 @@ mod tests {
 
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
-        let w = weights();
-        let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
-        let tapers = crate::tune::tapers(PARAMS);
-        for g in sample_positions().iter().step_by(5).filter(|g| !g.pos.placing) {
-            let mut f = crate::tune::Features::default();
-            let e = evaluate_with(g, w, &mut f);
-            if e.abs() >= 15000 {
-                continue;
-            }
-            let s = crate::tune::Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.pos.stm == 0) };
-            let lin = crate::tune::linear(&wf, &s);
-            assert!((lin - e as f64).abs() < 0.01, "{e} vs {lin}: {}", g.to_sfen());
-        }
+        let positions: Vec<Shogi66> = sample_positions().into_iter().step_by(5).filter(|g| !g.pos.placing).collect();
+        testing::check_linear_form(&positions, PARAMS, weights(), |g, f| evaluate_with(g, weights(), f), mg_share, 0.01);
     }
 
     #[test]
