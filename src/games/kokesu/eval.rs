@@ -230,6 +230,8 @@ fn promotion_value(pos: &Kokesu, color: usize) -> i32 {
 struct Side {
     mg: i32,
     eg: i32,
+    /// The squares this side attacks (for the threat terms), gathered on the way.
+    attacks: AttackMap,
 }
 
 /// One side's terms; `s` is +1 for sente, -1 for gote (the trace's sign).
@@ -352,6 +354,8 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
     let mut attack_units = 0;
     let mut attackers = 0;
     // (kind, mobility index, base squares, attack units per zone square)
+    // Attacks by checker kind (knight, bishop, rook, queen).
+    let mut checkers = [0u64; 4];
     for (kind, mi, base, units) in [(KNIGHT, 0, 4, 2), (BISHOP, 1, 6, 2), (ROOK, 2, 7, 3), (QUEEN, 3, 14, 5)] {
         for sq in Bits(p[kind] & own) {
             let a = match kind {
@@ -360,6 +364,7 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
                 ROOK => rook_attacks(sq, occ),
                 _ => rook_attacks(sq, occ) | bishop_attacks(sq, occ),
             };
+            checkers[mi] |= a;
             let m = (a & area).count_ones() as i32 - base;
             mg += w[MOB_MG + mi] * m;
             eg += w[MOB_EG + mi] * m;
@@ -433,7 +438,10 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
         mg += w[KING_EXPOSED_MG];
         t.add(KING_EXPOSED_MG, s);
     }
-    Side { mg, eg }
+    let pawn = pawn_attacks_of(my_pawns, us);
+    let [knight, bishop, rook, queen] = checkers;
+    let all = pawn | knight | bishop | rook | queen | KING_ATTACKS[pos.king_square(us)];
+    Side { mg, eg, attacks: AttackMap { pawn, minor: knight | bishop, rook, all, checkers } }
 }
 
 /// The squares one side attacks, by kind of attacker.
@@ -444,41 +452,6 @@ struct AttackMap {
     all: u64,
     /// By checker (knight, bishop, rook, queen).
     checkers: [u64; 4],
-}
-
-fn attack_map(pos: &Kokesu, c: usize) -> AttackMap {
-    let p = &pos.pieces;
-    let own = pos.colors[c];
-    let occ = own | pos.colors[c ^ 1];
-    let pawn = pawn_attacks_of(p[PAWN] & own, c);
-    let mut minor = 0;
-    for sq in Bits(p[KNIGHT] & own) {
-        minor |= KNIGHT_ATTACKS[sq];
-    }
-    let knight = minor;
-    let mut bishop = 0;
-    let mut diag = 0;
-    for sq in Bits((p[BISHOP] | p[QUEEN]) & own) {
-        let a = bishop_attacks(sq, occ);
-        if p[BISHOP] & bit(sq) != 0 {
-            bishop |= a;
-        } else {
-            diag |= a;
-        }
-    }
-    minor |= bishop;
-    let mut rook = 0;
-    let mut queen = 0;
-    for sq in Bits((p[ROOK] | p[QUEEN]) & own) {
-        let a = rook_attacks(sq, occ);
-        if p[ROOK] & bit(sq) != 0 {
-            rook |= a;
-        } else {
-            queen |= a;
-        }
-    }
-    let king = KING_ATTACKS[pos.king_square(c)];
-    AttackMap { pawn, minor, rook, all: pawn | minor | rook | diag | queen | king, checkers: [knight, bishop, rook, diag | queen] }
 }
 
 /// `us`'s threats against `them`'s pieces: (mg, eg) in sente's sign `s`.
@@ -548,7 +521,7 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
     let black = eval_side(pos, 1, phase, w, t);
     let mut mg = white.mg - black.mg;
     let mut eg = white.eg - black.eg;
-    let maps = [attack_map(pos, 0), attack_map(pos, 1)];
+    let maps = [white.attacks, black.attacks];
     for (us, sign) in [(0, 1), (1, -1)] {
         let (m, e) = threats(pos, us, &maps, w, t);
         mg += sign * m;
