@@ -5,7 +5,9 @@
 //! Options: `--epochs N` (1000), `--rate R` (Adam step, 0.5), `--l2 X` (pull towards the
 //! starting weights, 0), `--lambda L` (1: the game result alone; below 1 the target mixes
 //! in the search score of the data file), `--freeze P1,P2` (parameters whose names start
-//! so keep their values), `--from FILE` (starting weights), `--limit N` (first N lines).
+//! so keep their values), `--from FILE` (starting weights), `--limit N` (first N lines),
+//! `--score-k fit` (the data's scores are another engine's, e.g. tools/fsf_label.py's:
+//! their scale is fitted to the game results on its own).
 //!
 //! Reads the positions `examples/selfplay_data.rs` wrote (`RESULT SFEN`, the result for
 //! the side to move), takes each position's linear form from the evaluation's trace,
@@ -36,6 +38,9 @@ struct Opts {
     limit: usize,
     freeze: Vec<String>,
     lambda: f64,
+    /// `--score-k fit`: the search scores get their own K, fitted to the game results
+    /// (scores of another engine, in its own centipawns); default: the evaluation's K.
+    score_k_fit: bool,
 }
 
 type Featurize = dyn Fn(&str) -> Option<Vec<(u32, f32)>>;
@@ -65,10 +70,22 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
         let w: Vec<f64> = parse_weights(initial, params).unwrap().iter().map(|&x| x as f64).collect();
         fit_k(&samples[..split], &w)
     };
+    let k_scores = if o.score_k_fit {
+        let scored: Vec<Sample> = samples[..split]
+            .iter()
+            .zip(&scores)
+            .filter_map(|(s, sc)| sc.map(|sc| Sample { result: s.result, features: vec![(0, sc as f32)] }))
+            .collect();
+        let k = fit_k(&scored, &[1.0]);
+        eprintln!("K of the evaluation {k_results:.6}/cp, of the data's scores {k:.6}/cp");
+        k
+    } else {
+        k_results
+    };
     if o.lambda < 1.0 {
         for (s, score) in samples.iter_mut().zip(&scores) {
             if let Some(sc) = score {
-                let p = 1.0 / (1.0 + (-k_results * *sc as f64).exp());
+                let p = 1.0 / (1.0 + (-k_scores * *sc as f64).exp());
                 s.result = (o.lambda * s.result as f64 + (1.0 - o.lambda) * p) as f32;
             }
         }
@@ -112,7 +129,7 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
     }
     let header = format!(
         "{} evaluation weights, written by examples/tune.rs (tools/TUNING.md):\n\
-         tune --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {}{}{}\n\
+         tune --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {}{}{}{}\n\
          {} positions ({} held out); K = {k:.6}/cp; squared error {e_train0:.6} -> {e_train:.6} (train), \
          {e_test0:.6} -> {e_test:.6} (held out)",
         o.variant,
@@ -122,6 +139,7 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
         o.rate,
         o.l2,
         o.lambda,
+        if o.score_k_fit { " --score-k fit" } else { "" },
         o.from.as_ref().map(|f| format!(" --from {f}")).unwrap_or_default(),
         if o.freeze.is_empty() { String::new() } else { format!(" --freeze {}", o.freeze.join(",")) },
         samples.len(),
@@ -146,6 +164,7 @@ fn main() {
         limit: usize::MAX,
         freeze: Vec::new(),
         lambda: 1.0,
+        score_k_fit: false,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -161,6 +180,7 @@ fn main() {
             "--l2" => o.l2 = val.parse().unwrap(),
             "--limit" => o.limit = val.parse().unwrap(),
             "--lambda" => o.lambda = val.parse().unwrap(),
+            "--score-k" => o.score_k_fit = val == "fit",
             "--freeze" => o.freeze = val.split(',').map(String::from).collect(),
             other => panic!("unknown argument {other}"),
         }

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Reproduces an evaluation's weights file from koma's own games (tools/TUNING.md).
 #   tools/tune_eval.sh kokesu     # writes src/games/kokesu/weights.txt
-#   tools/tune_eval.sh shogi66    # writes src/games/shogi66/weights.txt
+#   FSF=/path/to/fairy-stockfish tools/tune_eval.sh shogi66  # writes src/games/shogi66/weights.txt
 #   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
 #   tools/tune_eval.sh kaninariebi  # writes src/games/kaninariebi/weights.txt
 #   tools/tune_eval.sh numbershogi # writes src/games/numbershogi/weights.txt
 # Deterministic at a given commit: the games are played at fixed nodes from a seed, the
-# tuner is full-batch. A different search or evaluation plays different games.
+# tuner is full-batch. A different search or evaluation plays different games. 66 shogi
+# positions are scored by Fairy-Stockfish (FSF: a native build, as
+# tests/reference/kokesu_pyffish.py makes it); the other games learn from koma's own.
 set -eu
 variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi|kaninariebi|numbershogi}
 cd "$(dirname "$0")/.."
@@ -26,13 +28,20 @@ kokesu)
         --epochs 300 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kokesu/weights.txt
     ;;
 shogi66)
-    # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move;
-    # the games' own search scores; starting from the weights in use.
+    # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move, with
+    # the weights in use; every position scored by a 10000-node Fairy-Stockfish search
+    # (tools/fsf_label.py; the score's scale is fitted to the results, --score-k fit);
+    # the target mixes the game result in at a quarter (--lambda 0.25); starting from the
+    # weights in use.
+    # The rounds so far appended each round's games to the earlier ones (tools/TUNING.md).
+    fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-s1.txt
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 2 > target/tune/shogi66-s2.txt
     cat target/tune/shogi66-s1.txt target/tune/shogi66-s2.txt > target/tune/shogi66-800.txt
-    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800.txt --from src/games/shogi66/weights.txt \
-        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/shogi66/weights.txt
+    nice -n 10 python3 tools/fsf_label.py --variant shogi66 --fsf "$fsf" --nodes 10000 --jobs 2 \
+        --in target/tune/shogi66-800.txt --out target/tune/shogi66-800-fsf.txt
+    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800-fsf.txt --from src/games/shogi66/weights.txt \
+        --epochs 600 --rate 1 --l2 0.000000001 --lambda 0.25 --score-k fit --out src/games/shogi66/weights.txt
     ;;
 kanishogi)
     # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 2-4 random opening plies;

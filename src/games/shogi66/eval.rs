@@ -56,6 +56,10 @@ pub const PARAMS: &[Param] = &[
     Param::flat("hanging_waiting", 1),
     // Squares beside the own king it could step to: not own, not attacked.
     Param::flat("king_flight", 1),
+    // Piece-square values (after placement), by kind (as board_value), then the rank
+    // counted from the owner's far side (0..5), then the file folded onto the owner's
+    // half (edge, second, centre): `kind * 18 + rank * 3 + file`.
+    Param::flat("pst", 15 * 18),
 ];
 
 pub const N_WEIGHTS: usize = total_len(PARAMS);
@@ -81,6 +85,7 @@ const DROP_SUPPORT: usize = offset(PARAMS, "drop_support");
 const HANGING_TO_MOVE: usize = offset(PARAMS, "hanging_to_move");
 const HANGING_WAITING: usize = offset(PARAMS, "hanging_waiting");
 const KING_FLIGHT: usize = offset(PARAMS, "king_flight");
+const PST: usize = offset(PARAMS, "pst");
 
 const fn build_zones() -> [u64; SQUARES + 1] {
     let mut z = [0u64; SQUARES + 1];
@@ -189,6 +194,10 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
         if pos.placing {
             continue;
         }
+        let file = col(sq).min(5 - col(sq));
+        let i = PST + k as usize * 18 + rel_rank(c, sq) * 3 + file;
+        s += w[i];
+        t.add(i, sg);
         // Defenders next to the own king.
         if ksq < SQUARES && k != KING && chebyshev(sq, ksq) == 1 {
             let i = match k {

@@ -114,5 +114,6 @@ pub fn initial_weights() -> Vec<i32> {
     w.push(-6); // open square x enemy hand piece
     w.push(12); // tempo
     w.extend_from_slice(&[0; 15 + 7 + 1]); // attack-map terms, added after the hand-set evaluation
+    w.extend_from_slice(&[0; 15 * 18]); // piece-square values, likewise
     w
 }
