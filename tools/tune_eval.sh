@@ -1,13 +1,13 @@
 #!/bin/sh
 # Reproduces an evaluation's weights file from koma's own games (tools/TUNING.md).
-#   tools/tune_eval.sh kokesu     # writes src/games/kokesu/weights.txt
+#   FSF=/path/to/fairy-stockfish tools/tune_eval.sh kokesu   # writes src/games/kokesu/weights.txt
 #   FSF=/path/to/fairy-stockfish tools/tune_eval.sh shogi66  # writes src/games/shogi66/weights.txt
 #   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
 #   tools/tune_eval.sh kaninariebi  # writes src/games/kaninariebi/weights.txt
 #   tools/tune_eval.sh numbershogi # writes src/games/numbershogi/weights.txt
 # Deterministic at a given commit: the games are played at fixed nodes from a seed, the
-# tuner is full-batch. A different search or evaluation plays different games. 66 shogi
-# positions are scored by Fairy-Stockfish (FSF: a native build, as
+# tuner is full-batch. A different search or evaluation plays different games. Kokesu and
+# 66 shogi positions are scored by Fairy-Stockfish (FSF: a native build, as
 # tests/reference/kokesu_pyffish.py makes it); the other games learn from koma's own.
 set -eu
 variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi|kaninariebi|numbershogi}
@@ -17,15 +17,20 @@ nice -n 10 cargo build --release --example selfplay_data --example tune
 bin=target/release/examples
 case "$variant" in
 kokesu)
-    # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 4-8 random opening plies;
-    # then every position scored again by a fresh 3000-node search.
+    # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 4-8 random opening plies,
+    # with the weights in use; every position scored by a 10000-node Fairy-Stockfish
+    # search (tools/fsf_label.py, kokesu with promotion to captured kinds; the scores'
+    # scale fitted to the results, --score-k fit); the target mixes the game result in at
+    # a quarter (--lambda 0.25); starting from the weights in use.
+    fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
     for seed in 1 2; do
         nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed $seed > target/tune/kokesu-g$seed.txt
-        nice -n 10 $bin/selfplay_data --variant kokesu --rescore target/tune/kokesu-g$seed.txt --nodes 3000 > target/tune/kokesu-r$seed.txt
     done
-    cat target/tune/kokesu-r1.txt target/tune/kokesu-r2.txt > target/tune/kokesu-800.txt
-    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800.txt \
-        --epochs 300 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kokesu/weights.txt
+    cat target/tune/kokesu-g1.txt target/tune/kokesu-g2.txt > target/tune/kokesu-800.txt
+    nice -n 10 python3 tools/fsf_label.py --variant kokesu --fsf "$fsf" --nodes 10000 --jobs 2 \
+        --in target/tune/kokesu-800.txt --out target/tune/kokesu-800-fsf.txt
+    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800-fsf.txt --from src/games/kokesu/weights.txt \
+        --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit --out src/games/kokesu/weights.txt
     ;;
 shogi66)
     # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move, with

@@ -85,7 +85,16 @@ pub const PARAMS: &[Param] = &[
     // By checker (knight, bishop, rook, queen): empty squares from which it could give
     // check next move, that piece attacking them and no enemy piece defending them.
     Param::mg("safe_check_mg", 4),
+    // Mobility by its count (the squares counted for `mobility`, not less the base):
+    // knight 0..8, bishop 0..13, rook 0..14, queen 0..27, one value per count.
+    Param::mg("mob_count_mg", MOB_COUNTS),
+    Param::eg("mob_count_eg", MOB_COUNTS),
 ];
+
+/// Where each piece's counts start in `mob_count_*` (knight, bishop, rook, queen), and
+/// their number.
+const MOB_COUNT_START: [usize; 4] = [0, 9, 23, 38];
+const MOB_COUNTS: usize = 66;
 
 /// The number of weights.
 pub const N_WEIGHTS: usize = total_len(PARAMS);
@@ -128,6 +137,8 @@ const THREAT_ROOK_EG: usize = offset(PARAMS, "threat_rook_eg");
 const HANGING_MG: usize = offset(PARAMS, "hanging_mg");
 const HANGING_EG: usize = offset(PARAMS, "hanging_eg");
 const SAFE_CHECK_MG: usize = offset(PARAMS, "safe_check_mg");
+const MOB_COUNT_MG: usize = offset(PARAMS, "mob_count_mg");
+const MOB_COUNT_EG: usize = offset(PARAMS, "mob_count_eg");
 const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
 
 /// The weights in use: the output of the last tuning run (tools/TUNING.md).
@@ -365,11 +376,17 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
                 _ => rook_attacks(sq, occ) | bishop_attacks(sq, occ),
             };
             checkers[mi] |= a;
-            let m = (a & area).count_ones() as i32 - base;
+            let count = (a & area).count_ones() as usize;
+            let m = count as i32 - base;
             mg += w[MOB_MG + mi] * m;
             eg += w[MOB_EG + mi] * m;
             t.add(MOB_MG + mi, s * m as f32);
             t.add(MOB_EG + mi, s * m as f32);
+            let c = MOB_COUNT_START[mi] + count;
+            mg += w[MOB_COUNT_MG + c];
+            eg += w[MOB_COUNT_EG + c];
+            t.add(MOB_COUNT_MG + c, s);
+            t.add(MOB_COUNT_EG + c, s);
             let z = (a & zone).count_ones() as i32;
             if z > 0 {
                 attackers += 1;

@@ -401,5 +401,6 @@ pub fn initial_weights() -> Vec<i32> {
     w.extend_from_slice(&[12, 6]); // mop-up
     w.push(12); // tempo
     w.extend_from_slice(&[0; 2 + 20 + 2 + 4]); // threats, added after the hand-set evaluation
+    w.extend_from_slice(&[0; 2 * 66]); // mobility by count, likewise
     w
 }
