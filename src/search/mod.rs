@@ -322,8 +322,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             if completed == 0 {
                 break;
             }
-            for r in roots.iter_mut() {
-                r.previous = r.score;
+            // (A line the stop cut off keeps its last finished score.)
+            for (i, r) in roots.iter_mut().enumerate() {
+                if i < completed || i >= multipv {
+                    r.previous = r.score;
+                }
             }
             answer.best = Some(roots[0].mv);
             answer.ponder = roots[0].pv.get(1).copied();
@@ -331,12 +334,19 @@ impl<'a, G: Game> Searcher<'a, G> {
             answer.depth = depth;
             if self.helper.is_none() {
                 let nodes = self.total_nodes();
-                for (i, r) in roots.iter().take(completed).enumerate() {
+                // Lines the stop cut off are given again as the last iteration left them
+                // (its depth, its score), as Stockfish does: so a reader that keeps the
+                // latest line of each rank never holds one move on two ranks.
+                for (i, r) in roots.iter().take(multipv).enumerate() {
+                    let (depth, score) = if i < completed { (depth, r.score) } else { (depth - 1, r.previous) };
+                    if depth == 0 || score == -INF {
+                        break;
+                    }
                     report(&Report {
                         depth,
                         seldepth: self.seldepth as u32,
                         multipv: i + 1,
-                        score: r.score,
+                        score,
                         nodes,
                         elapsed: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
