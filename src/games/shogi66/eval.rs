@@ -163,8 +163,15 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
         let sq = own.trailing_zeros() as usize;
         own &= own - 1;
         let k = kind(pos.board[sq]);
-        s += w[BOARD_VALUE + k as usize];
-        t.add(BOARD_VALUE + k as usize, sg);
+        if pos.placing {
+            // Placed and unplaced pieces at the same fixed values (the placement is not
+            // tuned: a tuned board value against a fixed hand value would make placing
+            // a piece a gain in itself).
+            s += VALUE[k as usize];
+        } else {
+            s += w[BOARD_VALUE + k as usize];
+            t.add(BOARD_VALUE + k as usize, sg);
+        }
         let adv = 5 - rel_rank(c, sq) as i32; // 0 on own back rank .. 5 on the far rank
         match k {
             PAWN => {
