@@ -146,6 +146,43 @@ pub fn parse_weights(text: &str, params: &[Param]) -> Result<Vec<i32>, String> {
     Ok(out)
 }
 
+/// A game's weights, declared in its `eval.rs` after its `PARAMS` schema:
+/// `weights_files!("kokesu", include_str!("weights.txt"), include_str!("weights_initial.txt"));`
+/// gives `N_WEIGHTS`, `Weights`, `WEIGHTS_TEXT` (the weights in use: the output of the
+/// last tuning run), `INITIAL_WEIGHTS_TEXT` (the hand-set weights the tuning starts
+/// from), `parse` (a weights file of this schema) and `weights()` (the weights in use,
+/// parsed on first use). The files are named at the call so that `include_str!` reads
+/// them beside the game's `eval.rs`.
+#[macro_export]
+macro_rules! weights_files {
+    ($game:literal, $weights:expr, $initial:expr $(,)?) => {
+        /// The number of weights.
+        pub const N_WEIGHTS: usize = $crate::tune::total_len(PARAMS);
+        pub type Weights = [i32; N_WEIGHTS];
+
+        /// The weights in use: the output of the last tuning run (tools/TUNING.md).
+        pub const WEIGHTS_TEXT: &str = $weights;
+        /// The hand-set weights the tuning starts from.
+        pub const INITIAL_WEIGHTS_TEXT: &str = $initial;
+
+        /// Parses a weights file of this schema.
+        pub fn parse(text: &str) -> Result<Box<Weights>, String> {
+            let v = $crate::tune::parse_weights(text, PARAMS)?;
+            v.into_boxed_slice().try_into().map_err(|_| "the schema's length changed".to_string())
+        }
+
+        static WEIGHTS: std::sync::OnceLock<Box<Weights>> = std::sync::OnceLock::new();
+
+        /// The weights in use, parsed on first use (`weights_files_parse` tests the file).
+        #[inline]
+        pub fn weights() -> &'static Weights {
+            WEIGHTS.get_or_init(|| {
+                parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("{} weights.txt: {e}", $game))
+            })
+        }
+    };
+}
+
 /// Writes a weights file (rows of 8 values; `header` lines become comments).
 pub fn format_weights(w: &[i32], params: &[Param], header: &str) -> String {
     let mut s = String::new();

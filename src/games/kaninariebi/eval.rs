@@ -17,8 +17,7 @@ use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{enemy_home_file, file_of, home_file, in_flow, step};
 use crate::games::crab::turn::{Squares, Variant};
 use crate::games::crab::CrabMove;
-use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
-use std::sync::OnceLock;
+use crate::tune::{offset, NoTrace, Param, Trace};
 
 /// The weights' schema, in the order of `weights.txt` (no taper in this game). Every
 /// term is counted for each side and enters as own minus enemy's.
@@ -53,8 +52,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("tempo", 1),
 ];
 
-pub const N_WEIGHTS: usize = total_len(PARAMS);
-pub type Weights = [i32; N_WEIGHTS];
 
 const PIECE: usize = offset(PARAMS, "piece");
 const SECOND_CAPTURE: usize = offset(PARAMS, "second_capture");
@@ -71,24 +68,7 @@ const MOBILITY_FEW: usize = offset(PARAMS, "mobility_few");
 const MOBILITY_VERY_FEW: usize = offset(PARAMS, "mobility_very_few");
 const TEMPO: usize = offset(PARAMS, "tempo");
 
-/// The weights in use: the output of the last tuning run (tools/TUNING.md).
-pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
-/// The hand-set weights the tuning starts from.
-pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
-
-/// Parses a weights file of this schema.
-pub fn parse(text: &str) -> Result<Box<Weights>, String> {
-    let v = parse_weights(text, PARAMS)?;
-    Ok(Box::new(v.try_into().expect("schema length")))
-}
-
-static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
-
-/// The weights in use, parsed on first use.
-#[inline]
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("kaninariebi weights.txt: {e}")))
-}
+crate::weights_files!("kaninariebi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
 /// Static evaluation from `side`'s view.
 pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {

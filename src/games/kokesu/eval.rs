@@ -12,8 +12,7 @@ use super::movegen::promotion_choices;
 use super::Kokesu;
 use crate::games::see::swap_off;
 
-use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
-use std::sync::OnceLock;
+use crate::tune::{offset, NoTrace, Param, Trace};
 
 /// The weights' schema: every number of the evaluation a tuning run may change, in the
 /// order of `weights.txt`. `_mg`/`_eg` weights are tapered by the phase.
@@ -96,9 +95,6 @@ pub const PARAMS: &[Param] = &[
 const MOB_COUNT_START: [usize; 4] = [0, 9, 23, 38];
 const MOB_COUNTS: usize = 66;
 
-/// The number of weights.
-pub const N_WEIGHTS: usize = total_len(PARAMS);
-pub type Weights = [i32; N_WEIGHTS];
 
 const MAT_MG: usize = offset(PARAMS, "material_mg");
 const MAT_EG: usize = offset(PARAMS, "material_eg");
@@ -141,24 +137,7 @@ const MOB_COUNT_MG: usize = offset(PARAMS, "mob_count_mg");
 const MOB_COUNT_EG: usize = offset(PARAMS, "mob_count_eg");
 const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
 
-/// The weights in use: the output of the last tuning run (tools/TUNING.md).
-pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
-/// The hand-set weights the tuning starts from.
-pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
-
-/// Parses a weights file of this schema.
-pub fn parse(text: &str) -> Result<Box<Weights>, String> {
-    let v = parse_weights(text, PARAMS)?;
-    Ok(Box::new(v.try_into().expect("schema length")))
-}
-
-static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
-
-/// The weights in use, parsed on first use.
-#[inline]
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("kokesu weights.txt: {e}")))
-}
+crate::weights_files!("kokesu", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
 /// Piece values that are not weights: the phase, what a promotion is worth, and the
 /// mop-up's material test.

@@ -19,8 +19,7 @@
 use super::board::*;
 use super::movegen::Move;
 use super::NumberShogi;
-use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
-use std::sync::OnceLock;
+use crate::tune::{offset, NoTrace, Param, Trace};
 
 /// The weights' schema, in the order of `weights.txt` (no taper in this game). A piece
 /// "kind" is its face value 1..6, then the promoted "8" (7 entries).
@@ -55,8 +54,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("win_now", 1),
 ];
 
-pub const N_WEIGHTS: usize = total_len(PARAMS);
-pub type Weights = [i32; N_WEIGHTS];
 
 const BOARD: usize = offset(PARAMS, "board");
 const HAND: usize = offset(PARAMS, "hand");
@@ -73,24 +70,7 @@ const ATTACKED_MOVING_FREE: usize = offset(PARAMS, "attacked_moving_free");
 const TEMPO: usize = offset(PARAMS, "tempo");
 const WIN_NOW: usize = offset(PARAMS, "win_now");
 
-/// The weights in use: the output of the last tuning run (tools/TUNING.md).
-pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
-/// The hand-set weights the tuning starts from.
-pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
-
-/// Parses a weights file of this schema.
-pub fn parse(text: &str) -> Result<Box<Weights>, String> {
-    let v = parse_weights(text, PARAMS)?;
-    Ok(Box::new(v.try_into().expect("schema length")))
-}
-
-static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
-
-/// The weights in use, parsed on first use.
-#[inline]
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("numbershogi weights.txt: {e}")))
-}
+crate::weights_files!("numbershogi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
 /// Move-ordering value of an unpromoted piece by face value, and of an "8" (the
 /// hand-set board values; ordering is not tuned).

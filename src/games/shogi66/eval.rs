@@ -10,8 +10,7 @@
 use super::board::*;
 use super::Shogi66;
 use crate::games::see::swap_off;
-use crate::tune::{offset, parse_weights, total_len, NoTrace, Param, Trace};
-use std::sync::OnceLock;
+use crate::tune::{offset, NoTrace, Param, Trace};
 
 /// Board value per kind, for move ordering, exchanges and the placement reserve (the
 /// evaluation's own piece values are the weights `board_value`/`hand_value`).
@@ -62,8 +61,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("pst", 15 * 18),
 ];
 
-pub const N_WEIGHTS: usize = total_len(PARAMS);
-pub type Weights = [i32; N_WEIGHTS];
 
 const BOARD_VALUE: usize = offset(PARAMS, "board_value");
 const HAND: usize = offset(PARAMS, "hand_value");
@@ -109,24 +106,7 @@ const fn build_zones() -> [u64; SQUARES + 1] {
 /// A king's square and its neighbours, by king square (36, no king: empty).
 static ZONE: [u64; SQUARES + 1] = build_zones();
 
-/// The weights in use: the output of the last tuning run (tools/TUNING.md).
-pub const WEIGHTS_TEXT: &str = include_str!("weights.txt");
-/// The hand-set weights the tuning starts from.
-pub const INITIAL_WEIGHTS_TEXT: &str = include_str!("weights_initial.txt");
-
-/// Parses a weights file of this schema.
-pub fn parse(text: &str) -> Result<Box<Weights>, String> {
-    let v = parse_weights(text, PARAMS)?;
-    Ok(Box::new(v.try_into().expect("schema length")))
-}
-
-static WEIGHTS: OnceLock<Box<Weights>> = OnceLock::new();
-
-/// The weights in use, parsed on first use.
-#[inline]
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("shogi66 weights.txt: {e}")))
-}
+crate::weights_files!("shogi66", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
 fn chebyshev(a: usize, b: usize) -> i32 {
     let dc = (col(a) as i32 - col(b) as i32).abs();
