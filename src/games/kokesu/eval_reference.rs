@@ -402,5 +402,6 @@ pub fn initial_weights() -> Vec<i32> {
     w.push(12); // tempo
     w.extend_from_slice(&[0; 2 + 20 + 2 + 4]); // threats, added after the hand-set evaluation
     w.extend_from_slice(&[0; 2 * 66]); // mobility by count, likewise
+    w.extend_from_slice(&[0; 16 + 2 + 4 + 2 + 2 + 4 + 1 + 2 + 1]); // structure and placement, likewise
     w
 }
