@@ -52,7 +52,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("tempo", 1),
 ];
 
-
 const PIECE: usize = offset(PARAMS, "piece");
 const SECOND_CAPTURE: usize = offset(PARAMS, "second_capture");
 const SHRIMP: usize = offset(PARAMS, "shrimp");

@@ -57,7 +57,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("tempo", 1),
 ];
 
-
 const CHILD: usize = offset(PARAMS, "child");
 const GROWN: usize = offset(PARAMS, "grown");
 const TWO_LOST: usize = offset(PARAMS, "two_lost");

@@ -122,7 +122,6 @@ pub const PARAMS: &[Param] = &[
 const MOB_COUNT_START: [usize; 4] = [0, 9, 23, 38];
 const MOB_COUNTS: usize = 66;
 
-
 const MAT_MG: usize = offset(PARAMS, "material_mg");
 const MAT_EG: usize = offset(PARAMS, "material_eg");
 const PST_MG: usize = offset(PARAMS, "pst_mg_pawn");

@@ -54,7 +54,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("win_now", 1),
 ];
 
-
 const BOARD: usize = offset(PARAMS, "board");
 const HAND: usize = offset(PARAMS, "hand");
 const MOBILITY: usize = offset(PARAMS, "mobility");

@@ -61,7 +61,6 @@ pub const PARAMS: &[Param] = &[
     Param::flat("pst", 15 * 18),
 ];
 
-
 const BOARD_VALUE: usize = offset(PARAMS, "board_value");
 const HAND: usize = offset(PARAMS, "hand_value");
 const PAWN_ADVANCE: usize = offset(PARAMS, "pawn_advance");
