@@ -204,6 +204,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn in_check(&self) -> bool {
         false
     }
+    /// Whether the side to move, not in check, may have no legal move here and would lose
+    /// by it (kokesu under `KokesuStalemate=loss` with only king and pawns). The search
+    /// then does not cut the node on its static evaluation before it has looked at the
+    /// moves. A cheap guess: false positives only cost pruning.
+    fn stalemate_may_lose(&self) -> bool {
+        false
+    }
     /// A move-count draw (kokesu: 100 plies without capture or pawn move). Judged by the
     /// search on game history; it never cuts perft or `moves`.
     fn move_count_draw(&self) -> bool {

@@ -250,7 +250,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         };
         self.stack[ply + 2].killers = [None; 2];
 
-        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND && !pos.stalemate_may_lose() {
             if let Some(score) = self.prune(pos, depth, beta, ply, eval, improving, cut) {
                 return score;
             }

@@ -319,6 +319,11 @@ impl Game for Kokesu {
         self.checkers() != 0
     }
 
+    fn stalemate_may_lose(&self) -> bool {
+        self.rules.stalemate == StalemateRule::Loss
+            && self.colors[self.side] & !(self.pieces[board::PAWN] | self.pieces[board::KING]) == 0
+    }
+
     fn move_count_draw(&self) -> bool {
         self.halfmove >= 100
     }
