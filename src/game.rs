@@ -219,6 +219,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
+    /// A hash of the slow-changing structure the evaluation may misjudge (kokesu: the
+    /// pawns), under which the search learns a correction of the static evaluation
+    /// (`search::history::Corrections`). `None` (the default): no correction.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
     /// The position after the side to move passes, for null-move pruning; `None` where a
     /// pass would mislead the search (the default: zugzwang-prone games and phases, such
     /// as placements or pawn endings).

@@ -143,3 +143,28 @@ fn kanishogi_takes_the_forced_win() {
     assert!(mv == "1d2d" || mv == "5a2a,2a1b", "{mv}");
     assert_eq!(mate_plies(r.score), Some(1));
 }
+
+/// Kiwipete without castling rights, kokesu's notation.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1";
+
+#[test]
+fn kokesu_corrects_its_evaluation_by_pawn_structure() {
+    // A knight move keeps the structure's key; a pawn move changes it.
+    let p: Kokesu = pos(KIWIPETE);
+    let key = p.correction_key().expect("kokesu corrects by its pawns");
+    let after = |token: &str| {
+        let mut q = p.clone();
+        q.play(p.parse_move(token).unwrap());
+        q.correction_key().unwrap()
+    };
+    assert_eq!(after("4d5f"), key, "Nd3 moves no pawn");
+    assert_ne!(after("7g7f"), key, "b3 moves one");
+    // A search learns a correction for the structure it searched most, and hands it on.
+    let history = [(p.key(), p.in_check())];
+    let mut stats = Vec::new();
+    smp::search_with(&p, &history, &limits(9), &Table::new(4), &Signals::default(), &mut stats, 1, Instant::now(), &mut |_| {});
+    let learned = stats[0].corrections.get(0, key);
+    assert_ne!(learned, 0, "nine plies over one pawn structure teach it something");
+    assert!(learned.abs() <= 100, "{learned}");
+}
+

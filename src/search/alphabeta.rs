@@ -5,7 +5,9 @@
 //! futility and null move where the evaluation is stable and zugzwang rare, pruning of
 //! quiet moves (late-move, futility, history) where a quiet move seldom wins at once.
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and
-//! singular extensions and the history statistics serve every game.
+//! singular extensions and the history statistics serve every game. A game that names a
+//! structure (`Game::correction_key`) has its static evaluation corrected by what earlier
+//! searches of that structure found.
 
 use super::history::{self, Context};
 use super::params;
@@ -222,9 +224,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
-        // The static evaluation, and a better guess from the table's bound.
+        // The static evaluation (corrected by what searches of the same structure found),
+        // and a better guess from the table's bound.
         let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
-        let mut eval = raw_eval;
+        let static_eval = self.corrected(pos, raw_eval);
+        let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
                 let better = match e.bound {
@@ -237,7 +241,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
-        self.stack[ply].eval = raw_eval;
+        self.stack[ply].eval = static_eval;
         let improving = !in_check && {
             let earlier = if ply >= 2 && self.stack[ply - 2].eval != NO_EVAL {
                 self.stack[ply - 2].eval
@@ -246,7 +250,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else {
                 NO_EVAL
             };
-            earlier == NO_EVAL || raw_eval > earlier
+            earlier == NO_EVAL || static_eval > earlier
         };
         self.stack[ply + 2].killers = [None; 2];
 
@@ -449,8 +453,30 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
             let raw = (raw_eval != NO_EVAL).then_some(raw_eval);
             self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
+            // The search's score says how far off the evaluation was, where the bound
+            // allows it to say so and a capture did not decide the node.
+            let off = match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                Bound::Exact => true,
+            };
+            if static_eval != NO_EVAL && off && best.abs() < MATE_BOUND && !best_move.is_some_and(|m| pos.is_tactical(m)) {
+                if let Some(k) = pos.correction_key() {
+                    self.history.corrections.update(pos.side_to_move().index(), k, depth, best - static_eval);
+                }
+            }
         }
         best
+    }
+
+    /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history added.
+    fn corrected(&self, pos: &G, raw: i32) -> i32 {
+        match pos.correction_key() {
+            Some(k) if raw != NO_EVAL => {
+                (raw + self.history.corrections.get(pos.side_to_move().index(), k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }
+            _ => raw,
+        }
     }
 
     /// The singular-extension search: `pos` (already on the path at `ply`) searched to
@@ -634,12 +660,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best = -INF;
         let mut raw_eval = None;
         if stand_pat {
-            let stand = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
-            raw_eval = Some(stand);
+            let raw = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
+            raw_eval = Some(raw);
+            let stand = self.corrected(pos, raw);
             if stand >= beta || qply >= MAX_QPLY {
                 self.moves[ply] = list;
                 if entry.is_none() {
-                    self.tt.store(key, None, to_tt(stand, ply), Some(stand), 0, Bound::Lower);
+                    self.tt.store(key, None, to_tt(stand, ply), Some(raw), 0, Bound::Lower);
                 }
                 return stand;
             }

@@ -3,6 +3,9 @@
 //! plies earlier and this move). Every entry moves toward a bound with the "gravity"
 //! update `h += bonus - h * |bonus| / MAX`, so good moves rise, moves that were tried
 //! before a cut fall (maluses), and nothing saturates.
+//!
+//! [`Corrections`] is of another kind: it learns how far the static evaluation was from
+//! the search's score in positions of the same structure, and corrects the evaluation by it.
 
 /// The bound every statistic stays within.
 pub const MAX: i32 = 16_384;
@@ -26,6 +29,8 @@ pub struct Histories<M> {
     butterfly: Vec<i16>,
     counter: Vec<Option<M>>,
     continuation: Vec<i16>,
+    /// The static evaluation's corrections, kept from search to search like the rest.
+    pub corrections: Corrections,
 }
 
 /// Where the two continuation tables are looked up for a move: the ids of the moves one
@@ -47,6 +52,7 @@ impl<M: Copy + PartialEq> Histories<M> {
             butterfly: vec![0; BUTTERFLY_SIZE],
             counter: vec![None; COUNTER_SIZE],
             continuation: vec![0; CONTINUATION_SIZE],
+            corrections: Corrections::new(),
         }
     }
 
@@ -92,9 +98,72 @@ impl<M: Copy + PartialEq> Default for Histories<M> {
     }
 }
 
+const CORRECTION_SIZE: usize = 1 << 14;
+/// Correction entries are in 1/`CORRECTION_GRAIN` centipawn.
+const CORRECTION_GRAIN: i32 = 16;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 100;
+
+/// Correction history: per side to move and per structural key (the game's
+/// `correction_key`, kokesu's pawns say), a running average of the search's score minus
+/// the static evaluation. The search adds it to the static evaluation, so an evaluation
+/// that misjudges a pawn structure is put right after a few searches of it.
+pub struct Corrections {
+    table: Vec<i16>,
+}
+
+impl Corrections {
+    pub fn new() -> Self {
+        Corrections { table: vec![0; 2 * CORRECTION_SIZE] }
+    }
+
+    fn index(side: usize, key: u64) -> usize {
+        side * CORRECTION_SIZE + (key >> 32) as usize % CORRECTION_SIZE
+    }
+
+    /// The correction in centipawns for `side` to move with structural `key`.
+    pub fn get(&self, side: usize, key: u64) -> i32 {
+        self.table[Self::index(side, key)] as i32 / CORRECTION_GRAIN
+    }
+
+    /// A search to `depth` scored `diff` centipawns above the (corrected) static
+    /// evaluation: the entry moves toward it, the more the deeper the search.
+    pub fn update(&mut self, side: usize, key: u64, depth: i32, diff: i32) {
+        let e = &mut self.table[Self::index(side, key)];
+        let weight = (depth + 1).clamp(1, 16);
+        let target = (*e as i32 + diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
+        *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+    }
+}
+
+impl Default for Corrections {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corrections_follow_the_search_and_stay_bounded() {
+        let mut c = Corrections::new();
+        let key = 0xDEAD_BEEF_0000_0000;
+        assert_eq!(c.get(0, key), 0);
+        // The search keeps finding 60 cp more than the evaluation said.
+        for _ in 0..200 {
+            let diff = 60 - c.get(0, key);
+            c.update(0, key, 10, diff);
+        }
+        assert!((55..=60).contains(&c.get(0, key)), "{}", c.get(0, key));
+        assert_eq!(c.get(1, key), 0, "the other side's entry is its own");
+        for _ in 0..500 {
+            c.update(1, key, 20, -10_000);
+        }
+        // At the bound, less what the integer average rounds away.
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&c.get(1, key)), "{}", c.get(1, key));
+    }
 
     #[test]
     fn gravity_keeps_every_entry_within_the_bound() {

@@ -332,6 +332,13 @@ impl Game for Kokesu {
         eval::evaluate(self)
     }
 
+    /// The pawns of both sides: the structure the evaluation is least sure of.
+    fn correction_key(&self) -> Option<u64> {
+        let pawns = self.pieces[PAWN];
+        let (w, b) = (pawns & self.colors[0], pawns & self.colors[1]);
+        Some(w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29))
+    }
+
     const FUTILITY_MARGIN: i32 = 120;
     const QUIET_PRUNING: bool = true;
 
