@@ -227,7 +227,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         // The static evaluation (corrected by what searches of the same structure found),
         // and a better guess from the table's bound.
         let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
-        let static_eval = self.corrected(pos, raw_eval);
+        let correction_key = pos.correction_key();
+        let static_eval = self.corrected(pos, correction_key, raw_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -461,7 +462,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 Bound::Exact => true,
             };
             if static_eval != NO_EVAL && off && best.abs() < MATE_BOUND && !best_move.is_some_and(|m| pos.is_tactical(m)) {
-                if let Some(k) = pos.correction_key() {
+                if let Some(k) = correction_key {
                     self.history.corrections.update(pos.side_to_move().index(), k, depth, best - static_eval);
                 }
             }
@@ -469,9 +470,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         best
     }
 
-    /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history added.
-    fn corrected(&self, pos: &G, raw: i32) -> i32 {
-        match pos.correction_key() {
+    /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history of `key`
+    /// (`pos`'s `Game::correction_key`) added.
+    fn corrected(&self, pos: &G, key: Option<u64>, raw: i32) -> i32 {
+        match key {
             Some(k) if raw != NO_EVAL => {
                 (raw + self.history.corrections.get(pos.side_to_move().index(), k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }
@@ -662,7 +664,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if stand_pat {
             let raw = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
             raw_eval = Some(raw);
-            let stand = self.corrected(pos, raw);
+            let stand = self.corrected(pos, pos.correction_key(), raw);
             if stand >= beta || qply >= MAX_QPLY {
                 self.moves[ply] = list;
                 if entry.is_none() {
