@@ -242,6 +242,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     const QUIET_PRUNING: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The most a tactical move can win in material, in centipawns of the evaluation
+    /// (what it takes, and what a promotion adds), for the quiescence search's delta
+    /// pruning: a capture that cannot lift the standing score near alpha is skipped.
+    /// `None` (the default): not known, no move is skipped so.
+    fn material_gain(&self, _mv: Self::Move) -> Option<i32> {
+        None
+    }
     /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
     /// check, where the game can make them faster than all legal moves (no drops to
     /// generate, say), and returns `true`; an empty list then does not mean the game is

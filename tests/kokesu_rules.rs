@@ -784,3 +784,22 @@ fn tactical_moves_are_the_legal_captures_and_promotions() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// Delta pruning's bound: what a capture takes, plus what its promotion adds, at the
+/// fixed piece values (pawn 100, knight 325, bishop 335, rook 480, queen 960).
+#[test]
+fn material_gain_counts_the_victim_and_the_promotion() {
+    let gain = |sfen: &str, tok: &str| {
+        let p = pos(sfen);
+        let m = p.parse_move(tok).unwrap();
+        p.material_gain(m)
+    };
+    assert_eq!(gain("4k3/8/8/4p3/8/8/8/4RK2 b - 1", "4h4d"), Some(100), "rook takes a pawn");
+    assert_eq!(gain("4k3/4r3/8/8/8/8/8/4RK2 b - 1", "4h4b"), Some(480), "rook takes a rook");
+    // b7 takes the rook on a8 and becomes the missing knight: 480 + 325 - 100.
+    let p = "rnbqkbnr/pPpppppp/8/8/8/8/P1PPPPPP/R1BQKBNR b - 1";
+    assert_eq!(gain(p, "7b8an"), Some(705));
+    // Taking nothing: the promotion alone, to a queen (960 - 100) or a knight (325 - 100).
+    assert_eq!(gain("4k3/1P6/8/8/8/8/8/4K3 b - 1", "7b7aq"), Some(860));
+    assert_eq!(gain("4k3/1P6/8/8/8/8/8/4K3 b - 1", "7b7an"), Some(225));
+}

@@ -683,10 +683,22 @@ impl<'a, G: Game> Searcher<'a, G> {
         let tt_move = entry.and_then(|e| e.mv);
         scores.extend(list.iter().map(|&m| if Some(m) == tt_move { ORDER_TT } else { pos.order_score(m) }));
         let mut best_move = None;
+        // Delta pruning applies where a standing score exists (not in check).
+        let futility_base = if stand_pat && !in_check { Some(best + params::QS_FUTILITY_MARGIN) } else { None };
         for n in 0..list.len() {
             pick_next(&mut list, &mut scores, n);
+            let futile = match (futility_base, pos.material_gain(list[n])) {
+                (Some(base), Some(gain)) if base + gain <= alpha => Some(base + gain),
+                _ => None,
+            };
             let mut child = pos.clone();
             child.play(list[n]);
+            if let Some(value) = futile {
+                if !child.in_check() {
+                    best = best.max(value);
+                    continue;
+                }
+            }
             self.tt.prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {

@@ -60,6 +60,11 @@ pub const PROBCUT_MARGIN: i32 = 190;
 pub const PROBCUT_IMPROVING: i32 = 45;
 pub const PROBCUT_REDUCTION: i32 = 4;
 
+/// Delta pruning in the quiescence search: a capture is skipped when the standing
+/// score plus what it wins (`Game::material_gain`) plus this margin stays at or below
+/// alpha, unless it gives check.
+pub const QS_FUTILITY_MARGIN: i32 = 150;
+
 /// Internal iterative reduction: a node without a table move loses a ply from this depth.
 pub const IIR_DEPTH: i32 = 4;
 

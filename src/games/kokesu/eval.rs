@@ -10,7 +10,7 @@
 //! defended, and hanging pieces.
 
 use super::board::*;
-use super::movegen::promotion_choices;
+use super::movegen::{promotion_choices, KMove};
 use super::Kokesu;
 use crate::games::see::swap_off;
 
@@ -597,6 +597,14 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
         t.add(SAFE_CHECK_MG + i, s * n as f32);
     }
     (mg, eg)
+}
+
+/// What `mv` takes plus what its promotion adds, at the fixed piece values.
+pub fn material_gain(pos: &Kokesu, mv: KMove) -> i32 {
+    let victim = pos.board[mv.to()];
+    let taken = if victim == EMPTY { 0 } else { PIECE_VALUE[victim as usize % 6] };
+    let promoted = if mv.promo() != 0 { PIECE_VALUE[mv.promo()] - PIECE_VALUE[PAWN] } else { 0 };
+    taken + promoted
 }
 
 /// The evaluation from the side to move's view, in centipawns.

@@ -361,6 +361,10 @@ impl Game for Kokesu {
         mv.promo() != 0 || self.board[mv.to()] != EMPTY
     }
 
+    fn material_gain(&self, mv: KMove) -> Option<i32> {
+        Some(eval::material_gain(self, mv))
+    }
+
     fn tactical_moves(&self, out: &mut Vec<KMove>) -> bool {
         self.generate_some(out, true);
         true
