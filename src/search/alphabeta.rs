@@ -687,10 +687,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let futility_base = if stand_pat && !in_check { Some(best + params::QS_FUTILITY_MARGIN) } else { None };
         for n in 0..list.len() {
             pick_next(&mut list, &mut scores, n);
-            let futile = match (futility_base, pos.material_gain(list[n])) {
-                (Some(base), Some(gain)) if base + gain <= alpha => Some(base + gain),
-                _ => None,
-            };
+            let futile = futility_base.and_then(|base| Some(base + pos.material_gain(list[n])?)).filter(|&v| v <= alpha);
             let mut child = pos.clone();
             child.play(list[n]);
             if let Some(value) = futile {

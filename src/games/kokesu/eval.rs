@@ -601,9 +601,15 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
 
 /// What `mv` takes plus what its promotion adds, at the fixed piece values.
 pub fn material_gain(pos: &Kokesu, mv: KMove) -> i32 {
-    let victim = pos.board[mv.to()];
-    let taken = if victim == EMPTY { 0 } else { PIECE_VALUE[victim as usize % 6] };
-    let promoted = if mv.promo() != 0 { PIECE_VALUE[mv.promo()] - PIECE_VALUE[PAWN] } else { 0 };
+    capture_gain(pos, mv.to(), mv.promo(), &PIECE_VALUE)
+}
+
+/// What a move to `to` (promoting to `promo`, 0 for none) takes plus what the promotion
+/// adds, at the piece values `value`.
+fn capture_gain(pos: &Kokesu, to: usize, promo: usize, value: &[i32; 6]) -> i32 {
+    let victim = pos.board[to];
+    let taken = if victim == EMPTY { 0 } else { value[victim as usize % 6] };
+    let promoted = if promo != 0 { value[promo] - value[PAWN] } else { 0 };
     taken + promoted
 }
 
@@ -683,13 +689,8 @@ const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 ///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
-    let victim = pos.board[to];
-    let mut first = if victim == EMPTY { 0 } else { SEE_VALUE[victim as usize % 6] };
-    let mut mover = pos.board[from] as usize % 6;
-    if promo != 0 {
-        first += SEE_VALUE[promo] - SEE_VALUE[PAWN];
-        mover = promo;
-    }
+    let first = capture_gain(pos, to, promo, &SEE_VALUE);
+    let mover = if promo != 0 { promo } else { pos.board[from] as usize % 6 };
     let mut occ = (pos.colors[0] | pos.colors[1]) & !bit(from);
     let mut side = pos.side;
     swap_off(first, SEE_VALUE[mover], || {
