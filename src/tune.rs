@@ -237,6 +237,12 @@ impl Features {
     /// The linear form from the side to move's view: `mg_share` is phase / total, each
     /// weight's coefficients summed, zeros dropped.
     pub fn finish(&self, tapers: &[Taper], mg_share: f32, sente_to_move: bool) -> Vec<(u32, f32)> {
+        self.finish_scaled(tapers, mg_share, 1.0, sente_to_move)
+    }
+
+    /// [`Features::finish`] for an evaluation that multiplies its endgame score by
+    /// `eg_scale` before the taper.
+    pub fn finish_scaled(&self, tapers: &[Taper], mg_share: f32, eg_scale: f32, sente_to_move: bool) -> Vec<(u32, f32)> {
         let sign = if sente_to_move { 1.0 } else { -1.0 };
         let mut v: Vec<(u32, f32)> = self
             .raw
@@ -244,7 +250,7 @@ impl Features {
             .map(|&(i, c)| {
                 let t = match tapers[i as usize] {
                     Taper::Mg => mg_share,
-                    Taper::Eg => 1.0 - mg_share,
+                    Taper::Eg => (1.0 - mg_share) * eg_scale,
                     Taper::Flat => 1.0,
                 };
                 (i, c * t * sign)
@@ -435,6 +441,20 @@ pub mod testing {
         mg_share: impl Fn(&G) -> f32,
         tolerance: f64,
     ) {
+        check_scaled_linear_form(positions, params, w, eval, mg_share, |_| 1.0, tolerance)
+    }
+
+    /// [`check_linear_form`] for an evaluation that scales its endgame score by
+    /// `eg_scale` (a fraction) before the taper.
+    pub fn check_scaled_linear_form<G: Game>(
+        positions: &[G],
+        params: &[Param],
+        w: &[i32],
+        eval: impl Fn(&G, &mut Features) -> i32,
+        mg_share: impl Fn(&G) -> f32,
+        eg_scale: impl Fn(&G) -> f32,
+        tolerance: f64,
+    ) {
         let tapers = tapers(params);
         let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
         for g in positions {
@@ -443,7 +463,8 @@ pub mod testing {
             if e.abs() >= 15000 {
                 continue;
             }
-            let s = Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.side_to_move() == Color::Sente) };
+            let features = f.finish_scaled(&tapers, mg_share(g), eg_scale(g), g.side_to_move() == Color::Sente);
+            let s = Sample { result: 0.5, features };
             let lin = linear(&wf, &s);
             assert!((lin - e as f64).abs() <= tolerance, "{e} vs {lin}: {}", g.to_sfen());
         }
