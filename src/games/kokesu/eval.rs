@@ -695,9 +695,12 @@ fn middle_and_end<T: Trace>(pos: &Kokesu, phase: i32, w: &Weights, t: &mut T) ->
 /// Stockfish's scale factors for such endings, which no linear weight can express.
 pub fn eg_scale(pos: &Kokesu, strong: usize) -> i32 {
     let p = &pos.pieces;
+    if p[PAWN] & pos.colors[strong] != 0 {
+        return 64;
+    }
     let npm = |c: usize| -> i32 { (KNIGHT..=QUEEN).map(|k| PIECE_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32).sum() };
     let (ours, theirs) = (npm(strong), npm(strong ^ 1));
-    if p[PAWN] & pos.colors[strong] == 0 && ours - theirs <= PIECE_VALUE[BISHOP] {
+    if ours - theirs <= PIECE_VALUE[BISHOP] {
         return if ours < PIECE_VALUE[ROOK] {
             0
         } else if theirs <= PIECE_VALUE[BISHOP] {
