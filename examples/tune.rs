@@ -195,8 +195,7 @@ fn main() {
                 let pos = Kokesu::from_sfen(sfen, &rules).ok()?;
                 let mut f = Features::default();
                 let e = keval::evaluate_with(&pos, &initial, &mut f);
-                let scale = keval::eg_scale_with(&pos, &initial) / 64.0;
-                (e.abs() < 3000).then(|| f.finish_scaled(&t, keval::mg_share(&pos), scale, pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.finish(&t, keval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         "shogi66" => {

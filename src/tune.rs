@@ -211,6 +211,9 @@ pub fn format_weights(w: &[i32], params: &[Param], header: &str) -> String {
 pub trait Trace {
     /// Weight `i` was multiplied by `v` (sente's view, before the taper).
     fn add(&mut self, i: usize, v: f32);
+    /// The endgame score was multiplied by `factor` before the taper (a factor of the
+    /// position, not a weight: kokesu's pawnless endings). Not called: 1.
+    fn scale_eg(&mut self, _factor: f32) {}
 }
 
 /// The search's trace: nothing (compiled away).
@@ -225,25 +228,27 @@ impl Trace for NoTrace {
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     pub raw: Vec<(u32, f32)>,
+    /// The endgame score's factor, if the evaluation reported one.
+    pub eg_scale: Option<f32>,
 }
 
 impl Trace for Features {
     fn add(&mut self, i: usize, v: f32) {
         self.raw.push((i as u32, v));
     }
+
+    fn scale_eg(&mut self, factor: f32) {
+        self.eg_scale = Some(factor);
+    }
 }
 
 impl Features {
-    /// The linear form from the side to move's view: `mg_share` is phase / total, each
-    /// weight's coefficients summed, zeros dropped.
+    /// The linear form from the side to move's view: `mg_share` is phase / total (the
+    /// endgame share also times the reported endgame factor), each weight's
+    /// coefficients summed, zeros dropped.
     pub fn finish(&self, tapers: &[Taper], mg_share: f32, sente_to_move: bool) -> Vec<(u32, f32)> {
-        self.finish_scaled(tapers, mg_share, 1.0, sente_to_move)
-    }
-
-    /// [`Features::finish`] for an evaluation that multiplies its endgame score by
-    /// `eg_scale` before the taper.
-    pub fn finish_scaled(&self, tapers: &[Taper], mg_share: f32, eg_scale: f32, sente_to_move: bool) -> Vec<(u32, f32)> {
         let sign = if sente_to_move { 1.0 } else { -1.0 };
+        let eg_scale = self.eg_scale.unwrap_or(1.0);
         let mut v: Vec<(u32, f32)> = self
             .raw
             .iter()
@@ -441,20 +446,6 @@ pub mod testing {
         mg_share: impl Fn(&G) -> f32,
         tolerance: f64,
     ) {
-        check_scaled_linear_form(positions, params, w, eval, mg_share, |_| 1.0, tolerance)
-    }
-
-    /// [`check_linear_form`] for an evaluation that scales its endgame score by
-    /// `eg_scale` (a fraction) before the taper.
-    pub fn check_scaled_linear_form<G: Game>(
-        positions: &[G],
-        params: &[Param],
-        w: &[i32],
-        eval: impl Fn(&G, &mut Features) -> i32,
-        mg_share: impl Fn(&G) -> f32,
-        eg_scale: impl Fn(&G) -> f32,
-        tolerance: f64,
-    ) {
         let tapers = tapers(params);
         let wf: Vec<f64> = w.iter().map(|&x| x as f64).collect();
         for g in positions {
@@ -463,8 +454,7 @@ pub mod testing {
             if e.abs() >= 15000 {
                 continue;
             }
-            let features = f.finish_scaled(&tapers, mg_share(g), eg_scale(g), g.side_to_move() == Color::Sente);
-            let s = Sample { result: 0.5, features };
+            let s = Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.side_to_move() == Color::Sente) };
             let lin = linear(&wf, &s);
             assert!((lin - e as f64).abs() <= tolerance, "{e} vs {lin}: {}", g.to_sfen());
         }
@@ -493,9 +483,12 @@ mod tests {
     #[test]
     fn taper_and_side_to_move() {
         let tapers = tapers(SCHEMA);
-        let f = Features { raw: vec![(0, 2.0), (2, 2.0), (0, 1.0), (4, 1.0)] };
+        let mut f = Features { raw: vec![(0, 2.0), (2, 2.0), (0, 1.0), (4, 1.0)], eg_scale: None };
         let lin = f.finish(&tapers, 0.25, false);
         assert_eq!(lin, vec![(0, -0.75), (2, -1.5), (4, -1.0)]);
+        // A reported endgame factor scales the endgame weights only.
+        f.scale_eg(0.5);
+        assert_eq!(f.finish(&tapers, 0.25, false), vec![(0, -0.75), (2, -0.75), (4, -1.0)]);
     }
 
     /// Results drawn from a known linear evaluation: the tuner finds its weights again.

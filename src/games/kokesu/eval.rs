@@ -635,21 +635,8 @@ pub fn mg_share(pos: &Kokesu) -> f32 {
 /// The evaluation with weights `w`, reporting each weight's coefficient to `t`.
 #[inline(always)]
 pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
-    let phase = phase(pos);
-    let (mg, eg) = middle_and_end(pos, phase, w, t);
-    // What the favoured side can still win with scales the endgame score.
-    let eg = eg * eg_scale(pos, if eg > 0 { 0 } else { 1 }) / 64;
-    let score = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
-    // The tempo is the mover's: in sente's view before the sign turns it round.
-    t.add(TEMPO, if pos.side == 0 { 1.0 } else { -1.0 });
-    let score = if pos.side == 0 { score } else { -score } + w[TEMPO];
-    score.clamp(-15000, 15000)
-}
-
-/// The middlegame and endgame scores from sente's view, before the taper and the tempo.
-#[inline(always)]
-fn middle_and_end<T: Trace>(pos: &Kokesu, phase: i32, w: &Weights, t: &mut T) -> (i32, i32) {
     let p = &pos.pieces;
+    let phase = phase(pos);
     let white = eval_side(pos, 0, phase, w, t);
     let black = eval_side(pos, 1, phase, w, t);
     let mut mg = white.mg - black.mg;
@@ -685,15 +672,25 @@ fn middle_and_end<T: Trace>(pos: &Kokesu, phase: i32, w: &Weights, t: &mut T) ->
         }
     }
 
-    (mg, eg)
+    // What the favoured side can still win with scales the endgame score.
+    let scale = eg_scale(pos, eg);
+    t.scale_eg(scale as f32 / 64.0);
+    let eg = eg * scale / 64;
+    let score = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
+    // The tempo is the mover's: in sente's view before the sign turns it round.
+    t.add(TEMPO, if pos.side == 0 { 1.0 } else { -1.0 });
+    let score = if pos.side == 0 { score } else { -score } + w[TEMPO];
+    score.clamp(-15000, 15000)
 }
 
-/// How much of an endgame score in `strong`'s favour it can turn into a win, in 64ths.
+/// How much of the endgame score `eg` (sente's view) the side it favours can turn into a
+/// win, in 64ths.
 /// Without a pawn and at most a minor piece ahead, a side cannot force mate with less
 /// than a rook (king and minor piece against king: nothing), and hardly with more (a rook
 /// against a minor piece, or a rook and a minor piece against a rook): these are
 /// Stockfish's scale factors for such endings, which no linear weight can express.
-pub fn eg_scale(pos: &Kokesu, strong: usize) -> i32 {
+pub fn eg_scale(pos: &Kokesu, eg: i32) -> i32 {
+    let strong = if eg > 0 { 0 } else { 1 };
     let p = &pos.pieces;
     if p[PAWN] & pos.colors[strong] != 0 {
         return 64;
@@ -710,12 +707,6 @@ pub fn eg_scale(pos: &Kokesu, strong: usize) -> i32 {
         };
     }
     64
-}
-
-/// The scale (in 64ths) of `pos`'s endgame score under the weights `w`, for the tuner.
-pub fn eg_scale_with(pos: &Kokesu, w: &Weights) -> f32 {
-    let (_, eg) = middle_and_end(pos, phase(pos), w, &mut NoTrace);
-    eg_scale(pos, if eg > 0 { 0 } else { 1 }) as f32
 }
 
 /// Piece values for exchanges (the king: more than everything else together).
@@ -819,15 +810,7 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let positions: Vec<Kokesu> = sample_positions().into_iter().step_by(7).collect();
-        testing::check_scaled_linear_form(
-            &positions,
-            PARAMS,
-            weights(),
-            |g, f| evaluate_with(g, weights(), f),
-            mg_share,
-            |g| eg_scale_with(g, weights()) / 64.0,
-            10.0,
-        );
+        testing::check_linear_form(&positions, PARAMS, weights(), |g, f| evaluate_with(g, weights(), f), mg_share, 10.0);
     }
 
     /// The sum of the coefficients the evaluation reports for weight `i` (sente's view).
@@ -888,15 +871,16 @@ mod tests {
         let pos = |sfen: &str| Kokesu::from_sfen(sfen, &KokesuRules::default()).unwrap();
         // King and minor piece against king: nothing to win with. A rook against a minor
         // piece, or a rook and a minor piece against a rook: hardly anything.
-        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/2N5/8/4K3 b - 1"), 0), 0);
-        assert_eq!(eg_scale(&pos("8/8/4k3/3n4/8/8/8/R3K3 b - 1"), 0), 4);
-        assert_eq!(eg_scale(&pos("8/8/4k3/3r4/8/8/8/RN2K3 b - 1"), 0), 14);
+        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/2N5/8/4K3 b - 1"), 1), 0);
+        assert_eq!(eg_scale(&pos("8/8/4k3/3n4/8/8/8/R3K3 b - 1"), 1), 4);
+        assert_eq!(eg_scale(&pos("8/8/4k3/3r4/8/8/8/RN2K3 b - 1"), 1), 14);
         // With a pawn, or a rook against a bare king, or a queen against a rook: in full.
-        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/2N5/4P3/4K3 b - 1"), 0), 64);
-        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/8/8/R3K3 b - 1"), 0), 64);
-        assert_eq!(eg_scale(&pos("8/8/4k3/3r4/8/8/8/Q3K3 b - 1"), 0), 64);
-        // The side that is behind keeps its full score: black's pawns against a bishop.
-        assert_eq!(eg_scale(&pos("8/3pp3/4k3/8/8/2B5/8/4K3 b - 1"), 1), 64);
+        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/2N5/4P3/4K3 b - 1"), 1), 64);
+        assert_eq!(eg_scale(&pos("8/8/4k3/8/8/8/8/R3K3 b - 1"), 1), 64);
+        assert_eq!(eg_scale(&pos("8/8/4k3/3r4/8/8/8/Q3K3 b - 1"), 1), 64);
+        // (The second argument is the endgame score's sign: 1 favours sente.) Black's
+        // pawns against a bishop, the score in black's favour: in full.
+        assert_eq!(eg_scale(&pos("8/3pp3/4k3/8/8/2B5/8/4K3 b - 1"), -1), 64);
         // In the evaluation (sente to move): what is left is the middlegame share of the
         // taper.
         assert!(eval("8/8/4k3/8/8/2B5/8/4K3 w - 1").abs() < 60);

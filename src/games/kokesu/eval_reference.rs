@@ -369,7 +369,7 @@ pub fn evaluate_reference(pos: &Kokesu) -> i32 {
 
     // The endgame scale is a rule of what can be won, not a weight: the evaluation
     // applies it to every set of weights, so the reference does too.
-    let eg = eg * super::eg_scale(pos, if eg > 0 { 0 } else { 1 }) / 64;
+    let eg = eg * super::eg_scale(pos, eg) / 64;
     let score = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
     let tempo = 12;
     let score = if pos.side == 0 { score } else { -score } + tempo;
