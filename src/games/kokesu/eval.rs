@@ -655,12 +655,7 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
         if p[PAWN] & weak_side != 0 {
             continue;
         }
-        let material = |c: usize| -> i32 {
-            (KNIGHT..=QUEEN)
-                .map(|k| PIECE_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32)
-                .sum()
-        };
-        if material(strong) - material(weak) >= PIECE_VALUE[ROOK] {
+        if non_pawn_material(pos, strong) - non_pawn_material(pos, weak) >= PIECE_VALUE[ROOK] {
             let wk = pos.king_square(weak);
             let sk = pos.king_square(strong);
             let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs()
@@ -695,8 +690,7 @@ pub fn eg_scale(pos: &Kokesu, eg: i32) -> i32 {
     if p[PAWN] & pos.colors[strong] != 0 {
         return 64;
     }
-    let npm = |c: usize| -> i32 { (KNIGHT..=QUEEN).map(|k| PIECE_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32).sum() };
-    let (ours, theirs) = (npm(strong), npm(strong ^ 1));
+    let (ours, theirs) = (non_pawn_material(pos, strong), non_pawn_material(pos, strong ^ 1));
     if ours - theirs <= PIECE_VALUE[BISHOP] {
         return if ours < PIECE_VALUE[ROOK] {
             0
@@ -707,6 +701,12 @@ pub fn eg_scale(pos: &Kokesu, eg: i32) -> i32 {
         };
     }
     64
+}
+
+/// `c`'s pieces other than pawns and king, at the fixed piece values (the mop-up's and
+/// the endgame scale's material test).
+fn non_pawn_material(pos: &Kokesu, c: usize) -> i32 {
+    (KNIGHT..=QUEEN).map(|k| PIECE_VALUE[k] * (pos.pieces[k] & pos.colors[c]).count_ones() as i32).sum()
 }
 
 /// Piece values for exchanges (the king: more than everything else together).
