@@ -9,6 +9,11 @@ Usage:
   python3 tools/match.py --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
   V: shogi66 kokesu numbershogi kanishogi kaninariebi (against fsf: shogi66 kokesu numbershogi)
 
+A clock game instead (--tc BASE+INC, seconds): each side's clock starts at BASE, is charged
+the wall time from `go` to `bestmove` and gains INC a move; `go btime wtime binc winc`
+sends both; a side whose clock goes below zero loses on time. This judges time
+management. The final line adds each engine's mean time a move.
+
 Limits: `go nodes N` (default for build against build: 20000 nodes, the same games on a
 loaded machine as on an idle one), `go movetime MS` (default against Fairy-Stockfish: 200),
 `go depth D`; given together they are sent together. Fixed nodes cannot see a change that
@@ -219,9 +224,13 @@ class KomaPlayer:
         self.e.send("isready")
         self.e.until("readyok", timeout=self.timeout)
 
-    def best(self, moves, legal):
+    def best(self, moves, legal, clock=None):
+        """`clock`: (first player's ms, second player's ms, increment ms) for a clock game."""
         self.e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.e.send("go " + self.go)
+        if clock:
+            self.e.send("go btime %d wtime %d binc %d winc %d" % (clock[0], clock[1], clock[2], clock[2]))
+        else:
+            self.e.send("go " + self.go)
         return self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
 
     def kill(self):
@@ -231,6 +240,11 @@ class KomaPlayer:
         self.e = None
 
     close = kill
+
+
+def now_ms():
+    """The clock a clock game is charged by (tests replace it)."""
+    return time.monotonic() * 1000
 
 
 def quiet_move(sfen, token):
@@ -250,6 +264,8 @@ def play_game(players, referee, opening, args):
     quiet = 0
     kokesu = args.variant == "kokesu"
     stalemate_loses = args.rule_options.get("KokesuStalemate") == "loss"
+    # --tc: each side's clock in ms, charged with the wall time from `go` to `bestmove`.
+    clocks = [args.clock[0], args.clock[0]] if args.clock else None
     for p in players:
         try:
             p.new_game(opening)
@@ -295,7 +311,18 @@ def play_game(players, referee, opening, args):
         else:
             mover = players[side]
             try:
-                chosen = mover.best(moves, legal)
+                if clocks:
+                    started = now_ms()
+                    chosen = mover.best(moves, legal, (clocks[0], clocks[1], args.clock[1]))
+                    used = now_ms() - started
+                    args.time_used[mover.name][0] += used
+                    args.time_used[mover.name][1] += 1
+                    clocks[side] -= used
+                    if clocks[side] < 0:
+                        return 1 - side, "%s lost on time" % mover.name, moves
+                    clocks[side] += args.clock[1]
+                else:
+                    chosen = mover.best(moves, legal)
             except EngineError as e:
                 mover.kill()
                 return 1 - side, "%s failed: %s" % (mover.name, e), moves
@@ -334,6 +361,8 @@ def make_opening(referee, rng, args):
 
 
 def go_command(args):
+    if args.clock:
+        return "clock %g+%g s" % (args.clock[0] / 1000, args.clock[1] / 1000)
     parts = []
     if args.nodes:
         parts.append("nodes %d" % args.nodes)
@@ -403,6 +432,8 @@ def main():
     ap.add_argument("--nodes", type=int, help="go nodes N per move (default 20000 build against build)")
     ap.add_argument("--movetime", type=int, help="go movetime MS per move (default 200 against fsf)")
     ap.add_argument("--depth", type=int, help="go depth D per move")
+    ap.add_argument("--tc", help="a clock game instead: BASE+INC seconds for each side (e.g. 3+0.03); "
+                    "the script keeps the clocks and a side whose clock runs out loses")
     ap.add_argument("--go-b", help="B's own go limits instead, e.g. 'nodes 5000' (odds, calibration)")
     ap.add_argument("--games", type=int, default=400, help="most games (rounded up to pairs)")
     ap.add_argument("--sprt", default="0,10", help="elo0,elo1 (logistic Elo), or 'off'")
@@ -434,7 +465,18 @@ def main():
     for path in (args.a, args.b[4:] if fsf else args.b):
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             sys.exit("not an executable: %s" % path)
-    if not (args.nodes or args.movetime or args.depth):
+    args.clock = None
+    args.time_used = {"A": [0.0, 0], "B": [0.0, 0]}
+    if args.tc:
+        if args.nodes or args.movetime or args.depth or args.go_b:
+            sys.exit("--tc replaces --nodes, --movetime, --depth and --go-b")
+        try:
+            base, inc = (float(x) for x in (args.tc.split("+") + ["0"])[:2])
+        except ValueError:
+            sys.exit("--tc: BASE+INC in seconds, e.g. 3+0.03")
+        args.clock = (int(base * 1000), int(inc * 1000))
+        args.move_timeout = args.move_timeout or 60 + base
+    elif not (args.nodes or args.movetime or args.depth):
         if fsf:
             args.movetime = 200
         else:
@@ -497,6 +539,9 @@ def main():
         verdict = "stopped early" if decision == "stopped" else "no SPRT"
     ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
     name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
+    if args.clock:
+        ends += ". Mean time a move: " + ", ".join(
+            "%s %.0f ms" % (who, ms / max(1, n)) for who, (ms, n) in sorted(args.time_used.items()))
     print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
           % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
              verdict, ends, time.time() - t0), flush=True)

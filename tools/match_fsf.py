@@ -200,7 +200,9 @@ class FsfPlayer:
                 sys.exit("pyffish rejects the position after the placement: " + self.fen)
         self.warned = False
 
-    def best(self, moves, legal):
+    def best(self, moves, legal, clock=None):
+        """`clock`: (first player's ms, second player's ms, increment ms); in UCI the first
+        player is white."""
         conv = [to_fsf(m, self.files, self.ranks) for m in moves[self.base:]]
         root = "position fen " + self.fen if self.fen else "position startpos"
         self.e.send(root + (" moves " + " ".join(conv) if conv else ""))
@@ -212,7 +214,10 @@ class FsfPlayer:
                 print("  note: Fairy-Stockfish does not know koma's legal %s after %s"
                       % (" ".join(sorted(unknown)), " ".join(moves)), flush=True)
                 self.warned = True
-        self.e.send("go %s searchmoves %s" % (self.go, " ".join(search)))
+        go = self.go
+        if clock:
+            go = "wtime %d btime %d winc %d binc %d" % (clock[0], clock[1], clock[2], clock[2])
+        self.e.send("go %s searchmoves %s" % (go, " ".join(search)))
         move = self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
         if move == "(none)":
             return move

@@ -24,7 +24,7 @@ class Script:
     def new_game(self, opening):
         self.i = 0
 
-    def best(self, moves, legal):
+    def best(self, moves, legal, clock=None):
         self.i += 1
         return self.moves[self.i - 1]
 
@@ -32,8 +32,9 @@ class Script:
         pass
 
 
-def args_for(variant, max_plies=400, **rules):
-    return types.SimpleNamespace(variant=variant, max_plies=max_plies, rule_options=rules)
+def args_for(variant, max_plies=400, clock=None, **rules):
+    return types.SimpleNamespace(variant=variant, max_plies=max_plies, rule_options=rules, clock=clock,
+                                 time_used={"A": [0.0, 0], "B": [0.0, 0]})
 
 
 def scripted(line):
@@ -118,6 +119,46 @@ class FakeReferee:
 
     def in_check(self, sfen):
         return sfen.split()[0] in self.checks
+
+
+class Thinker(Script):
+    """A player that thinks `ms` a move on a clock the test keeps, and records the clocks
+    it was sent."""
+
+    def __init__(self, name, ms, clock):
+        super().__init__(name, ["m"] * 100)
+        self.ms, self.clock, self.sent = ms, clock, []
+
+    def best(self, moves, legal, clock=None):
+        self.sent.append(clock)
+        self.clock[0] += self.ms
+        return super().best(moves, legal)
+
+
+class ClockGameTest(unittest.TestCase):
+    def setUp(self):
+        self.now = [0.0]
+        self.saved, match.now_ms = match.now_ms, lambda: self.now[0]
+
+    def tearDown(self):
+        match.now_ms = self.saved
+
+    def test_a_side_whose_clock_runs_out_loses_on_time(self):
+        # 1 s + 0.1 s a move: B spends 400 ms a move, so after its third move it has
+        # 1000 - 3 * 300 = 100 ms left and its fourth move takes it below zero.
+        a, b = Thinker("A", 10, self.now), Thinker("B", 400, self.now)
+        cycle = ["p%d" % i for i in range(50)]
+        winner, why, moves = match.play_game([a, b], FakeReferee(cycle, set()), [], args_for("shogi66", clock=(1000, 100)))
+        self.assertEqual((winner, why, len(moves)), (0, "B lost on time", 7))
+        # Each side is sent both clocks (first player's, second's) and the increment.
+        self.assertEqual(b.sent[:3], [(1090, 1000, 100), (1180, 700, 100), (1270, 400, 100)])
+        self.assertEqual(a.sent[0], (1000, 1000, 100))
+
+    def test_without_a_clock_the_players_are_sent_none(self):
+        a, b = Thinker("A", 10_000, self.now), Thinker("B", 10_000, self.now)
+        winner, why, moves = match.play_game([a, b], FakeReferee(["p0", "p1", "p2", "p3"], set()), [], args_for("shogi66"))
+        self.assertEqual(why, "repetition")
+        self.assertEqual(set(a.sent + b.sent), {None})
 
 
 class PerpetualCheckTest(unittest.TestCase):
