@@ -71,6 +71,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.stack[0].mv = Some(mv);
+            let nodes_before = self.nodes;
             let mut score;
             if i == pv_idx {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, false);
@@ -80,8 +81,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, false);
                 }
             }
+            roots[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return i > pv_idx;
+            }
+            if i > pv_idx && pv_idx == 0 && score > alpha {
+                self.best_move_changes += 1.0;
             }
             if i == pv_idx || score > alpha {
                 roots[i].score = score;
@@ -745,7 +750,7 @@ mod tests {
     use super::*;
     use crate::games::kokesu::Kokesu;
     use crate::search::tt::Table;
-    use crate::search::{Limits, Signals};
+    use crate::search::{time, Limits, Signals};
     use std::time::{Duration, Instant};
 
     /// The score of `sfen` at `depth`, and what the singular-extension search finds
@@ -771,6 +776,50 @@ mod tests {
         s.root_depth = depth as i32;
         let value = s.exclude(&p, mv, depth as i32 / 2, r.score - 1, 0, p.in_check(), false);
         (r.score, value)
+    }
+
+    /// A depth-limited search of `sfen`: the searcher after it, and the best move of
+    /// each iteration.
+    fn search_to(table: &Table<<Kokesu as Game>::Move>, sfen: &str, depth: u32) -> (time::Progress, Vec<String>) {
+        let p = Kokesu::from_sfen(sfen, &Default::default()).unwrap();
+        let signals = Signals::default();
+        let history = [(p.key(), p.in_check())];
+        let mut s = Searcher::new(table, &signals, &history);
+        let limits = Limits {
+            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        let mut best = Vec::new();
+        s.run(&p, &limits, Instant::now(), &mut |r| best.push(p.format_move(r.pv[0])));
+        (s.progress, best)
+    }
+
+    #[test]
+    fn time_progress_sees_a_settled_search() {
+        // The rook takes a free queen (5h5d): it stays best from the first iteration and
+        // takes nearly all the nodes, so a clocked search would spend less than its optimum.
+        let table = Table::new(2);
+        let (progress, best) = search_to(&table, "k7/8/8/3q4/8/8/8/3R2K1 b - 1", 10);
+        assert!(best.iter().all(|m| m == "5h5d"), "{best:?}");
+        // (An early iteration may try another move before the capture; halved at each
+        // iteration since, that change has all but faded.)
+        assert!(progress.changes < 0.05, "{progress:?}");
+        assert!(progress.effort >= 0.9 && progress.effort <= 1.0, "{progress:?}");
+        assert!(time::time_scale(&progress) < 1.0);
+    }
+
+    #[test]
+    fn time_progress_counts_best_move_changes() {
+        // From the start the best move changes between iterations; once it has, the
+        // decayed count stays above zero, and the effort is a share of the nodes.
+        let table = Table::new(2);
+        let (progress, best) = search_to(&table, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", 10);
+        assert!(best.windows(2).any(|w| w[0] != w[1]), "the position must show a change: {best:?}");
+        assert!(progress.changes > 0.0, "{progress:?}");
+        assert!(progress.effort > 0.0 && progress.effort <= 1.0, "{progress:?}");
     }
 
     #[test]

@@ -78,6 +78,8 @@ struct RootMove<M> {
     /// The score of the last completed iteration (the aspiration window's centre).
     previous: i32,
     pv: Vec<M>,
+    /// Nodes this thread has spent below the move in this search (time management).
+    nodes: u64,
 }
 
 /// A score for a finished game, `ply` plies from the root, from the side to move's view.
@@ -151,6 +153,10 @@ pub struct Searcher<'a, G: Game> {
     deadline: Option<Duration>,
     node_limit: Option<u64>,
     stopped: bool,
+    /// Best-move changes at the root, halved at each new iteration (time management).
+    best_move_changes: f64,
+    /// What the completed iterations showed, for time management.
+    progress: time::Progress,
 }
 
 impl<'a, G: Game> Searcher<'a, G> {
@@ -202,6 +208,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             deadline: None,
             node_limit: None,
             stopped: false,
+            best_move_changes: 0.0,
+            progress: time::Progress::default(),
         }
     }
 
@@ -293,13 +301,17 @@ impl<'a, G: Game> Searcher<'a, G> {
             legal.retain(|m| limits.searchmoves.contains(m));
         }
         let mut roots: Vec<RootMove<G::Move>> =
-            legal.iter().map(|&mv| RootMove { mv, score: -INF, previous: -INF, pv: vec![mv] }).collect();
+            legal.iter().map(|&mv| RootMove { mv, score: -INF, previous: -INF, pv: vec![mv], nodes: 0 }).collect();
         let mut answer = SearchResult { best: roots.first().map(|r| r.mv), ponder: None, score: 0, depth: 0, nodes: 0 };
         if roots.is_empty() {
             return answer;
         }
         let max_depth = limits.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1)).unwrap_or(MAX_PLY as u32 - 1);
         let multipv = limits.multipv.clamp(1, roots.len());
+        // The best line's score after each completed iteration.
+        let mut iteration_scores = Vec::new();
+        self.best_move_changes = 0.0;
+        self.progress = time::Progress::default();
         for depth in 1..=max_depth {
             // Lazy SMP: every other helper skips every other depth, so the threads spread
             // over two depths and fill the table for each other.
@@ -310,6 +322,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             self.seldepth = 0;
             self.root_depth = depth as i32;
+            self.best_move_changes /= 2.0;
             let mut completed = 0;
             for pv_idx in 0..multipv {
                 if self.aspiration(root, depth as i32, pv_idx, &mut roots) {
@@ -332,6 +345,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             answer.ponder = roots[0].pv.get(1).copied();
             answer.score = roots[0].score;
             answer.depth = depth;
+            iteration_scores.push(answer.score);
+            self.progress = self.progress_of(&roots, &iteration_scores);
             if self.helper.is_none() {
                 let nodes = self.total_nodes();
                 // Lines the stop cut off are given again as the last iteration left them
@@ -370,7 +385,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if !self.was_pondering && !limits.time.use_all {
                 if let Some(opt) = limits.time.optimum {
-                    if self.start.elapsed() > opt.mul_f32(0.6) {
+                    if !time::next_iteration(self.start.elapsed(), opt, time::time_scale(&self.progress)) {
                         break;
                     }
                 }
@@ -379,6 +394,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.poll();
         answer.nodes = self.total_nodes();
         answer
+    }
+
+    /// What the iterations so far say for time management (`roots` sorted, best first;
+    /// `scores` the best score of each completed iteration).
+    fn progress_of(&self, roots: &[RootMove<G::Move>], scores: &[i32]) -> time::Progress {
+        let last = scores.last().copied().unwrap_or(0);
+        let earlier = scores.len().checked_sub(4).map_or(last, |i| scores[i]);
+        let fall = if last.abs() < MATE_BOUND && earlier.abs() < MATE_BOUND { earlier - last } else { 0 };
+        let effort = roots.first().map_or(0.0, |r| r.nodes as f64 / self.nodes.max(1) as f64);
+        time::Progress { changes: self.best_move_changes, fall, effort }
     }
 
     /// One MultiPV line of one iteration inside an aspiration window around the last

@@ -121,6 +121,40 @@ pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
     TimePlan { optimum: Some(ms(optimum)), maximum: Some(ms(maximum)), minimum: ms(min_ms.min(maximum)), use_all }
 }
 
+/// What the iterations of a clocked search have shown so far, for how much of the
+/// optimum it spends. (A `use_all` plan, byoyomi or movetime, spends all of it.)
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Changes of the best root move: each iteration adds its own to half the sum so far.
+    pub changes: f64,
+    /// How far the score fell, in centipawns, since the iteration three before the last
+    /// (negative when it rose).
+    pub fall: i32,
+    /// The share of the search's nodes spent below the best root move (0 to 1).
+    pub effort: f64,
+}
+
+/// Bounds of [`time_scale`].
+pub const MIN_SCALE: f64 = 0.5;
+pub const MAX_SCALE: f64 = 2.5;
+
+/// The factor on the optimum that `progress` asks for: more while the best move keeps
+/// changing or the score falls, less when one move has taken nearly all the effort.
+/// 1 for a search whose best move changes now and then and whose score holds.
+pub fn time_scale(progress: &Progress) -> f64 {
+    let instability = 0.75 + progress.changes;
+    let falling = (1.0 + 0.005 * progress.fall as f64).clamp(0.8, 1.5);
+    let effort = if progress.effort >= 0.9 { 0.7 } else { 1.0 };
+    (instability * falling * effort).clamp(MIN_SCALE, MAX_SCALE)
+}
+
+/// Whether a clocked search that has spent `elapsed` starts another iteration: not when
+/// that one would probably end after the scaled optimum (an iteration takes about as long
+/// as all before it, so one started past 60% of the budget would overrun it).
+pub fn next_iteration(elapsed: Duration, optimum: Duration, scale: f64) -> bool {
+    elapsed <= optimum.mul_f64(0.6 * scale)
+}
+
 /// Where the time comes from: the system's monotonic clock, or one a test moves by hand.
 pub trait Clock: Send + Sync {
     fn now(&self) -> Instant;
@@ -237,6 +271,34 @@ pub fn watch(mut deadline: Deadline, clock: &dyn Clock, signals: &Signals, done:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_changing_best_move_or_a_falling_score_buys_time_and_a_settled_search_saves_it() {
+        let settled = Progress { changes: 0.0, fall: 0, effort: 0.95 };
+        let steady = Progress { changes: 0.25, fall: 0, effort: 0.6 };
+        let unsure = Progress { changes: 1.5, fall: 0, effort: 0.6 };
+        let falling = Progress { fall: 60, ..steady };
+        let rising = Progress { fall: -60, ..steady };
+        assert_eq!(time_scale(&steady), 1.0);
+        assert!(time_scale(&settled) < 0.6, "{}", time_scale(&settled));
+        assert!(time_scale(&unsure) > 2.0);
+        assert!((time_scale(&falling) - 1.3).abs() < 1e-9);
+        assert!((time_scale(&rising) - 0.8).abs() < 1e-9);
+        // Bounded both ways, whatever the inputs.
+        let wild = Progress { changes: 40.0, fall: 5_000, effort: 0.0 };
+        assert_eq!(time_scale(&wild), MAX_SCALE);
+        let calm = Progress { changes: 0.0, fall: -5_000, effort: 1.0 };
+        assert_eq!(time_scale(&calm), MIN_SCALE);
+    }
+
+    #[test]
+    fn the_next_iteration_starts_only_within_sixty_percent_of_the_scaled_optimum() {
+        let opt = Duration::from_millis(1_000);
+        assert!(next_iteration(Duration::from_millis(600), opt, 1.0));
+        assert!(!next_iteration(Duration::from_millis(601), opt, 1.0));
+        assert!(next_iteration(Duration::from_millis(1_200), opt, 2.0));
+        assert!(!next_iteration(Duration::from_millis(301), opt, 0.5));
+    }
 
     fn go(f: impl FnOnce(&mut GoParams)) -> GoParams {
         let mut p = GoParams::default();
