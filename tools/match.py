@@ -12,7 +12,8 @@ Usage:
 A clock game instead (--tc BASE+INC, seconds): each side's clock starts at BASE, is charged
 the wall time from `go` to `bestmove` and gains INC a move; `go btime wtime binc winc`
 sends both; a side whose clock goes below zero loses on time. This judges time
-management. The final line adds each engine's mean time a move.
+management. koma's MinimumThinkingTime is 0 there (--minimum-thinking), as a short clock
+would otherwise go on 100 ms moves. The final line adds each engine's mean time a move.
 
 Limits: `go nodes N` (default for build against build: 20000 nodes, the same games on a
 loaded machine as on an idle one), `go movetime MS` (default against Fairy-Stockfish: 200),
@@ -231,7 +232,11 @@ class KomaPlayer:
             self.e.send("go btime %d wtime %d binc %d winc %d" % (clock[0], clock[1], clock[2], clock[2]))
         else:
             self.e.send("go " + self.go)
-        return self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
+        lines = self.e.until("bestmove", timeout=self.timeout)
+        # The time the engine itself last reported (a time loss says where the time went).
+        self.reported_ms = next((int(w[w.index("time") + 1]) for w in (line.split() for line in reversed(lines))
+                                 if w[:1] == ["info"] and "time" in w[:-1]), None)
+        return lines[-1].split()[1]
 
     def kill(self):
         """After a failure: the process goes; new_game starts another."""
@@ -319,6 +324,10 @@ def play_game(players, referee, opening, args):
                     args.time_used[mover.name][1] += 1
                     clocks[side] -= used
                     if clocks[side] < 0:
+                        seen = getattr(mover, "reported_ms", None)
+                        print("  %s lost on time: %.0f ms for a move with %.0f ms on its clock%s"
+                              % (mover.name, used, clocks[side] + used,
+                                 "" if seen is None else "; its last info said time %d" % seen), flush=True)
                         return 1 - side, "%s lost on time" % mover.name, moves
                     clocks[side] += args.clock[1]
                 else:
@@ -362,7 +371,8 @@ def make_opening(referee, rng, args):
 
 def go_command(args):
     if args.clock:
-        return "clock %g+%g s" % (args.clock[0] / 1000, args.clock[1] / 1000)
+        return "clock %g+%g s (MinimumThinkingTime %d)" % (args.clock[0] / 1000, args.clock[1] / 1000,
+                                                           args.minimum_thinking)
     parts = []
     if args.nodes:
         parts.append("nodes %d" % args.nodes)
@@ -434,6 +444,8 @@ def main():
     ap.add_argument("--depth", type=int, help="go depth D per move")
     ap.add_argument("--tc", help="a clock game instead: BASE+INC seconds for each side (e.g. 3+0.03); "
                     "the script keeps the clocks and a side whose clock runs out loses")
+    ap.add_argument("--minimum-thinking", type=int, default=0,
+                    help="koma's MinimumThinkingTime in a clock game, ms (default 0; koma's own is 100)")
     ap.add_argument("--go-b", help="B's own go limits instead, e.g. 'nodes 5000' (odds, calibration)")
     ap.add_argument("--games", type=int, default=400, help="most games (rounded up to pairs)")
     ap.add_argument("--sprt", default="0,10", help="elo0,elo1 (logistic Elo), or 'off'")
@@ -495,6 +507,10 @@ def main():
     # MoveOverhead: koma keeps 100 ms of each movetime in hand by default, for a GUI's
     # pipes; here that would halve a 200 ms move (Fairy-Stockfish keeps 10 ms).
     base = [("USI_Hash", str(args.hash)), ("MoveOverhead", str(args.move_overhead))] + rule_opts
+    if args.clock:
+        # MinimumThinkingTime (100 ms by default, against GUIs that race a fast reply)
+        # would spend a short clock on the first moves; the script waits for bestmove.
+        base.append(("MinimumThinkingTime", str(args.minimum_thinking)))
     go = args.go = go_command(args)
     referee = Referee(args.a, args.variant, rule_opts)
     a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)

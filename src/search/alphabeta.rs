@@ -778,8 +778,8 @@ mod tests {
         (r.score, value)
     }
 
-    /// A depth-limited search of `sfen`: the searcher after it, and the best move of
-    /// each iteration.
+    /// A depth-limited search of `sfen`: what its iterations showed time management,
+    /// and the best move of each iteration.
     fn search_to(table: &Table<<Kokesu as Game>::Move>, sfen: &str, depth: u32) -> (time::Progress, Vec<String>) {
         let p = Kokesu::from_sfen(sfen, &Default::default()).unwrap();
         let signals = Signals::default();
