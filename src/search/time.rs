@@ -2,8 +2,10 @@
 //!
 //! The plan is computed once from the `go` limits and the side to move's clock. The
 //! search stops inside an iteration when `maximum` is reached, and between iterations
-//! when the next one would probably overrun `optimum`. With byoyomi or movetime, time
-//! left unused is lost, so the plan spends all of it (`use_all`).
+//! when the next one would probably overrun `optimum` times [`time_scale`] of what the
+//! iterations so far showed ([`Progress`]: best-move changes, a falling score, the best
+//! move's share of the nodes). With byoyomi or movetime, time left unused is lost, so
+//! the plan spends all of it (`use_all`).
 //!
 //! Whatever the search does, a [`Deadline`] watched by a thread of its own ([`watch`])
 //! stops it at the hard limit by the wall clock (not by node counts), less a margin that
