@@ -753,6 +753,11 @@ mod tests {
     use crate::search::{time, Limits, Signals};
     use std::time::{Duration, Instant};
 
+    /// No limit but `depth`.
+    fn depth_limits(depth: u32) -> Limits<<Kokesu as Game>::Move> {
+        Limits { time: time::TimePlan::unlimited(Duration::ZERO), depth: Some(depth), nodes: None, multipv: 1, searchmoves: Vec::new() }
+    }
+
     /// The score of `sfen` at `depth`, and what the singular-extension search finds
     /// without the best move (one of `tokens`) at half that depth.
     fn singular_probe(sfen: &str, tokens: &[&str], depth: u32) -> (i32, i32) {
@@ -761,13 +766,7 @@ mod tests {
         let signals = Signals::default();
         let history = [(p.key(), p.in_check())];
         let mut s = Searcher::new(&table, &signals, &history);
-        let limits = Limits {
-            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
-            depth: Some(depth),
-            nodes: None,
-            multipv: 1,
-            searchmoves: Vec::new(),
-        };
+        let limits = depth_limits(depth);
         let r = s.run(&p, &limits, Instant::now(), &mut |_| {});
         let mv = r.best.unwrap();
         assert!(tokens.contains(&p.format_move(mv).as_str()), "{sfen}");
@@ -785,13 +784,7 @@ mod tests {
         let signals = Signals::default();
         let history = [(p.key(), p.in_check())];
         let mut s = Searcher::new(table, &signals, &history);
-        let limits = Limits {
-            time: crate::search::time::TimePlan::unlimited(Duration::ZERO),
-            depth: Some(depth),
-            nodes: None,
-            multipv: 1,
-            searchmoves: Vec::new(),
-        };
+        let limits = depth_limits(depth);
         let mut best = Vec::new();
         s.run(&p, &limits, Instant::now(), &mut |r| best.push(p.format_move(r.pv[0])));
         (s.progress, best)
