@@ -62,7 +62,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import match_stats as stats  # noqa: E402
-from usi_engine import EngineError, start_koma  # noqa: E402
+from usi_engine import EngineError, reported_ms, start_koma  # noqa: E402
 
 VARIANTS = {
     #               repetition, perpetual check loses, placement plies, random plies
@@ -233,9 +233,7 @@ class KomaPlayer:
         else:
             self.e.send("go " + self.go)
         lines = self.e.until("bestmove", timeout=self.timeout)
-        # The time the engine itself last reported (a time loss says where the time went).
-        self.reported_ms = next((int(w[w.index("time") + 1]) for w in (line.split() for line in reversed(lines))
-                                 if w[:1] == ["info"] and "time" in w[:-1]), None)
+        self.reported_ms = reported_ms(lines)  # a loss on time says where the time went
         return lines[-1].split()[1]
 
     def kill(self):
@@ -250,6 +248,26 @@ class KomaPlayer:
 def now_ms():
     """The clock a clock game is charged by (tests replace it)."""
     return time.monotonic() * 1000
+
+
+def timed_best(mover, moves, legal, clocks, side, args):
+    """A clock game's move: `mover`'s choice, its wall time charged to `clocks[side]` and
+    the increment added; None (with a line saying why) when the clock ran out."""
+    started = now_ms()
+    chosen = mover.best(moves, legal, (clocks[0], clocks[1], args.clock[1]))
+    used = now_ms() - started
+    spent = args.time_used[mover.name]
+    spent[0] += used
+    spent[1] += 1
+    clocks[side] -= used
+    if clocks[side] < 0:
+        seen = getattr(mover, "reported_ms", None)
+        print("  %s lost on time: %.0f ms for a move with %.0f ms on its clock%s"
+              % (mover.name, used, clocks[side] + used, "" if seen is None else "; its last info said time %d" % seen),
+              flush=True)
+        return None
+    clocks[side] += args.clock[1]
+    return chosen
 
 
 def quiet_move(sfen, token):
@@ -317,19 +335,9 @@ def play_game(players, referee, opening, args):
             mover = players[side]
             try:
                 if clocks:
-                    started = now_ms()
-                    chosen = mover.best(moves, legal, (clocks[0], clocks[1], args.clock[1]))
-                    used = now_ms() - started
-                    args.time_used[mover.name][0] += used
-                    args.time_used[mover.name][1] += 1
-                    clocks[side] -= used
-                    if clocks[side] < 0:
-                        seen = getattr(mover, "reported_ms", None)
-                        print("  %s lost on time: %.0f ms for a move with %.0f ms on its clock%s"
-                              % (mover.name, used, clocks[side] + used,
-                                 "" if seen is None else "; its last info said time %d" % seen), flush=True)
+                    chosen = timed_best(mover, moves, legal, clocks, side, args)
+                    if chosen is None:
                         return 1 - side, "%s lost on time" % mover.name, moves
-                    clocks[side] += args.clock[1]
                 else:
                     chosen = mover.best(moves, legal)
             except EngineError as e:

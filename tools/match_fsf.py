@@ -26,7 +26,7 @@ import os
 import sys
 import tempfile
 
-from usi_engine import Engine
+from usi_engine import Engine, reported_ms
 
 try:
     import pyffish as sf
@@ -218,7 +218,9 @@ class FsfPlayer:
         if clock:
             go = "wtime %d btime %d winc %d binc %d" % (clock[0], clock[1], clock[2], clock[2])
         self.e.send("go %s searchmoves %s" % (go, " ".join(search)))
-        move = self.e.until("bestmove", timeout=self.timeout)[-1].split()[1]
+        lines = self.e.until("bestmove", timeout=self.timeout)
+        self.reported_ms = reported_ms(lines)
+        move = lines[-1].split()[1]
         if move == "(none)":
             return move
         return from_fsf(move, self.files, self.ranks)

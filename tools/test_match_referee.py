@@ -10,6 +10,7 @@ import unittest
 
 import match
 import match_fsf
+import usi_engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")
@@ -153,6 +154,12 @@ class ClockGameTest(unittest.TestCase):
         # Each side is sent both clocks (first player's, second's) and the increment.
         self.assertEqual(b.sent[:3], [(1090, 1000, 100), (1180, 700, 100), (1270, 400, 100)])
         self.assertEqual(a.sent[0], (1000, 1000, 100))
+
+    def test_the_engines_reported_time_is_the_last_info_lines(self):
+        lines = ["info depth 1 time 3 nodes 20 pv 7g7f", "info depth 2 seldepth 4 time 15 nodes 90 pv 7g7f",
+                 "info string time is short", "bestmove 7g7f"]
+        self.assertEqual(usi_engine.reported_ms(lines), 15)
+        self.assertIsNone(usi_engine.reported_ms(["bestmove 7g7f"]))
 
     def test_without_a_clock_the_players_are_sent_none(self):
         a, b = Thinker("A", 10_000, self.now), Thinker("B", 10_000, self.now)

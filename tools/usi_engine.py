@@ -76,6 +76,16 @@ class Engine:
         self.p.stdout.close()
 
 
+def reported_ms(lines):
+    """The `time` of the last `info` line among an engine's `lines` (USI and UCI alike;
+    not `info string`, whose text is free), or None."""
+    for line in reversed(lines):
+        words = line.split()
+        if words[:1] == ["info"] and words[1:2] != ["string"] and "time" in words[:-1]:
+            return int(words[words.index("time") + 1])
+    return None
+
+
 def start_koma(path, variant, options=(), name="koma"):
     """A koma process after `usi`, `USI_Variant`, `setoption name N value V` for each
     (N, V) of `options`, and `isready`."""
