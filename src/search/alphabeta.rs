@@ -71,6 +71,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.stack[0].mv = Some(mv);
+            self.stack[0].quiet = !pos.is_tactical(mv);
             let nodes_before = self.nodes;
             let mut score;
             if i == pv_idx {
@@ -381,6 +382,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             self.stack[ply].mv = Some(mv);
+            self.stack[ply].quiet = !tactical;
             searched += 1;
             if !tactical && quiet_count < MAX_QUIETS {
                 quiets[quiet_count] = Some(mv);
@@ -459,6 +461,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
             let raw = (raw_eval != NO_EVAL).then_some(raw_eval);
             self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
+            // Every reply failed low: the quiet move that led here was a good one.
+            if bound == Bound::Upper && ply > 0 && self.stack[ply - 1].quiet {
+                if let Some(prev) = self.stack[ply - 1].mv {
+                    let cx = self.context(ply - 1);
+                    self.history.update_quiet(G::move_id(prev), cx, history::bonus(depth));
+                }
+            }
             // The search's score says how far off the evaluation was, where the bound
             // allows it to say so and a capture did not decide the node.
             let off = match bound {
@@ -582,6 +591,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.stack[ply].mv = Some(mv);
+            self.stack[ply].quiet = false;
             let mut value = -self.qsearch(&child, -raised, -raised + 1, ply + 1, 0);
             if value >= raised && !self.stopped {
                 value = -self.negamax(&child, depth - params::PROBCUT_REDUCTION, -raised, -raised + 1, ply + 1, !cut);
@@ -813,6 +823,39 @@ mod tests {
         assert!(best.windows(2).any(|w| w[0] != w[1]), "the position must show a change: {best:?}");
         assert!(progress.changes > 0.0, "{progress:?}");
         assert!(progress.effort > 0.0 && progress.effort <= 1.0, "{progress:?}");
+    }
+
+    /// The history of `mv` (played from the start position, the search's ply 0) after a
+    /// null-window search of the reply position at `alpha` where every reply fails low.
+    fn history_after_fail_low(quiet: bool) -> (i32, i32) {
+        let p = Kokesu::from_sfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", &Default::default()).unwrap();
+        let mv = p.parse_move("5g5e").unwrap();
+        assert!(!p.is_tactical(mv));
+        let mut child = p.clone();
+        child.play(mv);
+        let table = Table::new(2);
+        let signals = Signals::default();
+        let history = [(p.key(), p.in_check())];
+        let mut s = Searcher::new(&table, &signals, &history);
+        s.root_depth = 3;
+        s.stack[0].mv = Some(mv);
+        s.stack[0].quiet = quiet;
+        let cx = s.context(0);
+        let before = s.history.quiet_score(Kokesu::move_id(mv), cx);
+        // No reply of the opponent reaches a queen's worth: the node fails low.
+        let score = s.negamax(&child, 3, 900, 901, 1, false);
+        assert!(score <= 900, "{score}");
+        (before, s.history.quiet_score(Kokesu::move_id(mv), cx))
+    }
+
+    #[test]
+    fn a_quiet_move_every_reply_to_which_fails_low_gains_history() {
+        let (before, after) = history_after_fail_low(true);
+        assert_eq!(before, 0);
+        assert!(after > 0, "{after}");
+        // A capture or promotion is ordered by what it takes, not by this history.
+        let (_, after) = history_after_fail_low(false);
+        assert_eq!(after, 0);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Move-ordering statistics learned during a search: a butterfly history (by move), a
 //! countermove per previous move, and continuation histories (by the move one and two
 //! plies earlier and this move). Every entry moves toward a bound with the "gravity"
-//! update `h += bonus - h * |bonus| / MAX`, so good moves rise, moves that were tried
-//! before a cut fall (maluses), and nothing saturates.
+//! update `h += bonus - h * |bonus| / MAX`, so good moves rise (the move that cut, and a
+//! quiet move to which every reply failed low), moves that were tried before a cut fall
+//! (maluses), and nothing saturates.
 //!
 //! [`Corrections`] is of another kind: it learns how far the static evaluation was from
 //! the search's score in positions of the same structure, and corrects the evaluation by it.

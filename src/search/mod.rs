@@ -121,6 +121,8 @@ struct Frame<M> {
     /// The move a singular-extension search leaves out here.
     excluded: Option<M>,
     killers: [Option<M>; 2],
+    /// Whether `mv` was a quiet move (not a capture or promotion).
+    quiet: bool,
 }
 
 /// One search thread's working state. The table, the signals and the history of the
@@ -185,7 +187,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         helper: Option<usize>,
         history: &[(u64, bool)],
     ) -> Self {
-        let frame = Frame { eval: NO_EVAL, mv: None, excluded: None, killers: [None; 2] };
+        let frame = Frame { eval: NO_EVAL, mv: None, excluded: None, killers: [None; 2], quiet: false };
         Searcher {
             tt,
             signals,
