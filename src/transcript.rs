@@ -294,7 +294,8 @@ pub fn replay_files(paths: &[std::path::PathBuf], binary: &Path, out: &mut impl 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Search {
     None,
-    /// `go depth N` alone on one thread: the same moves, scores and PVs on any machine.
+    /// `go depth N` alone on one thread, with no `Loose` search before it in the game:
+    /// the same moves, scores and PVs on any machine.
     Fixed,
     /// `go mate`: its answer repeats.
     Mate,
@@ -309,6 +310,10 @@ struct RecorderState {
     /// search stops it: its `bestmove` comes before the new search's output).
     searches: std::collections::VecDeque<Search>,
     threads: u32,
+    /// A search with a clock (or disturbed) has run since the game began: the table and
+    /// the move statistics it left behind depend on timing, so no later search of this
+    /// game repeats exactly, until `usinewgame` clears them.
+    tainted: bool,
 }
 
 /// Writes a session as a transcript that replays on any machine: what changes from run
@@ -351,7 +356,7 @@ impl Recorder {
             "# A koma session recorded by `koma --record` (koma {}). Replay it with `koma replay FILE`;\n# the format is protocol/transcripts.md.",
             env!("CARGO_PKG_VERSION")
         );
-        Recorder { state: Mutex::new(RecorderState { out, searches: Default::default(), threads: 1 }) }
+        Recorder { state: Mutex::new(RecorderState { out, searches: Default::default(), threads: 1, tainted: false }) }
     }
 
     pub fn create(path: &Path) -> std::io::Result<Recorder> {
@@ -373,7 +378,10 @@ impl Recorder {
         let _ = writeln!(st.out, "> {line}");
         let cmd = parse_command(line).ok().flatten();
         // A command during a search: from here on, its output comes when it comes.
-        st.searches.iter_mut().for_each(|s| *s = Search::Loose);
+        if !st.searches.is_empty() {
+            st.searches.iter_mut().for_each(|s| *s = Search::Loose);
+            st.tainted = true;
+        }
         match cmd {
             Some(Command::Go(p)) => {
                 let clockless = p.btime.is_none()
@@ -387,13 +395,16 @@ impl Recorder {
                     && !p.ponder;
                 let kind = if p.mate.is_some() {
                     Search::Mate
-                } else if clockless && p.depth.is_some() && st.threads <= 1 {
+                } else if clockless && p.depth.is_some() && st.threads <= 1 && !st.tainted {
                     Search::Fixed
                 } else {
                     Search::Loose
                 };
+                st.tainted |= kind == Search::Loose;
                 st.searches.push_back(kind);
             }
+            // The engine ends any search first, then clears the table and statistics.
+            Some(Command::NewGame) => st.tainted = false,
             Some(Command::SetOption { name, value }) if name.eq_ignore_ascii_case("Threads") => {
                 if let Some(n) = value.and_then(|v| v.trim().parse().ok()) {
                     st.threads = n;
@@ -521,14 +532,14 @@ mod tests {
     #[test]
     fn a_go_during_a_search_waits_for_the_old_bestmove() {
         // The new `go` stops the old search: its bestmove comes first, then the new
-        // search's output, which is recorded by the new search's own kind.
+        // search's output, which is recorded by the new search's own kind (a mate search
+        // here: its answer repeats).
         let lines = recorded(|r| {
             r.input("go byoyomi 1000");
             r.output("info depth 1 seldepth 1 score cp 3 nodes 8 nps 800 time 10 hashfull 0 pv 6e6d");
-            r.input("go depth 1");
+            r.input("go mate 1");
             r.output("bestmove 6e6d");
-            r.output("info depth 1 seldepth 1 score cp 3 nodes 8 nps 800 time 10 hashfull 0 pv 6e6d");
-            r.output("bestmove 6e6d");
+            r.output("checkmate nomate");
             r.input("moves");
             r.output("6e6d 5e5d");
         });
@@ -536,12 +547,42 @@ mod tests {
             lines,
             [
                 "> go byoyomi 1000",
-                "> go depth 1",
+                "> go mate 1",
                 r"<...re ^bestmove \S+( ponder \S+)?$",
-                r"<re ^info depth 1 seldepth \d+ score cp 3 nodes \d+ nps \d+ time \d+ hashfull \d+ pv 6e6d$",
-                "< bestmove 6e6d",
+                "< checkmate nomate",
                 "> moves",
                 "< 6e6d 5e5d",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fixed_depth_search_after_a_timed_one_keeps_only_its_shape_until_a_new_game() {
+        // The timed search left table entries and move statistics that depend on how long
+        // it ran, and the next search starts from them: its scores need not repeat.
+        let session = |r: &Recorder| {
+            r.input("go depth 1");
+            r.output("info depth 1 seldepth 1 score cp 3 nodes 8 nps 800 time 10 hashfull 0 pv 6e6d");
+            r.output("bestmove 6e6d");
+        };
+        let lines = recorded(|r| {
+            r.input("go byoyomi 100");
+            r.output("bestmove 6e6d");
+            session(r);
+            r.input("usinewgame");
+            session(r);
+        });
+        assert_eq!(
+            lines,
+            [
+                "> go byoyomi 100",
+                r"<...re ^bestmove \S+( ponder \S+)?$",
+                "> go depth 1",
+                r"<...re ^bestmove \S+( ponder \S+)?$",
+                "> usinewgame",
+                "> go depth 1",
+                r"<re ^info depth 1 seldepth \d+ score cp 3 nodes \d+ nps \d+ time \d+ hashfull \d+ pv 6e6d$",
+                "< bestmove 6e6d",
             ]
         );
     }
