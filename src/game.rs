@@ -10,6 +10,10 @@ use std::hash::Hash;
 
 use thiserror::Error;
 
+/// How many structural keys a game may name for the evaluation's correction
+/// (`Game::correction_keys`).
+pub const CORRECTION_KEYS: usize = 3;
+
 /// The two players. Sente moves first in `startpos`, is uppercase in SFEN and `b` as
 /// side to move; its clock is `btime`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -219,11 +223,13 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
-    /// A hash of the slow-changing structure the evaluation may misjudge (kokesu: the
-    /// pawns), under which the search learns a correction of the static evaluation
-    /// (`search::history::Corrections`). `None` (the default): no correction.
-    fn correction_key(&self) -> Option<u64> {
-        None
+    /// Hashes of the slow-changing parts of the position the evaluation may misjudge
+    /// (kokesu: the pawns, and each side's other pieces), under each of which the search
+    /// learns a correction of the static evaluation (`search::history::Corrections`). A
+    /// `None` slot learns nothing; the default names no key. (The search also corrects by
+    /// the move that led to the position, in every game.)
+    fn correction_keys(&self) -> [Option<u64>; CORRECTION_KEYS] {
+        [None; CORRECTION_KEYS]
     }
     /// The position after the side to move passes, for null-move pruning; `None` where a
     /// pass would mislead the search (the default: zugzwang-prone games and phases, such

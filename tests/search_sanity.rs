@@ -13,6 +13,7 @@ use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
+use koma::search::history::CorrectionKeys;
 use koma::search::{mate_plies, smp, Limits, SearchResult, Searcher, Signals};
 
 fn pos<G: Game>(sfen: &str) -> G {
@@ -148,23 +149,30 @@ fn kanishogi_takes_the_forced_win() {
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1";
 
 #[test]
-fn kokesu_corrects_its_evaluation_by_pawn_structure() {
-    // A knight move keeps the structure's key; a pawn move changes it.
+fn kokesu_corrects_its_evaluation_by_pawn_structure_and_pieces() {
+    // A knight move keeps the pawns' key and changes its side's pieces' key; a pawn move
+    // changes only the pawns'.
     let p: Kokesu = pos(KIWIPETE);
-    let key = p.correction_key().expect("kokesu corrects by its pawns");
+    let keys = p.correction_keys().map(|k| k.expect("kokesu names three keys"));
     let after = |token: &str| {
         let mut q = p.clone();
         q.play(p.parse_move(token).unwrap());
-        q.correction_key().unwrap()
+        q.correction_keys().map(Option::unwrap)
     };
-    assert_eq!(after("4d5f"), key, "Nd3 moves no pawn");
-    assert_ne!(after("7g7f"), key, "b3 moves one");
+    let knight = after("4d5f");
+    assert_eq!(knight[0], keys[0], "Nd3 moves no pawn");
+    assert_ne!(knight[1], keys[1], "Nd3 moves a white piece");
+    assert_eq!(knight[2], keys[2], "Nd3 leaves black's pieces");
+    let pawn = after("7g7f");
+    assert_ne!(pawn[0], keys[0], "b3 moves a pawn");
+    assert_eq!(pawn[1..], keys[1..], "b3 moves no other piece");
     // A search learns a correction for the structure it searched most, and hands it on.
     let history = [(p.key(), p.in_check())];
     let mut stats = Vec::new();
     smp::search_with(&p, &history, &limits(9), &Table::new(4), &Signals::default(), &mut stats, 1, Instant::now(), &mut |_| {});
-    let learned = stats[0].corrections.get(0, key);
+    let root = CorrectionKeys { game: p.correction_keys(), prev: None };
+    let learned = stats[0].corrections.get(0, &root);
     assert_ne!(learned, 0, "nine plies over one pawn structure teach it something");
-    assert!(learned.abs() <= 100, "{learned}");
+    assert!(learned.abs() <= 300, "{learned}: three keys of at most 100 each");
 }
 

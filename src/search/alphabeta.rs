@@ -5,11 +5,11 @@
 //! futility and null move where the evaluation is stable and zugzwang rare, pruning of
 //! quiet moves (late-move, futility, history) where a quiet move seldom wins at once.
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and
-//! singular extensions and the history statistics serve every game. A game that names a
-//! structure (`Game::correction_key`) has its static evaluation corrected by what earlier
-//! searches of that structure found.
+//! singular extensions and the history statistics serve every game. The static evaluation
+//! is corrected by what earlier searches found after the same move, and under the
+//! structures a game names (`Game::correction_keys`).
 
-use super::history::{self, Context};
+use super::history::{self, Context, CorrectionKeys};
 use super::params;
 use super::tt::Bound;
 use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
@@ -233,8 +233,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         // The static evaluation (corrected by what searches of the same structure found),
         // and a better guess from the table's bound.
         let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
-        let correction_key = pos.correction_key();
-        let static_eval = self.corrected(pos, correction_key, raw_eval);
+        let correction_keys = self.correction_keys(pos, ply);
+        let static_eval = self.corrected(pos, &correction_keys, raw_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -476,23 +476,24 @@ impl<'a, G: Game> Searcher<'a, G> {
                 Bound::Exact => true,
             };
             if static_eval != NO_EVAL && off && best.abs() < MATE_BOUND && !best_move.is_some_and(|m| pos.is_tactical(m)) {
-                if let Some(k) = correction_key {
-                    self.history.corrections.update(pos.side_to_move().index(), k, depth, best - static_eval);
-                }
+                self.history.corrections.update(pos.side_to_move().index(), &correction_keys, depth, best - static_eval);
             }
         }
         best
     }
 
-    /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history of `key`
-    /// (`pos`'s `Game::correction_key`) added.
-    fn corrected(&self, pos: &G, key: Option<u64>, raw: i32) -> i32 {
-        match key {
-            Some(k) if raw != NO_EVAL => {
-                (raw + self.history.corrections.get(pos.side_to_move().index(), k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            }
-            _ => raw,
+    /// The keys `pos`, reached at `ply`, is corrected under: the game's and the move
+    /// that led to it.
+    fn correction_keys(&self, pos: &G, ply: usize) -> CorrectionKeys {
+        CorrectionKeys { game: pos.correction_keys(), prev: ply.checked_sub(1).and_then(|p| self.stack[p].mv).map(G::move_id) }
+    }
+
+    /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history of `keys` added.
+    fn corrected(&self, pos: &G, keys: &CorrectionKeys, raw: i32) -> i32 {
+        if raw == NO_EVAL {
+            return raw;
         }
+        (raw + self.history.corrections.get(pos.side_to_move().index(), keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The singular-extension search: `pos` (already on the path at `ply`) searched to
@@ -679,7 +680,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if stand_pat {
             let raw = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
             raw_eval = Some(raw);
-            let stand = self.corrected(pos, pos.correction_key(), raw);
+            let stand = self.corrected(pos, &self.correction_keys(pos, ply), raw);
             if stand >= beta || qply >= MAX_QPLY {
                 self.moves[ply] = list;
                 if entry.is_none() {

@@ -6,7 +6,10 @@
 //! (maluses), and nothing saturates.
 //!
 //! [`Corrections`] is of another kind: it learns how far the static evaluation was from
-//! the search's score in positions of the same structure, and corrects the evaluation by it.
+//! the search's score in positions of the same structure (or reached by the same move),
+//! and corrects the evaluation by it.
+
+use crate::game::CORRECTION_KEYS;
 
 /// The bound every statistic stays within.
 pub const MAX: i32 = 16_384;
@@ -102,38 +105,61 @@ impl<M: Copy + PartialEq> Default for Histories<M> {
 const CORRECTION_SIZE: usize = 1 << 14;
 /// Correction entries are in 1/`CORRECTION_GRAIN` centipawn.
 const CORRECTION_GRAIN: i32 = 16;
-/// The largest correction, in centipawns.
+/// The largest correction of one key, in centipawns.
 const CORRECTION_MAX: i32 = 100;
+/// A table per game key, and one for the previous move.
+const CHANNELS: usize = CORRECTION_KEYS + 1;
 
-/// Correction history: per side to move and per structural key (the game's
-/// `correction_key`, kokesu's pawns say), a running average of the search's score minus
-/// the static evaluation. The search adds it to the static evaluation, so an evaluation
-/// that misjudges a pawn structure is put right after a few searches of it.
+/// The keys a node's corrections are read and learned under: the game's structural keys
+/// (`Game::correction_keys`) and the move that led to the node.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorrectionKeys {
+    pub game: [Option<u64>; CORRECTION_KEYS],
+    pub prev: Option<u32>,
+}
+
+impl CorrectionKeys {
+    /// Each key with its table: the game's in order, then the previous move's id spread
+    /// over the high bits the index reads.
+    fn channels(&self) -> impl Iterator<Item = (usize, u64)> {
+        let prev = self.prev.map(|id| (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 8);
+        self.game.into_iter().chain(std::iter::once(prev)).enumerate().filter_map(|(c, k)| Some((c, k?)))
+    }
+}
+
+/// Correction history: per side to move and per key (a game's structural key, such as
+/// kokesu's pawns or one side's other pieces, and the previous move), a running average
+/// of the search's score minus the static evaluation. The search adds the sum over its
+/// keys to the static evaluation, so an evaluation that misjudges a pawn structure, a
+/// piece placement or the consequences of a move is put right after a few searches of it.
 pub struct Corrections {
     table: Vec<i16>,
 }
 
 impl Corrections {
     pub fn new() -> Self {
-        Corrections { table: vec![0; 2 * CORRECTION_SIZE] }
+        Corrections { table: vec![0; CHANNELS * 2 * CORRECTION_SIZE] }
     }
 
-    fn index(side: usize, key: u64) -> usize {
-        side * CORRECTION_SIZE + (key >> 32) as usize % CORRECTION_SIZE
+    fn index(channel: usize, side: usize, key: u64) -> usize {
+        (channel * 2 + side) * CORRECTION_SIZE + (key >> 32) as usize % CORRECTION_SIZE
     }
 
-    /// The correction in centipawns for `side` to move with structural `key`.
-    pub fn get(&self, side: usize, key: u64) -> i32 {
-        self.table[Self::index(side, key)] as i32 / CORRECTION_GRAIN
+    /// The correction in centipawns for `side` to move under `keys`.
+    pub fn get(&self, side: usize, keys: &CorrectionKeys) -> i32 {
+        keys.channels().map(|(c, k)| self.table[Self::index(c, side, k)] as i32 / CORRECTION_GRAIN).sum()
     }
 
     /// A search to `depth` scored `diff` centipawns above the (corrected) static
-    /// evaluation: the entry moves toward it, the more the deeper the search.
-    pub fn update(&mut self, side: usize, key: u64, depth: i32, diff: i32) {
-        let e = &mut self.table[Self::index(side, key)];
+    /// evaluation: each key's entry moves toward its own value plus `diff`, the more the
+    /// deeper the search.
+    pub fn update(&mut self, side: usize, keys: &CorrectionKeys, depth: i32, diff: i32) {
         let weight = (depth + 1).clamp(1, 16);
-        let target = (*e as i32 + diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
-        *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+        for (c, k) in keys.channels() {
+            let e = &mut self.table[Self::index(c, side, k)];
+            let target = (*e as i32 + diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
+            *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+        }
     }
 }
 
@@ -150,20 +176,40 @@ mod tests {
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
         let mut c = Corrections::new();
-        let key = 0xDEAD_BEEF_0000_0000;
-        assert_eq!(c.get(0, key), 0);
+        let keys = CorrectionKeys { game: [Some(0xDEAD_BEEF_0000_0000), None, None], prev: None };
+        assert_eq!(c.get(0, &keys), 0);
         // The search keeps finding 60 cp more than the evaluation said.
         for _ in 0..200 {
-            let diff = 60 - c.get(0, key);
-            c.update(0, key, 10, diff);
+            let diff = 60 - c.get(0, &keys);
+            c.update(0, &keys, 10, diff);
         }
-        assert!((55..=60).contains(&c.get(0, key)), "{}", c.get(0, key));
-        assert_eq!(c.get(1, key), 0, "the other side's entry is its own");
+        assert!((55..=60).contains(&c.get(0, &keys)), "{}", c.get(0, &keys));
+        assert_eq!(c.get(1, &keys), 0, "the other side's entry is its own");
         for _ in 0..500 {
-            c.update(1, key, 20, -10_000);
+            c.update(1, &keys, 20, -10_000);
         }
         // At the bound, less what the integer average rounds away.
-        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&c.get(1, key)), "{}", c.get(1, key));
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&c.get(1, &keys)), "{}", c.get(1, &keys));
+    }
+
+    #[test]
+    fn each_key_learns_on_its_own_and_the_correction_is_their_sum() {
+        let mut c = Corrections::new();
+        let pawns = Some(0x1234_5678_0000_0000);
+        let both = CorrectionKeys { game: [pawns, None, None], prev: Some(77) };
+        for _ in 0..300 {
+            c.update(0, &both, 10, 80 - c.get(0, &both));
+        }
+        let sum = c.get(0, &both);
+        assert!((75..=80).contains(&sum), "{sum}");
+        // Each key alone has learned part of it, and the parts add up.
+        let by_pawns = c.get(0, &CorrectionKeys { game: [pawns, None, None], prev: None });
+        let by_move = c.get(0, &CorrectionKeys { game: [None; CORRECTION_KEYS], prev: Some(77) });
+        assert!(by_pawns > 0 && by_move > 0, "{by_pawns} {by_move}");
+        assert_eq!(sum, by_pawns + by_move);
+        // The same hash in another slot, or another previous move, is another entry.
+        assert_eq!(c.get(0, &CorrectionKeys { game: [None, pawns, None], prev: None }), 0);
+        assert_eq!(c.get(0, &CorrectionKeys { game: [None; CORRECTION_KEYS], prev: Some(78) }), 0);
     }
 
     #[test]

@@ -33,7 +33,7 @@ mod zobrist;
 
 pub use movegen::KMove;
 
-use crate::game::{ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
+use crate::game::{ChessNotation, Color, Game, CORRECTION_KEYS, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -332,11 +332,15 @@ impl Game for Kokesu {
         eval::evaluate(self)
     }
 
-    /// The pawns of both sides: the structure the evaluation is least sure of.
-    fn correction_key(&self) -> Option<u64> {
+    /// The pawns of both sides (the structure the evaluation is least sure of), then each
+    /// side's other pieces, king included.
+    fn correction_keys(&self) -> [Option<u64>; CORRECTION_KEYS] {
+        const MUL: [u64; 5] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5, 0x85EB_CA77_C2B2_AE63];
         let pawns = self.pieces[PAWN];
         let (w, b) = (pawns & self.colors[0], pawns & self.colors[1]);
-        Some(w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29))
+        let pawn_key = w.wrapping_mul(MUL[0]) ^ b.wrapping_mul(MUL[1]).rotate_left(29);
+        let pieces = |c: usize| (KNIGHT..=KING).fold(0u64, |h, k| h ^ (self.pieces[k] & self.colors[c]).wrapping_mul(MUL[k - 1]).rotate_left(7 * k as u32));
+        [Some(pawn_key), Some(pieces(0)), Some(pieces(1))]
     }
 
     const FUTILITY_MARGIN: i32 = 120;
