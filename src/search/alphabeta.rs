@@ -7,7 +7,8 @@
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and
 //! singular extensions and the history statistics serve every game. The static evaluation
 //! is corrected by what earlier searches found after the same move, and under the
-//! structures a game names (`Game::correction_keys`).
+//! structures a game names (`Game::correction_keys`); where that moved it far, late moves
+//! are reduced less.
 
 use super::history::{self, Context, CorrectionKeys};
 use super::params;
@@ -235,6 +236,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = self.corrected(pos, &correction_keys, raw_eval);
+        // Where the corrections moved the evaluation far, it is less sure: reduce less.
+        let uncertain = raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -402,6 +405,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                         reduction -= 1;
                     }
                     reduction -= quiet_history / params::LMR_HISTORY_DIVISOR;
+                    if uncertain {
+                        reduction -= 1;
+                    }
                     if reduction > 0 && gives_check {
                         reduction -= 1;
                     }

@@ -46,6 +46,13 @@ pub const HISTORY_PRUNE: i32 = 4_000;
 /// Late-move reductions are lessened by one per this much history.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
 
+/// Late-move reductions are lessened by one ply where the correction history moved the
+/// static evaluation by at least this much (centipawns): the evaluation is less sure there.
+pub const LMR_UNCERTAIN: i32 = 60;
+pub fn uncertain(raw_eval: i32, corrected_eval: i32) -> bool {
+    (corrected_eval - raw_eval).abs() >= LMR_UNCERTAIN
+}
+
 /// Singular extension: from this depth, when the table's entry is at most
 /// `SINGULAR_TT_SLACK` plies shallower; the other moves must stay
 /// `SINGULAR_MARGIN * depth` below the table's score.
@@ -94,6 +101,16 @@ pub fn reduction(depth: i32, n: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_correction_either_way_makes_the_evaluation_uncertain() {
+        assert!(!uncertain(0, 0));
+        assert!(!uncertain(0, LMR_UNCERTAIN - 1));
+        assert!(uncertain(0, LMR_UNCERTAIN));
+        assert!(uncertain(100, 100 - LMR_UNCERTAIN));
+        assert!(!uncertain(-30, 20));
+        assert!(uncertain(-500, -380));
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
