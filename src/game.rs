@@ -246,6 +246,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// where a quiet move often decides at once (sudden wins by capture counts, compound
     /// turns).
     const QUIET_PRUNING: bool = false;
+    /// Whether late moves are reduced one ply less where the correction history moved the
+    /// static evaluation far (`params::LMR_UNCERTAIN`). On where a match showed it pays
+    /// (kokesu); in 66 shogi it was even in play and cost a ply of depth.
+    const REDUCE_LESS_WHEN_UNCERTAIN: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// The most a tactical move can win in material, in centipawns of the evaluation

@@ -8,7 +8,7 @@
 //! singular extensions and the history statistics serve every game. The static evaluation
 //! is corrected by what earlier searches found after the same move, and under the
 //! structures a game names (`Game::correction_keys`); where that moved it far, late moves
-//! are reduced less.
+//! are reduced less in games that opt in (`Game::REDUCE_LESS_WHEN_UNCERTAIN`).
 
 use super::history::{self, Context, CorrectionKeys};
 use super::params;
@@ -237,7 +237,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = self.corrected(pos, &correction_keys, raw_eval);
         // Where the corrections moved the evaluation far, it is less sure: reduce less.
-        let uncertain = raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
+        let uncertain = G::REDUCE_LESS_WHEN_UNCERTAIN && raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {

@@ -345,6 +345,7 @@ impl Game for Kokesu {
 
     const FUTILITY_MARGIN: i32 = 120;
     const QUIET_PRUNING: bool = true;
+    const REDUCE_LESS_WHEN_UNCERTAIN: bool = true;
 
     /// A pass, while the side to move has a piece besides pawns and king (pawn endings
     /// are where zugzwang decides).
