@@ -231,8 +231,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
-        // The static evaluation (corrected by what searches of the same structure found),
-        // and a better guess from the table's bound.
+        // The static evaluation (corrected by what searches under the same keys found: the
+        // game's structures and the previous move), and a better guess from the table's bound.
         let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = self.corrected(pos, &correction_keys, raw_eval);
