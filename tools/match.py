@@ -52,7 +52,8 @@ scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood rat
 --sprt elo0,elo1 (default 0,10, alpha = beta = 0.05) after every pair; the match stops when
 the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
 --games games. One line per game, a progress line
-per pair, and a final `match:` line to quote in a commit message.
+per pair, and a final `match:` line to quote in a commit message. Several seeds' logs of
+one change are added up, SPRT included, by tools/match_combine.py.
 """
 import argparse
 import os
