@@ -11,8 +11,8 @@ pair scores (pentanomial), LOS and the GSPRT log-likelihood ratio with its verdi
 tools/match.py computes them (tools/match_stats.py). The SPRT was made to be continued:
 adding a seed's games to the earlier ones until the ratio leaves its bounds is the test
 itself, not a second look at the same data. Only whole pairs count, as in an interrupted
-match. Two logs with the same seed played the same openings; that is reported, and their
-pairs still count (a repeat of the same games tells nothing new about the openings).
+match. Two logs with the same seed played the same openings: that is reported as a
+warning (their pairs still count, but replayed openings say less than new ones).
 """
 import argparse
 import re
