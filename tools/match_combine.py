@@ -19,6 +19,7 @@ import re
 import sys
 
 import match_stats as stats
+from match import fmt_elo
 
 HEADER = re.compile(r"match: (\S+), A (\S+), B (\S+), (.*), up to \d+ games, seed (\d+),")
 GAME = re.compile(r"game \d+ \(pair (\d+)\): A plays (first|second), (A wins|B wins|draw) by ")
@@ -66,12 +67,8 @@ def summary(wdl, counts, elo0, elo1):
         err = float("inf")
     value = stats.llr(*stats.pentanomial(stats.regularize(counts)), elo0, elo1)
     games = w + d + l
-    if abs(e) == float("inf"):
-        elo_text = "%sinf" % ("+" if e > 0 else "-")
-    else:
-        elo_text = "%+.1f ± %s" % (e + 0.0, "inf" if err == float("inf") else "%.1f" % err)
     text = "+%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%  LLR %.2f [%g, %g]" % (
-        w, d, l, 100 * (w + d / 2) / max(1, games), elo_text, 100 * stats.los(w, l), value + 0.0, elo0, elo1)
+        w, d, l, 100 * (w + d / 2) / max(1, games), fmt_elo(e, err), 100 * stats.los(w, l), value + 0.0, elo0, elo1)
     return text, value
 
 
