@@ -2,11 +2,13 @@
 //! board with its flowing column (file 3), sideways slides and diagonal steps, sandwich
 //! captures, orthogonally connected groups for the bond, the shape of a two-part turn
 //! and its token `<from><final>[+][,<from><final>[+]]`, SFEN without hands and Zobrist
-//! keys, and the position type with its `Game` implementation ([`game::Crab`]). Each
+//! keys, square sets as 25-bit masks for counting in an evaluation ([`bits`]), and the
+//! position type with its `Game` implementation ([`game::Crab`]). Each
 //! game supplies its own pieces, flow, captures and end conditions through
 //! [`turn::Variant`], and its name, switches, start and evaluation through
 //! [`game::CrabGame`].
 
+pub mod bits;
 pub mod capture;
 pub mod cell;
 pub mod flow;

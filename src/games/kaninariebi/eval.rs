@@ -13,9 +13,10 @@
 use super::rules::{Rules, PIECES};
 use super::KaniNariEbi;
 use crate::game::{Color, Game};
-use crate::games::crab::cell::{self, Cells, EMPTY};
-use crate::games::crab::square::{enemy_home_file, file_of, home_file, in_flow, step};
-use crate::games::crab::turn::{Squares, Variant};
+use crate::games::crab::bits::{self, Board};
+use crate::games::crab::capture::squares;
+use crate::games::crab::cell::Cells;
+use crate::games::crab::square::{enemy_home_file, file_of, home_file};
 use crate::games::crab::CrabMove;
 use crate::tune::{offset, NoTrace, Param, Trace};
 
@@ -86,10 +87,11 @@ pub fn mg_share(_: &KaniNariEbi) -> f32 {
 }
 
 #[inline(always)]
-fn eval_cells<T: Trace>(cells: &Cells, side: Color, rules: &Rules, w: &Weights, t: &mut T) -> i32 {
-    let counts = [cell::count(cells, Color::Sente) as i32, cell::count(cells, Color::Gote) as i32];
-    let v = side_score(cells, Color::Sente, side, counts, rules, w, t)
-        - side_score(cells, Color::Gote, side, counts, rules, w, t);
+fn eval_cells<T: Trace>(cells: &Cells, side: Color, _rules: &Rules, w: &Weights, t: &mut T) -> i32 {
+    // Both bond switches move pieces alike (a crab slides, a shrimp steps diagonally),
+    // and only normal moves are counted, so the rules do not change the evaluation.
+    let board = Board::new(cells);
+    let v = side_score(&board, Color::Sente, side, w, t) - side_score(&board, Color::Gote, side, w, t);
     let v = if side == Color::Sente { v } else { -v };
     t.add(TEMPO, if side == Color::Sente { 1.0 } else { -1.0 });
     v + w[TEMPO]
@@ -97,15 +99,7 @@ fn eval_cells<T: Trace>(cells: &Cells, side: Color, rules: &Rules, w: &Weights, 
 
 /// Score for `c` (positive = good for `c`); `t` gets sente's view.
 #[inline(always)]
-fn side_score<T: Trace>(
-    cells: &Cells,
-    c: Color,
-    to_move: Color,
-    counts: [i32; 2],
-    rules: &Rules,
-    w: &Weights,
-    t: &mut T,
-) -> i32 {
+fn side_score<T: Trace>(board: &Board, c: Color, to_move: Color, w: &Weights, t: &mut T) -> i32 {
     let sg = if c == Color::Sente { 1.0f32 } else { -1.0 };
     let mut s = 0;
     let mut add = |i: usize, n: i32| {
@@ -113,47 +107,39 @@ fn side_score<T: Trace>(
         t.add(i, sg * n as f32);
     };
     let waiting = i32::from(c != to_move);
-    let captured = PIECES as i32 - counts[c.flip().index()];
+    let (own, enemy, occupied) = (board.of(c), board.of(c.flip()), board.occupied());
+    let captured = PIECES as i32 - enemy.count_ones() as i32;
     let home = home_file(c) as i32;
     let target = enemy_home_file(c) as i32;
-    let (mut shrimps, mut promotion, mut moves) = (0, 0, 0);
-    for sq in 0..25 {
-        let p = cells[sq];
-        if !cell::is(p, c) {
-            continue;
-        }
-        let mut targets = Squares::default();
-        rules.normal_targets(cells, p, sq, &mut targets);
-        let m = targets.len() as i32;
-        moves += m;
+    let (shrimps, crabs) = (own & board.promoted, own & !board.promoted);
+    let (mut crab_moves, mut shrimp_moves, mut advance, mut promotion) = (0, 0, 0, 0);
+    for sq in squares(shrimps) {
+        shrimp_moves += bits::diagonal_steps(occupied, sq).count_ones() as i32;
+    }
+    for sq in squares(crabs) {
+        crab_moves += bits::slides(occupied, sq).count_ones() as i32;
         let file = file_of(sq) as i32;
-        if cell::promoted(p) {
-            shrimps += 1;
-            add(MOBILITY + 1, m);
-            if in_flow(sq) {
-                add(RIVER + 1, 1);
-            }
-        } else {
-            add(MOBILITY, m);
-            add(CRAB_ADVANCE, (file - home).abs());
-            if in_flow(sq) {
-                add(RIVER, 1);
-            }
-            if file != target && clear_run(cells, sq, if target > file { 1 } else { -1 }) {
-                promotion += 1;
-            }
+        advance += (file - home).abs();
+        if file != target && bits::clear_run(occupied, sq, target > file) {
+            promotion += 1;
         }
     }
-    add(PIECE, counts[c.index()]);
-    add(SHRIMP, shrimps);
+    let shrimp_count = shrimps.count_ones() as i32;
+    add(MOBILITY, crab_moves);
+    add(MOBILITY + 1, shrimp_moves);
+    add(CRAB_ADVANCE, advance);
+    add(RIVER, (crabs & FLOW).count_ones() as i32);
+    add(RIVER + 1, (shrimps & FLOW).count_ones() as i32);
+    add(PIECE, own.count_ones() as i32);
+    add(SHRIMP, shrimp_count);
     add(SECOND_CAPTURE, i32::from(captured >= 2));
-    add(SECOND_SHRIMP, i32::from(shrimps >= 2));
-    add(PROMOTION_THREAT + usize::from(shrimps >= 2), promotion);
+    add(SECOND_SHRIMP, i32::from(shrimp_count >= 2));
+    add(PROMOTION_THREAT + usize::from(shrimp_count >= 2), promotion);
     add(PROMOTION_THREAT_WAITING, waiting * promotion);
-    let sandwich = sandwich_threats(cells, c);
+    let sandwich = bits::sandwich_threats(own, enemy, bits::ALL & !occupied).count_ones() as i32;
     add(SANDWICH_THREAT + usize::from(captured >= 2), sandwich);
     add(SANDWICH_THREAT_WAITING, waiting * sandwich);
-    match moves {
+    match crab_moves + shrimp_moves {
         0..=2 => add(MOBILITY_VERY_FEW, 1),
         3..=4 => add(MOBILITY_FEW, 1),
         _ => {}
@@ -161,39 +147,8 @@ fn side_score<T: Trace>(
     s
 }
 
-/// Whether the rank of `sq` is empty from `sq` to the edge in direction `df`.
-#[inline(always)]
-fn clear_run(cells: &Cells, sq: usize, df: i32) -> bool {
-    let mut at = sq;
-    while let Some(n) = step(at, df, 0) {
-        if cells[n] != EMPTY {
-            return false;
-        }
-        at = n;
-    }
-    true
-}
-
-/// Enemy pieces with a piece of `c` on one side and an empty square on the other
-/// (along a rank or file): one more piece there would capture them.
-fn sandwich_threats(cells: &Cells, c: Color) -> i32 {
-    let enemy = c.flip();
-    let mut n = 0;
-    for sq in 0..25 {
-        if !cell::is(cells[sq], enemy) {
-            continue;
-        }
-        let threatened = [(1, 0), (0, 1)].iter().any(|&(df, dr)| match (step(sq, df, dr), step(sq, -df, -dr)) {
-            (Some(a), Some(b)) => {
-                let (ca, cb) = (cells[a], cells[b]);
-                (cell::is(ca, c) && cb == EMPTY) || (cell::is(cb, c) && ca == EMPTY)
-            }
-            _ => false,
-        });
-        n += i32::from(threatened);
-    }
-    n
-}
+/// The squares of the current (file 3).
+const FLOW: u32 = 0b00100_00100_00100_00100_00100;
 
 /// Move ordering: captures first, then promotions, then bond turns.
 pub fn order_score(mv: CrabMove) -> i32 {
@@ -207,6 +162,7 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::crab::cell::{self, EMPTY};
     use crate::tune::testing;
 
     /// `weights_initial.txt` is exactly the reference evaluation's literals in the
@@ -251,6 +207,23 @@ mod tests {
             );
         }
         assert!(shrimp > 100, "{shrimp}");
+    }
+
+    /// The word-at-a-time counts of the win checks and captures against the squares.
+    #[test]
+    fn tally_counts_pieces_and_shrimps_as_the_squares_do() {
+        let mut shrimps = 0;
+        for g in sample_positions() {
+            let tally = super::super::rules::Tally::of(g.cells());
+            for c in [Color::Sente, Color::Gote] {
+                let on = |p: &u8| cell::is(*p, c);
+                assert_eq!(tally.pieces(c), g.cells().iter().filter(|p| on(p)).count(), "{}", g.to_sfen());
+                let n = g.cells().iter().filter(|p| on(p) && cell::promoted(**p)).count();
+                assert_eq!(tally.shrimps(c), n, "{}", g.to_sfen());
+                shrimps += n;
+            }
+        }
+        assert!(shrimps > 100, "{shrimps}");
     }
 
     #[test]
