@@ -3,6 +3,7 @@
 //! look-up, a diagonal step one mask, a sandwich threat a few shifts.
 
 use super::cell::{self, Cells};
+use super::square::DIAGONAL;
 use crate::game::Color;
 
 /// Every square.
@@ -78,10 +79,9 @@ const DIAGONALS: [u32; 25] = {
     while sq < 25 {
         let (c, r) = ((sq % 5) as i32, (sq / 5) as i32);
         let mut m = 0u32;
-        let steps = [(1, -1), (-1, -1), (1, 1), (-1, 1)];
         let mut i = 0;
-        while i < 4 {
-            let (nc, nr) = (c + steps[i].0, r + steps[i].1);
+        while i < DIAGONAL.len() {
+            let (nc, nr) = (c + DIAGONAL[i].0, r + DIAGONAL[i].1);
             if nc >= 0 && nc < 5 && nr >= 0 && nr < 5 {
                 m |= 1 << (nr * 5 + nc);
             }

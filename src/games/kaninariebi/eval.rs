@@ -71,14 +71,17 @@ const TEMPO: usize = offset(PARAMS, "tempo");
 crate::weights_files!("kaninariebi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
 /// Static evaluation from `side`'s view.
-pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
-    eval_cells(cells, side, rules, weights(), &mut NoTrace)
+///
+/// Both bond switches move pieces alike (a crab slides, a shrimp steps diagonally) and
+/// only normal moves are counted, so the rules do not change the evaluation.
+pub fn evaluate(cells: &Cells, side: Color, _rules: &Rules) -> i32 {
+    eval_cells(cells, side, weights(), &mut NoTrace)
 }
 
 /// The evaluation of a game position with weights `w`, reporting each weight's
 /// coefficient to `t` (sente's view; the tuner turns it to the side to move's).
 pub fn evaluate_with<T: Trace>(g: &KaniNariEbi, w: &Weights, t: &mut T) -> i32 {
-    eval_cells(g.cells(), g.side_to_move(), g.rules(), w, t)
+    eval_cells(g.cells(), g.side_to_move(), w, t)
 }
 
 /// No taper in this game: every weight is used in full.
@@ -87,9 +90,7 @@ pub fn mg_share(_: &KaniNariEbi) -> f32 {
 }
 
 #[inline(always)]
-fn eval_cells<T: Trace>(cells: &Cells, side: Color, _rules: &Rules, w: &Weights, t: &mut T) -> i32 {
-    // Both bond switches move pieces alike (a crab slides, a shrimp steps diagonally),
-    // and only normal moves are counted, so the rules do not change the evaluation.
+fn eval_cells<T: Trace>(cells: &Cells, side: Color, w: &Weights, t: &mut T) -> i32 {
     let board = Board::new(cells);
     let v = side_score(&board, Color::Sente, side, w, t) - side_score(&board, Color::Gote, side, w, t);
     let v = if side == Color::Sente { v } else { -v };

@@ -39,7 +39,7 @@ impl KaniNariEbi {
 }
 
 fn captured_by(cells: &Cells, color: Color) -> usize {
-    rules::PIECES.saturating_sub(cell::count(cells, color.flip()))
+    rules::PIECES.saturating_sub(rules::Tally::of(cells).pieces(color.flip()))
 }
 
 impl CrabGame for Rules {
