@@ -8,7 +8,7 @@ placement rules (rules.md §1: one reserve piece per ply onto an empty square of
 camp; placing R boxes B and vice versa); once both reserves are empty the position is
 handed to pyffish for the remaining plies.
 
-Usage: tests/reference/shogi66_pyffish.py [fixture] [--max-nodes N]
+Usage: tests/reference/shogi66_pyffish.py [fixture] [--max-nodes N] [--jobs N]
        tests/reference/shogi66_pyffish.py --divide SFEN DEPTH
 Figures up to --max-nodes (default 20000, about two minutes) are counted with pyffish,
 except depth >= 4 play-phase figures, which are counted by the Fairy-Stockfish binary
@@ -18,10 +18,12 @@ pawn-drop mates; such a drop has no children, so it inflates only the last ply, 
 suite holds only deep figures on which it agrees. Everything else above the cap is
 skipped. Timings on a loaded 2-core machine: default about 2 minutes, `--max-nodes 200000`
 (the lead's CI) about 4, the whole suite with pyffish alone (`--max-nodes 3000000
---no-fsf`) about 20. Exits non-zero on any mismatch. Needs pyffish 0.0.90
+--no-fsf`) about 20, on one core; the figures are counted on every core (`--jobs N` to
+choose how many processes). Exits non-zero on any mismatch. Needs pyffish 0.0.90
 (tests/reference/requirements.txt; the README's test command installs it in .venv).
 """
 
+import multiprocessing
 import os
 import sys
 
@@ -291,11 +293,21 @@ def read_suite(path):
     return cases
 
 
+def count(job):
+    """The perft figure of one fixture line, with pyffish or, for `deep` lines, the binary."""
+    _, sfen, depth, _, binary = job
+    grid, side, hands, ply = parse_sfen(sfen)
+    if binary:
+        return fsf_perft(binary, to_fen(grid, side, hands), depth)
+    return perft(grid, side, hands, ply, depth)
+
+
 def main():
     args = sys.argv[1:]
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "..", "fixtures", "perft", "shogi66.perft")
     max_nodes = 20_000
+    processes = os.cpu_count() or 1
     fsf = "/usr/games/fairy-stockfish" if os.path.exists("/usr/games/fairy-stockfish") else None
     load_variant()
     if args and args[0] == "--divide":
@@ -309,10 +321,12 @@ def main():
             fsf = args.pop(0)
         elif a == "--no-fsf":
             fsf = None
+        elif a == "--jobs":
+            processes = max(1, int(args.pop(0)))
         else:
             path = a
+    jobs = []
     bad = 0
-    checked = 0
     for case in read_suite(path):
         grid, side, hands, ply = parse_sfen(case["sfen"])
         if not in_placement(grid, side, hands, ply):
@@ -326,18 +340,20 @@ def main():
             # The binary only for depth >= 4: its pawn-drop-mate defect shows only on the last
             # ply (a drop that mates leaves no children), and the depth-4 lines were kept
             # where it agrees.
-            deep = fsf and play and depth >= 4
+            deep = bool(fsf and play and depth >= 4)
             if want > max_nodes and not deep:
                 continue
-            if deep:
-                got = fsf_perft(fsf, to_fen(grid, side, hands), depth)
-            else:
-                got = perft(grid, side, hands, ply, depth)
+            jobs.append((case["id"], case["sfen"], depth, want, fsf if deep else None))
+    # The figures are independent: count them on every core (the pool's children inherit the
+    # loaded variant), and print them in the fixture's order.
+    checked = 0
+    with multiprocessing.Pool(processes) as pool:
+        for (name, _, depth, want, _), got in zip(jobs, pool.imap(count, jobs)):
             checked += 1
             status = "ok" if got == want else "MISMATCH"
             if got != want:
                 bad += 1
-            print("%-32s perft %d = %d (fixture %d) %s" % (case["id"], depth, got, want, status))
+            print("%-32s perft %d = %d (fixture %d) %s" % (name, depth, got, want, status), flush=True)
     print("%d figures checked, %d mismatches" % (checked, bad))
     return 1 if bad else 0
 
