@@ -64,6 +64,12 @@ def load_variant():
         sys.exit("could not define shogi66 in pyffish")
 
 
+def ensure_variant():
+    """Defines the variant in a process that does not have it yet (a pool worker)."""
+    if VARIANT not in sf.variants():
+        load_variant()
+
+
 # ---------------------------------------------------------------- SFEN and placement
 
 def parse_sfen(sfen):
@@ -344,10 +350,11 @@ def main():
             if want > max_nodes and not deep:
                 continue
             jobs.append((case["id"], case["sfen"], depth, want, fsf if deep else None))
-    # The figures are independent: count them on every core (the pool's children inherit the
-    # loaded variant), and print them in the fixture's order.
+    # The figures are independent: count them on every core, and print them in the fixture's
+    # order. Each worker defines the variant itself, whatever the start method (fork, or
+    # forkserver, the default from Python 3.14).
     checked = 0
-    with multiprocessing.Pool(processes) as pool:
+    with multiprocessing.Pool(processes, initializer=ensure_variant) as pool:
         for (name, _, depth, want, _), got in zip(jobs, pool.imap(count, jobs)):
             checked += 1
             status = "ok" if got == want else "MISMATCH"
