@@ -13,7 +13,7 @@
 //! [`MAX_NODES`]. Run a script by hand without the flag to check every figure.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const MAX_NODES: &str = "50000";
 const SKIP: &str = "KOMA_SKIP_CROSSCHECK";
@@ -79,25 +79,28 @@ fn perft_fixtures_agree_with_the_independent_implementations() {
         .collect();
     scripts.sort();
     assert!(!scripts.is_empty(), "no cross-check scripts in {}", dir.display());
-    // The scripts run side by side (the 66 shogi one also spreads its figures over the
-    // cores): this test is most of CI's time.
-    let children: Vec<_> = scripts
-        .iter()
-        .map(|script| {
-            let child = Command::new(&python)
-                .arg(script)
-                .args(["--max-nodes", MAX_NODES])
-                .current_dir(root())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{} cannot run ({e}): run `{SETUP}`", python.display()));
-            (script, child)
-        })
-        .collect();
+    // The scripts run side by side, each read to its end by its own thread (the 66 shogi
+    // one also spreads its figures over the cores): this is the suite's longest test.
+    let outputs: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = scripts
+            .iter()
+            .map(|script| {
+                let python = &python;
+                scope.spawn(move || {
+                    let out = Command::new(python)
+                        .arg(script)
+                        .args(["--max-nodes", MAX_NODES])
+                        .current_dir(root())
+                        .output()
+                        .unwrap_or_else(|e| panic!("{} cannot run ({e}): run `{SETUP}`", python.display()));
+                    (script, out)
+                })
+            })
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
     let mut failures = Vec::new();
-    for (script, child) in children {
-        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    for (script, out) in outputs {
         if !out.status.success() {
             failures.push(format!(
                 "{}:\n{}{}",

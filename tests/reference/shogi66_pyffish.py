@@ -301,8 +301,7 @@ def read_suite(path):
 
 def count(job):
     """The perft figure of one fixture line, with pyffish or, for `deep` lines, the binary."""
-    _, sfen, depth, _, binary = job
-    grid, side, hands, ply = parse_sfen(sfen)
+    _, (grid, side, hands, ply), depth, _, binary = job
     if binary:
         return fsf_perft(binary, to_fen(grid, side, hands), depth)
     return perft(grid, side, hands, ply, depth)
@@ -349,7 +348,7 @@ def main():
             deep = bool(fsf and play and depth >= 4)
             if want > max_nodes and not deep:
                 continue
-            jobs.append((case["id"], case["sfen"], depth, want, fsf if deep else None))
+            jobs.append((case["id"], (grid, side, hands, ply), depth, want, fsf if deep else None))
     # The figures are independent: count them on every core, and print them in the fixture's
     # order. Each worker defines the variant itself, whatever the start method (fork, or
     # forkserver, the default from Python 3.14).
