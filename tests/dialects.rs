@@ -2,7 +2,7 @@
 //! notation round trips (USI ⇄ UCI/CECP), a UCI perft equal to the USI one and to the
 //! fixture, and CECP taking each position (`setboard`) and a move in it (`usermove`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Named tests for each protocol behaviour of issue 2 §2, against the real binary.
 //! Time bounds here are generous sanity limits, not benchmarks.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -6,7 +6,7 @@
 //! not (issue 11). The time logic is tested on a hand-moved clock in
 //! `src/search/time.rs`; `tools/gui_clock.py` measures oversteps under load.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

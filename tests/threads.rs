@@ -2,7 +2,7 @@
 //! `bestmove` per `go`, `isready` and `stop` answered during the search, nodes of all
 //! threads in `info`, and bad values refused.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

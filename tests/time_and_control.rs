@@ -4,7 +4,7 @@
 //! is. The time logic itself is tested on a hand-moved clock in `src/search/time.rs`;
 //! wall-clock figures are measured by `tools/gui_clock.py`.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,52 @@
+//! Every integration test, built as one test binary.
+//!
+//! Each file beside this one is a module here, named for what it tests (`cargo test
+//! --release kokesu_rules::` runs one of them). One binary links the engine once instead
+//! of once per file, which took most of the suite's build time in CI. `Cargo.toml` turns
+//! off Cargo's one-binary-per-file discovery (`autotests = false`), so a new test file
+//! must be declared below: `every_test_file_is_in_the_suite` fails until it is.
+
+mod common;
+
+mod analyse;
+mod crab_search;
+mod dialects;
+mod every_game;
+mod kaninariebi_perft;
+mod kaninariebi_reference;
+mod kaninariebi_rules;
+mod kanishogi_perft;
+mod kanishogi_reference;
+mod kanishogi_rules;
+mod kokesu_perft;
+mod kokesu_rules;
+mod numbershogi_perft;
+mod numbershogi_rules;
+mod protocol;
+mod readme;
+mod reference_crosscheck;
+mod search_sanity;
+mod selfplay;
+mod shogi66_perft;
+mod shogi66_rules;
+mod threads;
+mod time_and_control;
+mod tools;
+mod transcripts;
+
+/// A `.rs` file under `tests/` that is not declared above would never be compiled.
+#[test]
+fn every_test_file_is_in_the_suite() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let suite = std::fs::read_to_string(dir.join("suite.rs")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs") {
+            if module != "suite" && !suite.lines().any(|l| l == format!("mod {module};")) {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not declared in tests/suite.rs: {missing:?}");
+}
