@@ -279,6 +279,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A number that identifies the move in history tables (any value; it is reduced
     /// modulo the table size).
     fn move_id(mv: Self::Move) -> u32;
+    /// The move's key in the continuation histories and the countermove table, from the
+    /// position it is played in: by default its `move_id`. A game may key them by the
+    /// moving piece and its destination instead (Stockfish's `[piece][to]`), which
+    /// generalises over origins; it then says how many such keys there are
+    /// (`CONTINUATION_IDS`), and the continuation tables are laid out densely by them
+    /// (a context's entries in one row: fewer cache misses where moves are scored).
+    fn continuation_id(&self, mv: Self::Move) -> u32 {
+        Self::move_id(mv)
+    }
+    /// `continuation_id` is below this; 0: it may be any number (the tables hash it).
+    const CONTINUATION_IDS: u32 = 0;
     /// A move chosen without search, e.g. a placement from a setup study. The engine plays
     /// it if it is `Some` (it must be legal).
     fn book_move(&self) -> Option<Self::Move> {

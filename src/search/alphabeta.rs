@@ -72,6 +72,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.stack[0].mv = Some(mv);
+            self.stack[0].cont = Some(pos.continuation_id(mv));
             self.stack[0].quiet = !pos.is_tactical(mv);
             let nodes_before = self.nodes;
             let mut score;
@@ -162,7 +163,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The continuation context of a move made at `ply`: the moves made one and two
     /// plies before.
     fn context(&self, ply: usize) -> Context {
-        let id = |p: usize| self.stack[p].mv.map(G::move_id);
+        let id = |p: usize| self.stack[p].cont;
         Context { prev1: ply.checked_sub(1).and_then(id), prev2: ply.checked_sub(2).and_then(id) }
     }
 
@@ -223,7 +224,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 if cut_here {
                     if s >= beta {
                         if let Some(m) = tt_move.filter(|&m| !pos.is_tactical(m)) {
-                            self.reward_quiet(m, ply, depth, &[]);
+                            self.reward_quiet(pos, m, ply, depth, &[]);
                         }
                     }
                     return s;
@@ -321,7 +322,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let order = scores[n];
             let tactical = pos.is_tactical(mv);
-            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cx) };
+            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), pos.continuation_id(mv), cx) };
 
             // Pruning at shallow depth, once a move that does not lose has been found. A
             // quiet move that gives check is never pruned (it may mate).
@@ -385,6 +386,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             self.stack[ply].mv = Some(mv);
+            self.stack[ply].cont = Some(pos.continuation_id(mv));
             self.stack[ply].quiet = !tactical;
             searched += 1;
             if !tactical && quiet_count < MAX_QUIETS {
@@ -436,10 +438,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if score >= beta {
                         if !tactical {
                             let earlier = &quiets[..quiet_count.saturating_sub(1)];
-                            self.reward_quiet(mv, ply, depth, earlier);
+                            self.reward_quiet(pos, mv, ply, depth, earlier);
                         } else {
                             for q in quiets[..quiet_count].iter().flatten() {
-                                self.history.update_quiet(G::move_id(*q), cx, -history::bonus(depth));
+                                self.history.update_quiet(G::move_id(*q), pos.continuation_id(*q), cx, -history::bonus(depth));
                             }
                         }
                         break;
@@ -448,6 +450,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         self.stack[ply].mv = None;
+        self.stack[ply].cont = None;
         self.moves[ply] = list;
         self.scores[ply] = scores;
         if self.stopped {
@@ -469,9 +472,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
             // Every reply failed low: the quiet move that led here was a good one.
             if bound == Bound::Upper && ply > 0 && self.stack[ply - 1].quiet {
-                if let Some(prev) = self.stack[ply - 1].mv {
+                if let (Some(prev), Some(cont)) = (self.stack[ply - 1].mv, self.stack[ply - 1].cont) {
                     let cx = self.context(ply - 1);
-                    self.history.update_quiet(G::move_id(prev), cx, history::bonus(depth));
+                    self.history.update_quiet(G::move_id(prev), cont, cx, history::bonus(depth));
                 }
             }
             // The search's score says how far off the evaluation was, where the bound
@@ -516,7 +519,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// A quiet move caused a cut at `ply`: it becomes a killer and the countermove, its
     /// statistics rise, and the quiet moves tried before it fall.
-    fn reward_quiet(&mut self, mv: G::Move, ply: usize, depth: i32, earlier: &[Option<G::Move>]) {
+    fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32, earlier: &[Option<G::Move>]) {
         let k = &mut self.stack[ply].killers;
         if k[0] != Some(mv) {
             k[1] = k[0];
@@ -525,9 +528,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let cx = self.context(ply);
         self.history.set_counter(cx.prev1, mv);
         let b = history::bonus(depth);
-        self.history.update_quiet(G::move_id(mv), cx, b);
+        self.history.update_quiet(G::move_id(mv), pos.continuation_id(mv), cx, b);
         for q in earlier.iter().flatten() {
-            self.history.update_quiet(G::move_id(*q), cx, -b);
+            self.history.update_quiet(G::move_id(*q), pos.continuation_id(*q), cx, -b);
         }
     }
 
@@ -559,6 +562,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let r = params::NULL_BASE + depth / params::NULL_DIVISOR + ((eval - beta) / params::NULL_EVAL_STEP).min(3);
             let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
             self.stack[ply].mv = None;
+            self.stack[ply].cont = None;
             let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
             self.null_floor = floor;
             if score >= beta && !self.stopped {
@@ -598,6 +602,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.stack[ply].mv = Some(mv);
+            self.stack[ply].cont = Some(pos.continuation_id(mv));
             self.stack[ply].quiet = false;
             let mut value = -self.qsearch(&child, -raised, -raised + 1, ply + 1, 0);
             if value >= raised && !self.stopped {
@@ -612,6 +617,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         self.stack[ply].mv = None;
+        self.stack[ply].cont = None;
         self.moves[ply] = list;
         found
     }
@@ -635,7 +641,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else if Some(m) == counter {
                 ORDER_COUNTER
             } else {
-                self.history.quiet_score(G::move_id(m), cx)
+                self.history.quiet_score(G::move_id(m), pos.continuation_id(m), cx)
             }
         }));
     }
@@ -846,13 +852,14 @@ mod tests {
         let mut s = Searcher::new(&table, &signals, &history);
         s.root_depth = 3;
         s.stack[0].mv = Some(mv);
+        s.stack[0].cont = Some(p.continuation_id(mv));
         s.stack[0].quiet = quiet;
         let cx = s.context(0);
-        let before = s.history.quiet_score(Kokesu::move_id(mv), cx);
+        let before = s.history.quiet_score(Kokesu::move_id(mv), p.continuation_id(mv), cx);
         // No reply of the opponent reaches a queen's worth: the node fails low.
         let score = s.negamax(&child, 3, 900, 901, 1, false);
         assert!(score <= 900, "{score}");
-        (before, s.history.quiet_score(Kokesu::move_id(mv), cx))
+        (before, s.history.quiet_score(Kokesu::move_id(mv), p.continuation_id(mv), cx))
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! Move-ordering statistics learned during a search: a butterfly history (by move), a
 //! countermove per previous move, and continuation histories (by the move one and two
-//! plies earlier and this move). Every entry moves toward a bound with the "gravity"
+//! plies earlier and this move). The continuation tables and the countermoves know a move
+//! by its `Game::continuation_id`: in kokesu and 66 shogi the moving piece (a drop's: the
+//! piece dropped) and its destination, few enough for a dense table in which one
+//! context's entries lie together; in the other games the move id, hashed into the
+//! table. Every entry moves toward a bound with the "gravity"
 //! update `h += bonus - h * |bonus| / MAX`, so good moves rise (the move that cut, and a
 //! quiet move to which every reply failed low), moves that were tried before a cut fall
 //! (maluses), and nothing saturates.
@@ -33,6 +37,9 @@ pub struct Histories<M> {
     butterfly: Vec<i16>,
     counter: Vec<Option<M>>,
     continuation: Vec<i16>,
+    /// The number of continuation ids when the game names them (`Game::CONTINUATION_IDS`),
+    /// else 0 (hashed).
+    dense: u32,
     /// The static evaluation's corrections, kept from search to search like the rest.
     pub corrections: Corrections,
 }
@@ -45,29 +52,37 @@ pub struct Context {
     pub prev2: Option<u32>,
 }
 
-fn continuation_index(prev: u32, lag: u32, mv: u32) -> usize {
+fn continuation_index(dense: u32, prev: u32, lag: u32, mv: u32) -> usize {
+    if dense > 0 {
+        let n = dense as usize;
+        return ((lag as usize - 1) * n + prev as usize % n) * n + mv as usize % n;
+    }
     let h = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((mv as u64) << 1 | lag as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (h >> 44) as usize % CONTINUATION_SIZE
 }
 
 impl<M: Copy + PartialEq> Histories<M> {
-    pub fn new() -> Self {
+    /// `dense`: the game's `CONTINUATION_IDS`.
+    pub fn new(dense: u32) -> Self {
+        let size = if dense > 0 { 2 * dense as usize * dense as usize } else { CONTINUATION_SIZE };
         Histories {
             butterfly: vec![0; BUTTERFLY_SIZE],
             counter: vec![None; COUNTER_SIZE],
-            continuation: vec![0; CONTINUATION_SIZE],
+            continuation: vec![0; size],
+            dense,
             corrections: Corrections::new(),
         }
     }
 
-    /// The ordering score of a quiet move: butterfly plus both continuations.
-    pub fn quiet_score(&self, id: u32, cx: Context) -> i32 {
+    /// The ordering score of a quiet move (`id` its `move_id`, `cont` its
+    /// `continuation_id`): butterfly plus both continuations.
+    pub fn quiet_score(&self, id: u32, cont: u32, cx: Context) -> i32 {
         let mut s = self.butterfly[id as usize % BUTTERFLY_SIZE] as i32;
         if let Some(p) = cx.prev1 {
-            s += self.continuation[continuation_index(p, 1, id)] as i32;
+            s += self.continuation[continuation_index(self.dense, p, 1, cont)] as i32;
         }
         if let Some(p) = cx.prev2 {
-            s += self.continuation[continuation_index(p, 2, id)] as i32;
+            s += self.continuation[continuation_index(self.dense, p, 2, cont)] as i32;
         }
         s
     }
@@ -78,13 +93,13 @@ impl<M: Copy + PartialEq> Histories<M> {
     }
 
     /// Adds `bonus` (negative: a malus) to a quiet move's statistics.
-    pub fn update_quiet(&mut self, id: u32, cx: Context, bonus: i32) {
+    pub fn update_quiet(&mut self, id: u32, cont: u32, cx: Context, bonus: i32) {
         gravity(&mut self.butterfly[id as usize % BUTTERFLY_SIZE], bonus);
         if let Some(p) = cx.prev1 {
-            gravity(&mut self.continuation[continuation_index(p, 1, id)], bonus);
+            gravity(&mut self.continuation[continuation_index(self.dense, p, 1, cont)], bonus);
         }
         if let Some(p) = cx.prev2 {
-            gravity(&mut self.continuation[continuation_index(p, 2, id)], bonus);
+            gravity(&mut self.continuation[continuation_index(self.dense, p, 2, cont)], bonus);
         }
     }
 
@@ -96,9 +111,11 @@ impl<M: Copy + PartialEq> Histories<M> {
     }
 }
 
+
+/// Hashed continuation tables: a placeholder that works for any game (`std::mem::take`).
 impl<M: Copy + PartialEq> Default for Histories<M> {
     fn default() -> Self {
-        Self::new()
+        Self::new(0)
     }
 }
 
@@ -214,35 +231,56 @@ mod tests {
 
     #[test]
     fn gravity_keeps_every_entry_within_the_bound() {
-        let mut h: Histories<u16> = Histories::new();
+        let mut h: Histories<u16> = Histories::new(0);
         let cx = Context { prev1: Some(7), prev2: Some(9) };
         for _ in 0..10_000 {
-            h.update_quiet(42, cx, bonus(20));
+            h.update_quiet(42, 42, cx, bonus(20));
         }
-        let s = h.quiet_score(42, cx);
+        let s = h.quiet_score(42, 42, cx);
         assert!(s > 3 * MAX * 9 / 10 && s <= 3 * MAX, "{s}");
         for _ in 0..10_000 {
-            h.update_quiet(42, cx, -bonus(20));
+            h.update_quiet(42, 42, cx, -bonus(20));
         }
-        assert!(h.quiet_score(42, cx) >= -3 * MAX);
-        assert!(h.quiet_score(42, cx) < 0);
+        assert!(h.quiet_score(42, 42, cx) >= -3 * MAX);
+        assert!(h.quiet_score(42, 42, cx) < 0);
     }
 
     #[test]
     fn a_malus_undoes_a_bonus_and_continuations_depend_on_the_previous_move() {
-        let mut h: Histories<u16> = Histories::new();
+        let mut h: Histories<u16> = Histories::new(0);
         let a = Context { prev1: Some(1), prev2: None };
         let b = Context { prev1: Some(2), prev2: None };
-        h.update_quiet(5, a, 400);
-        assert!(h.quiet_score(5, a) > h.quiet_score(5, b));
-        assert_eq!(h.quiet_score(5, b), h.quiet_score(5, Context::default()));
-        h.update_quiet(5, a, -400);
-        assert!(h.quiet_score(5, a).abs() < 20);
+        h.update_quiet(5, 5, a, 400);
+        assert!(h.quiet_score(5, 5, a) > h.quiet_score(5, 5, b));
+        assert_eq!(h.quiet_score(5, 5, b), h.quiet_score(5, 5, Context::default()));
+        h.update_quiet(5, 5, a, -400);
+        assert!(h.quiet_score(5, 5, a).abs() < 20);
+    }
+
+    #[test]
+    fn a_dense_table_gives_every_context_and_move_its_own_entry() {
+        let n = 12 * 64;
+        let mut seen = vec![false; 2 * n as usize * n as usize];
+        for lag in 1..=2 {
+            for prev in (0..n).step_by(7) {
+                for mv in 0..n {
+                    let i = continuation_index(n, prev, lag, mv);
+                    assert!(!seen[i], "lag {lag} prev {prev} move {mv}");
+                    seen[i] = true;
+                }
+            }
+        }
+        // One context's entries are one row: the moves scored at a node share cache lines.
+        assert_eq!(continuation_index(n, 5, 1, 100) + 1, continuation_index(n, 5, 1, 101));
+        let mut h: Histories<u16> = Histories::new(n);
+        let cx = Context { prev1: Some(n - 1), prev2: Some(n - 1) };
+        h.update_quiet(9, n - 1, cx, 400);
+        assert!(h.quiet_score(9, n - 1, cx) > h.quiet_score(9, n - 1, Context::default()));
     }
 
     #[test]
     fn countermoves_are_remembered_per_previous_move() {
-        let mut h: Histories<u16> = Histories::new();
+        let mut h: Histories<u16> = Histories::new(0);
         h.set_counter(Some(3), 77);
         assert_eq!(h.counter(Some(3)), Some(77));
         assert_eq!(h.counter(Some(4)), None);

@@ -118,6 +118,8 @@ struct Frame<M> {
     eval: i32,
     /// The move played from this ply (`None` for a pass or not yet).
     mv: Option<M>,
+    /// `mv`'s `Game::continuation_id` (`None` with `mv`).
+    cont: Option<u32>,
     /// The move a singular-extension search leaves out here.
     excluded: Option<M>,
     killers: [Option<M>; 2],
@@ -187,7 +189,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         helper: Option<usize>,
         history: &[(u64, bool)],
     ) -> Self {
-        let frame = Frame { eval: NO_EVAL, mv: None, excluded: None, killers: [None; 2], quiet: false };
+        let frame = Frame { eval: NO_EVAL, mv: None, cont: None, excluded: None, killers: [None; 2], quiet: false };
         Searcher {
             tt,
             signals,
@@ -197,7 +199,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             checks: history.iter().map(|h| h.1).collect(),
             null_floor: 0,
             stack: vec![frame; MAX_PLY + 2],
-            history: Histories::new(),
+            history: Histories::new(G::CONTINUATION_IDS),
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),

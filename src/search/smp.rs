@@ -49,7 +49,7 @@ pub fn search_with<G: Game>(
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
     let threads = threads.max(1);
-    stats.resize_with(threads, Histories::new);
+    stats.resize_with(threads, || Histories::new(G::CONTINUATION_IDS));
     let shared = Shared::default();
     tt.new_search();
     let helper_limits = Limits { multipv: 1, ..limits.clone() };
@@ -95,7 +95,7 @@ mod tests {
         let mut moves = Vec::new();
         p.legal_moves(&mut moves);
         let cx = Context::default();
-        stats.iter().flat_map(|h| moves.iter().map(move |&m| h.quiet_score(Kokesu::move_id(m), cx).abs() as i64)).sum()
+        stats.iter().flat_map(|h| moves.iter().map(move |&m| h.quiet_score(Kokesu::move_id(m), p.continuation_id(m), cx).abs() as i64)).sum()
     }
 
     #[test]

@@ -397,4 +397,10 @@ impl Game for Kokesu {
     fn move_id(mv: KMove) -> u32 {
         mv.0 as u32
     }
+
+    /// The moving piece (colour and kind) and its destination.
+    fn continuation_id(&self, mv: KMove) -> u32 {
+        self.board[mv.from()] as u32 * 64 + mv.to() as u32
+    }
+    const CONTINUATION_IDS: u32 = 12 * 64;
 }

@@ -321,6 +321,15 @@ impl Game for Shogi66 {
         mv.0 as u32
     }
 
+    /// The moving piece (colour and kind, promoted kinds apart; a drop's piece is the
+    /// kind it drops) and its destination.
+    fn continuation_id(&self, mv: Move) -> u32 {
+        let p = &self.pos;
+        let piece = if mv.is_drop() { board::piece(mv.drop_kind(), p.stm) } else { p.board[mv.from()] };
+        piece as u32 * 36 + mv.to() as u32
+    }
+    const CONTINUATION_IDS: u32 = 32 * 36;
+
     fn book_move(&self) -> Option<Move> {
         book::placement(&self.pos)
     }
