@@ -44,8 +44,8 @@ pub struct Histories<M> {
     pub corrections: Corrections,
 }
 
-/// Where the two continuation tables are looked up for a move: the ids of the moves one
-/// and two plies before it (if any).
+/// Where the two continuation tables are looked up for a move: the `continuation_id`s
+/// of the moves one and two plies before it (if any).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Context {
     pub prev1: Option<u32>,
@@ -87,7 +87,7 @@ impl<M: Copy + PartialEq> Histories<M> {
         s
     }
 
-    /// The move that refuted `prev` last time.
+    /// The move that refuted `prev` (a `continuation_id`) last time.
     pub fn counter(&self, prev: Option<u32>) -> Option<M> {
         prev.and_then(|p| self.counter[p as usize % COUNTER_SIZE])
     }
