@@ -322,7 +322,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let order = scores[n];
             let tactical = pos.is_tactical(mv);
-            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), pos.continuation_id(mv), cx) };
+            let cont = pos.continuation_id(mv);
+            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cont, cx) };
 
             // Pruning at shallow depth, once a move that does not lose has been found. A
             // quiet move that gives check is never pruned (it may mate).
@@ -386,7 +387,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             self.stack[ply].mv = Some(mv);
-            self.stack[ply].cont = Some(pos.continuation_id(mv));
+            self.stack[ply].cont = Some(cont);
             self.stack[ply].quiet = !tactical;
             searched += 1;
             if !tactical && quiet_count < MAX_QUIETS {

@@ -111,7 +111,6 @@ impl<M: Copy + PartialEq> Histories<M> {
     }
 }
 
-
 /// Hashed continuation tables: a placeholder that works for any game (`std::mem::take`).
 impl<M: Copy + PartialEq> Default for Histories<M> {
     fn default() -> Self {
