@@ -74,11 +74,7 @@ fn sfen(sente: &[u8; 6], gote: &[u8; 6]) -> String {
 
 fn qsearch(p: &NumberShogi, mut alpha: i32, beta: i32, ply: i32, qd: i32) -> i32 {
     if let Some(r) = p.result() {
-        return if r == Outcome::Loss {
-            -WIN + ply
-        } else {
-            WIN - ply
-        };
+        return if r == Outcome::Loss { -WIN + ply } else { WIN - ply };
     }
     let stand = p.evaluate();
     if stand >= beta || qd == 0 {
@@ -103,11 +99,7 @@ fn qsearch(p: &NumberShogi, mut alpha: i32, beta: i32, ply: i32, qd: i32) -> i32
 
 fn search(p: &NumberShogi, depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
     if let Some(r) = p.result() {
-        return if r == Outcome::Loss {
-            -WIN + ply
-        } else {
-            WIN - ply
-        };
+        return if r == Outcome::Loss { -WIN + ply } else { WIN - ply };
     }
     if depth <= 0 {
         return qsearch(p, alpha, beta, ply, 4);
@@ -225,9 +217,7 @@ fn round_robin(args: &[String]) {
     order.sort_by(|&a, &b| pts[b].total_cmp(&pts[a]));
     let games = 2 * (arrs.len() - 1);
     let total = arrs.len() * (arrs.len() - 1);
-    println!(
-        "round robin, depth {depth}, {games} games each; sente scored {sente_points:.1} of {total}"
-    );
+    println!("round robin, depth {depth}, {games} games each; sente scored {sente_points:.1} of {total}");
     for i in order {
         println!("  {:?} {:.1}/{games}", arrs[i], pts[i]);
     }
@@ -239,23 +229,13 @@ fn main() {
         round_robin(&raw[1..]);
         return;
     }
-    let args: Vec<i32> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let args: Vec<i32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let get = |i: usize, d: i32| args.get(i).copied().unwrap_or(d);
-    let (d1, n1, d2, n2, top) = (
-        get(0, 2),
-        get(1, 8) as usize,
-        get(2, 4),
-        get(3, 24) as usize,
-        get(4, 20) as usize,
-    );
+    let (d1, n1, d2, n2, top) = (get(0, 2), get(1, 8) as usize, get(2, 4), get(3, 24) as usize, get(4, 20) as usize);
     let all = permutations();
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let sample = |rng: &mut Rng, n: usize| -> Vec<[u8; 6]> {
-        (0..n).map(|_| all[(rng.next() % 720) as usize]).collect()
-    };
+    let sample =
+        |rng: &mut Rng, n: usize| -> Vec<[u8; 6]> { (0..n).map(|_| all[(rng.next() % 720) as usize]).collect() };
     let opp1 = sample(&mut rng, n1);
     let mut ranked: Vec<([u8; 6], f64)> = all.iter().map(|a| (*a, score(a, &opp1, d1))).collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -265,16 +245,10 @@ fn main() {
     }
     println!("  ... worst: {:?} {:.3}", ranked[719].0, ranked[719].1);
     let opp2 = sample(&mut rng, n2);
-    let mut finals: Vec<([u8; 6], f64)> = ranked
-        .iter()
-        .take(top)
-        .map(|(a, _)| (*a, score(a, &opp2, d2)))
-        .collect();
+    let mut finals: Vec<([u8; 6], f64)> = ranked.iter().take(top).map(|(a, _)| (*a, score(a, &opp2, d2))).collect();
     // The first, a middle and the last of the screen as reference points.
-    let refs: Vec<([u8; 6], f64)> = [360usize, 719]
-        .iter()
-        .map(|&i| (ranked[i].0, score(&ranked[i].0, &opp2, d2)))
-        .collect();
+    let refs: Vec<([u8; 6], f64)> =
+        [360usize, 719].iter().map(|&i| (ranked[i].0, score(&ranked[i].0, &opp2, d2))).collect();
     finals.sort_by(|a, b| b.1.total_cmp(&a.1));
     println!("final: depth {d2}, {n2} opponents x 2 colours");
     for (a, s) in &finals {

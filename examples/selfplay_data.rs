@@ -21,8 +21,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use koma::game::{Game, Outcome};
-use koma::games::kanishogi::KaniShogi;
 use koma::games::kaninariebi::KaniNariEbi;
+use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;

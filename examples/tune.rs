@@ -20,12 +20,14 @@
 use std::time::Instant;
 
 use koma::game::Game;
-use koma::games::kanishogi::{eval as kseval, KaniShogi};
 use koma::games::kaninariebi::{eval as neval, KaniNariEbi};
+use koma::games::kanishogi::{eval as kseval, KaniShogi};
 use koma::games::kokesu::{eval as keval, Kokesu};
 use koma::games::numbershogi::{eval as nseval, NumberShogi};
 use koma::games::shogi66::{eval as seval, Shogi66};
-use koma::tune::{error, fit_k, format_weights, parse_weights, tapers, tune, weight_name, Features, Param, Sample, TuneOptions};
+use koma::tune::{
+    error, fit_k, format_weights, parse_weights, tapers, tune, weight_name, Features, Param, Sample, TuneOptions,
+};
 
 struct Opts {
     variant: String,

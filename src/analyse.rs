@@ -118,10 +118,7 @@ pub fn parse_line(line: &str, default: Option<&'static str>) -> Result<PositionL
         _ => match default {
             Some(v) => (v, &words[..]),
             None => {
-                return Err(format!(
-                    "no variant: start the line with one of {} or give --variant",
-                    names.join(", ")
-                ))
+                return Err(format!("no variant: start the line with one of {} or give --variant", names.join(", ")))
             }
         },
     };
@@ -158,11 +155,15 @@ impl Analyser {
         });
         let default_variant = match &args.variant {
             None => None,
-            Some(v) => Some(games::names().into_iter().find(|n| n == v).ok_or_else(|| {
-                format!("--variant {v}: no such variant (one of {})", games::names().join(", "))
-            })?),
+            Some(v) => Some(
+                games::names()
+                    .into_iter()
+                    .find(|n| n == v)
+                    .ok_or_else(|| format!("--variant {v}: no such variant (one of {})", games::names().join(", ")))?,
+            ),
         };
-        let mut a = Analyser { engine: Engine::new(sink), replies, go: GoParams::default(), multipv: 1, default_variant };
+        let mut a =
+            Analyser { engine: Engine::new(sink), replies, go: GoParams::default(), multipv: 1, default_variant };
         // No minimum thinking time: a script does not race a GUI.
         a.option("MinimumThinkingTime", "0")?;
         if let Some(k) = args.multipv {
@@ -282,8 +283,13 @@ fn progress(total: Option<u64>) -> indicatif::ProgressBar {
         return ProgressBar::hidden();
     }
     let (bar, template) = match total {
-        Some(n) => (ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()), "{bar:30} {pos}/{len} positions  {per_sec}  {eta} left"),
-        None => (ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()), "{spinner} {pos} positions  {per_sec}"),
+        Some(n) => (
+            ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            "{bar:30} {pos}/{len} positions  {per_sec}  {eta} left",
+        ),
+        None => {
+            (ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()), "{spinner} {pos} positions  {per_sec}")
+        }
     };
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);

@@ -41,7 +41,14 @@ impl Engine {
         let session = games::new_session(options.variant)
             .or_else(|| games::names().first().and_then(|n| games::new_session(n)))
             .expect("at least one game is registered");
-        Engine { options, session, signals: Arc::new(Signals::default()), search: None, search_is_open_ended: false, sink }
+        Engine {
+            options,
+            session,
+            signals: Arc::new(Signals::default()),
+            search: None,
+            search_is_open_ended: false,
+            sink,
+        }
     }
 
     fn say(&self, r: Reply) {
@@ -104,7 +111,10 @@ impl Engine {
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Usi => {
-                self.say(Reply::Id { name: format!("koma {}", env!("CARGO_PKG_VERSION")), author: "the koma developers".into() });
+                self.say(Reply::Id {
+                    name: format!("koma {}", env!("CARGO_PKG_VERSION")),
+                    author: "the koma developers".into(),
+                });
                 for line in self.options.usi_lines() {
                     self.say(Reply::Option(line));
                 }

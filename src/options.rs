@@ -30,7 +30,11 @@ pub enum Change {
     Variant,
     Hash,
     /// A rules switch of the named variant.
-    Rule { variant: &'static str, name: &'static str, value: String },
+    Rule {
+        variant: &'static str,
+        name: &'static str,
+        value: String,
+    },
     Other,
 }
 
@@ -111,7 +115,8 @@ impl Options {
         if is("USI_Variant") || is("UCI_Variant") {
             let v = need(value)?;
             let found = games::names().into_iter().find(|n| n.eq_ignore_ascii_case(&v));
-            self.variant = found.ok_or_else(|| bad(name, &v, format!("expected one of {}", games::names().join(", "))))?;
+            self.variant =
+                found.ok_or_else(|| bad(name, &v, format!("expected one of {}", games::names().join(", "))))?;
             return Ok(Change::Variant);
         }
         if is("USI_Hash") || is("Hash") {
@@ -147,7 +152,8 @@ impl Options {
             self.byoyomi_overhead_ms = spin(name, &need(value)?, 0, 10_000)?;
             return Ok(Change::Other);
         }
-        if let Some((variant, opt)) = games::rule_options().into_iter().find(|(_, o)| o.name.eq_ignore_ascii_case(name)) {
+        if let Some((variant, opt)) = games::rule_options().into_iter().find(|(_, o)| o.name.eq_ignore_ascii_case(name))
+        {
             let v = need(value)?;
             games::check_rule(variant, opt.name, &v).map_err(|e| bad(opt.name, &v, e.why))?;
             self.rules.insert(opt.name, v.clone());

@@ -15,9 +15,9 @@ use crate::game::{Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
 use crate::perft;
 use crate::protocol::notation::ChessGame;
 use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
+use crate::search::history::Histories;
 use crate::search::mate::{self, MateAnswer};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
-use crate::search::history::Histories;
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
 use crate::state::GameState;
@@ -111,7 +111,12 @@ type SharedStats<M> = Arc<Mutex<Vec<Histories<M>>>>;
 impl<G: Game> GameSession<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
-        GameSession { rules, current: Ok(Self::root(G::startpos(&rules))), tt: TableSlot::new(16), stats: SharedStats::default() }
+        GameSession {
+            rules,
+            current: Ok(Self::root(G::startpos(&rules))),
+            tt: TableSlot::new(16),
+            stats: SharedStats::default(),
+        }
     }
 
     fn root(pos: G) -> Current<G> {
@@ -166,7 +171,13 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn describe(&self) -> String {
-        format!("variant {} files {} ranks {} startpos {}", G::NAME, G::FILES, G::RANKS, G::startpos(&self.rules).to_sfen())
+        format!(
+            "variant {} files {} ranks {} startpos {}",
+            G::NAME,
+            G::FILES,
+            G::RANKS,
+            G::startpos(&self.rules).to_sfen()
+        )
     }
 
     fn rule_options(&self) -> &'static [RuleOption] {
@@ -336,7 +347,12 @@ fn bench<G: Game>(positions: &[G], depth: u32, signals: &Signals, sink: &Sink) {
             break;
         }
         let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "resign".into());
-        sink(Reply::InfoString(format!("bench position {} nodes {} bestmove {best} sfen {}", i + 1, r.nodes, pos.to_sfen())));
+        sink(Reply::InfoString(format!(
+            "bench position {} nodes {} bestmove {best} sfen {}",
+            i + 1,
+            r.nodes,
+            pos.to_sfen()
+        )));
     }
     let ms = start.elapsed().as_millis() as u64;
     let stopped = if signals.stop.load(Ordering::Relaxed) { " (stopped)" } else { "" };
@@ -410,11 +426,22 @@ fn search_and_answer<G: Game>(
         sink(Reply::InfoString(format!("book move {}", root.format_move(m))));
         (Some(m), None)
     } else {
-        let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv: job.multipv, searchmoves };
+        let limits =
+            Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv: job.multipv, searchmoves };
         let multipv = job.multipv;
         let mut report = |rep: &Report<G::Move>| sink(Reply::Info(info_of(root, rep, multipv)));
         let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let r = smp::search_with(root, &cur.history, &limits, table, signals, &mut stats, job.threads, job.start, &mut report);
+        let r = smp::search_with(
+            root,
+            &cur.history,
+            &limits,
+            table,
+            signals,
+            &mut stats,
+            job.threads,
+            job.start,
+            &mut report,
+        );
         (r.best, r.ponder)
     };
     drop(guard);

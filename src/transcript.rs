@@ -83,9 +83,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, Failure> {
             continue;
         }
         let (op, arg) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
-        let regex = |arg: &str| {
-            Regex::new(arg).map_err(|e| Failure { line, message: format!("bad regular expression: {e}") })
-        };
+        let regex =
+            |arg: &str| Regex::new(arg).map_err(|e| Failure { line, message: format!("bad regular expression: {e}") });
         let directive = match op {
             ">" => Directive::Send(arg.to_string()),
             "<" => Directive::Exact(arg.to_string()),
@@ -215,7 +214,8 @@ fn got(line: Option<String>) -> String {
 /// Replays `steps` against `binary`. `last_line` is the transcript's line count, named
 /// when the engine misbehaves after the last directive.
 pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Failure> {
-    let mut engine = Engine::spawn(binary).map_err(|e| Failure { line: 1, message: format!("cannot start {}: {e}", binary.display()) })?;
+    let mut engine = Engine::spawn(binary)
+        .map_err(|e| Failure { line: 1, message: format!("cannot start {}: {e}", binary.display()) })?;
     for step in steps {
         let at = step.line;
         match &step.directive {
@@ -268,9 +268,7 @@ pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Fai
 pub fn replay_file(path: &Path, binary: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let last_line = text.lines().count().max(1);
-    parse(&text)
-        .and_then(|steps| replay(&steps, binary, last_line))
-        .map_err(|f| format!("{}:{f}", path.display()))
+    parse(&text).and_then(|steps| replay(&steps, binary, last_line)).map_err(|f| format!("{}:{f}", path.display()))
 }
 
 /// `koma replay FILE...`: one line per file on stdout; true when every file passed.
@@ -338,7 +336,10 @@ fn info_pattern(line: &str) -> String {
         }
         let w = words[i];
         out.push_str(&escape(w));
-        if matches!(w, "seldepth" | "nodes" | "nps" | "time" | "hashfull") && i + 1 < words.len() && words[i + 1].parse::<u64>().is_ok() {
+        if matches!(w, "seldepth" | "nodes" | "nps" | "time" | "hashfull")
+            && i + 1 < words.len()
+            && words[i + 1].parse::<u64>().is_ok()
+        {
             out.push_str(" \\d+");
             i += 1;
         }

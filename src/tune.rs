@@ -176,9 +176,7 @@ macro_rules! weights_files {
         /// The weights in use, parsed on first use (`weights_files_parse` tests the file).
         #[inline]
         pub fn weights() -> &'static Weights {
-            WEIGHTS.get_or_init(|| {
-                parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("{} weights.txt: {e}", $game))
-            })
+            WEIGHTS.get_or_init(|| parse(WEIGHTS_TEXT).unwrap_or_else(|e| panic!("{} weights.txt: {e}", $game)))
         }
     };
 }
@@ -409,7 +407,11 @@ pub mod testing {
                         break;
                     }
                     let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-                    let mv = if !caps.is_empty() && next(2) == 0 { caps[next(caps.len())] } else { moves[next(moves.len())] };
+                    let mv = if !caps.is_empty() && next(2) == 0 {
+                        caps[next(caps.len())]
+                    } else {
+                        moves[next(moves.len())]
+                    };
                     pos.play(mv);
                 }
             }

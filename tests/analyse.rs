@@ -59,10 +59,9 @@ fn a_file_of_good_and_bad_lines() {
     }
 
     // Searched positions: a legal best move that starts its PV, a score, the depth asked for.
-    for (o, variant, position) in [
-        (&got[0], "kokesu", "position startpos moves 5g5e"),
-        (&got[3], "kanishogi", "position startpos moves 5c3c"),
-    ] {
+    for (o, variant, position) in
+        [(&got[0], "kokesu", "position startpos moves 5g5e"), (&got[3], "kanishogi", "position startpos moves 5c3c")]
+    {
         assert!(o.get("error").is_none(), "{o}");
         let best = o["bestmove"].as_str().expect("a best move");
         assert!(legal(variant, position).iter().any(|m| m == best), "{best} is not legal: {o}");

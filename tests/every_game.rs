@@ -31,9 +31,15 @@ fn display_reads_back_with_the_same_legal_moves_along_random_games() {
                 let sfen = sfen_of(s.as_ref());
                 let legal = s.legal_moves().unwrap();
                 let mut again = games::new_session(variant).unwrap();
-                again.set_position(Some(&sfen), &[]).unwrap_or_else(|e| panic!("{variant}: '{sfen}' does not read back: {e}"));
+                again
+                    .set_position(Some(&sfen), &[])
+                    .unwrap_or_else(|e| panic!("{variant}: '{sfen}' does not read back: {e}"));
                 assert_eq!(sfen_of(again.as_ref()), sfen, "{variant}: sfen changes on reading back");
-                assert_eq!(sorted(again.legal_moves().unwrap()), sorted(legal.clone()), "{variant}: moves differ at {sfen}");
+                assert_eq!(
+                    sorted(again.legal_moves().unwrap()),
+                    sorted(legal.clone()),
+                    "{variant}: moves differ at {sfen}"
+                );
                 let mut distinct = legal.clone();
                 distinct.sort();
                 distinct.dedup();
@@ -75,8 +81,14 @@ fn mutated_sfens_and_tokens_never_panic() {
                 Ok(()) => {
                     let printed = sfen_of(s.as_ref());
                     let mut again = games::new_session(variant).unwrap();
-                    again.set_position(Some(&printed), &[]).unwrap_or_else(|e| panic!("{variant}: accepted '{text}' but its print '{printed}' fails: {e}"));
-                    assert_eq!(sorted(again.legal_moves().unwrap()), sorted(s.legal_moves().unwrap()), "{variant}: {text}");
+                    again.set_position(Some(&printed), &[]).unwrap_or_else(|e| {
+                        panic!("{variant}: accepted '{text}' but its print '{printed}' fails: {e}")
+                    });
+                    assert_eq!(
+                        sorted(again.legal_moves().unwrap()),
+                        sorted(s.legal_moves().unwrap()),
+                        "{variant}: {text}"
+                    );
                 }
                 Err(e) => assert!(!e.to_string().is_empty()),
             }
@@ -118,10 +130,17 @@ fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
                     let legal = s.legal_moves().unwrap();
                     let mut again = games::new_session(variant).unwrap();
                     again.set_position(Some(&sfen), &[]).unwrap_or_else(|e| {
-                        panic!("{variant}: 'position sfen {root} moves {}' prints '{sfen}', refused: {e}", moves.join(" "))
+                        panic!(
+                            "{variant}: 'position sfen {root} moves {}' prints '{sfen}', refused: {e}",
+                            moves.join(" ")
+                        )
                     });
                     assert_eq!(sfen_of(again.as_ref()), sfen, "{variant}");
-                    assert_eq!(sorted(again.legal_moves().unwrap()), sorted(legal.clone()), "{variant}: moves differ at {sfen}");
+                    assert_eq!(
+                        sorted(again.legal_moves().unwrap()),
+                        sorted(legal.clone()),
+                        "{variant}: moves differ at {sfen}"
+                    );
                     if legal.is_empty() {
                         break;
                     }

@@ -5,8 +5,7 @@
 #[path = "reference/kaninariebi_ref.rs"]
 mod reference;
 
-#[path = "common/crab.rs"]
-mod crab;
+use crate::common::crab;
 
 use std::collections::BTreeMap;
 

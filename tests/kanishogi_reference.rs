@@ -5,8 +5,7 @@
 #[path = "reference/kanishogi_ref.rs"]
 mod reference;
 
-#[path = "common/crab.rs"]
-mod crab;
+use crate::common::crab;
 
 use std::collections::BTreeMap;
 

@@ -33,10 +33,7 @@ fn tokens(p: &Kokesu) -> Vec<String> {
 }
 
 fn tokens_from(p: &Kokesu, from: &str) -> Vec<String> {
-    tokens(p)
-        .into_iter()
-        .filter(|t| t.starts_with(from))
-        .collect()
+    tokens(p).into_iter().filter(|t| t.starts_with(from)).collect()
 }
 
 fn set(list: &[&str]) -> Vec<String> {
@@ -91,16 +88,10 @@ fn start_position_and_coordinates() {
     }
     let mut q = p.clone();
     play(&mut q, "4g4e");
-    assert_eq!(
-        q.to_sfen(),
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w - 2"
-    );
+    assert_eq!(q.to_sfen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w - 2");
     assert_eq!(q.side_to_move(), Color::Gote);
     play(&mut q, "4b4d 2h3f");
-    assert_eq!(
-        q.to_sfen(),
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - 4"
-    );
+    assert_eq!(q.to_sfen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - 4");
     // The red queen stands on 5h (chess d1).
     assert!(p.diagram().contains('Q'));
     assert!(tokens_from(&p, "5h").is_empty());
@@ -111,10 +102,7 @@ fn no_en_passant_after_double_step() {
     let mut p = pos("4k3/8/8/8/3p4/8/4P3/4K3 b - 1");
     play(&mut p, "4g4e");
     assert_eq!(p.to_sfen(), "4k3/8/8/8/3pP3/8/8/4K3 w - 2");
-    assert_eq!(
-        tokens(&p),
-        set(&["5e5f", "4a5a", "4a5b", "4a4b", "4a3b", "4a3a"])
-    );
+    assert_eq!(tokens(&p), set(&["5e5f", "4a5a", "4a5b", "4a4b", "4a3b", "4a3a"]));
     let why = illegal_reason(&p, "5e4f");
     assert!(why.contains("cannot move"), "{why}");
     // The same for gote's double step beside a sente pawn.
@@ -127,10 +115,7 @@ fn no_en_passant_after_double_step() {
 #[test]
 fn no_castling_from_home_squares() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R b - 1");
-    assert_eq!(
-        tokens_from(&p, "4h"),
-        set(&["4h5h", "4h5g", "4h4g", "4h3g", "4h3h"])
-    );
+    assert_eq!(tokens_from(&p, "4h"), set(&["4h5h", "4h5g", "4h4g", "4h3g", "4h3h"]));
     assert_eq!(tokens(&p).len(), 24);
     for t in ["4h2h", "4h6h"] {
         let why = illegal_reason(&p, t);
@@ -152,19 +137,13 @@ fn promotion_only_to_captured_types() {
     assert!(why.contains("must promote"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b8an");
-    assert_eq!(
-        q.to_sfen(),
-        "Nnbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/R1BQKBNR w - 2"
-    );
+    assert_eq!(q.to_sfen(), "Nnbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/R1BQKBNR w - 2");
     // Now gote misses a rook; sente has its two knights again.
     assert_eq!(q.halfmove_clock(), 0);
 
     // Missing everything: all four letters, e.g. `2b2aq`.
     let p = pos("4k3/6P1/8/8/8/8/8/4K3 b - 1");
-    assert_eq!(
-        tokens_from(&p, "2b"),
-        set(&["2b2aq", "2b2ar", "2b2ab", "2b2an"])
-    );
+    assert_eq!(tokens_from(&p, "2b"), set(&["2b2aq", "2b2ar", "2b2ab", "2b2an"]));
     let mut q = p.clone();
     play(&mut q, "2b2aq");
     assert_eq!(q.to_sfen(), "4k1Q1/8/8/8/8/8/8/4K3 w - 2");
@@ -174,10 +153,7 @@ fn promotion_only_to_captured_types() {
     let p = pos("4k3/6P1/8/8/8/8/1p6/RN1QK1N1 b - 1");
     assert_eq!(tokens_from(&p, "2b"), set(&["2b2ab", "2b2ar"]));
     let g = pos("4k3/6P1/8/8/8/8/1p6/RN1QK1N1 w - 1");
-    assert_eq!(
-        tokens_from(&g, "7g"),
-        set(&["7g8hq", "7g8hr", "7g8hb", "7g8hn"])
-    );
+    assert_eq!(tokens_from(&g, "7g"), set(&["7g8hq", "7g8hr", "7g8hb", "7g8hn"]));
 }
 
 #[test]
@@ -189,10 +165,7 @@ fn pawn_without_choice_stays_pawn_on_last_rank() {
     assert!(why.contains("no promotion type"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b7a");
-    assert_eq!(
-        q.to_sfen(),
-        "rPbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2"
-    );
+    assert_eq!(q.to_sfen(), "rPbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2");
     assert_eq!(q.halfmove_clock(), 0);
     // It never moves again, not even once types become available.
     play(&mut q, "8b8c");
@@ -225,16 +198,10 @@ fn free_promotion_switch() {
     assert!(why.contains("must promote"), "{why}");
     let mut q = p.clone();
     play(&mut q, "7b7aq");
-    assert_eq!(
-        q.to_sfen(),
-        "rQbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2"
-    );
+    assert_eq!(q.to_sfen(), "rQbqkbnr/p1pppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w - 2");
     // Two queens: accepted with `free`, rejected with `captured`.
     assert!(Kokesu::from_sfen(&q.to_sfen(), &rules(&free)).is_ok());
-    assert!(matches!(
-        Kokesu::from_sfen(&q.to_sfen(), &KokesuRules::default()),
-        Err(SfenError::Invalid(_))
-    ));
+    assert!(matches!(Kokesu::from_sfen(&q.to_sfen(), &KokesuRules::default()), Err(SfenError::Invalid(_))));
 }
 
 #[test]
@@ -298,10 +265,7 @@ fn check_evasions() {
 #[test]
 fn pins() {
     let p = pos("4k3/4r3/8/8/1b6/4B3/3N4/r2QK3 b - 1");
-    assert_eq!(
-        tokens(&p),
-        set(&["5h6h", "5h7h", "5h8h", "4h4g", "4h3h", "4h3g"])
-    );
+    assert_eq!(tokens(&p), set(&["5h6h", "5h7h", "5h8h", "4h4g", "4h3h", "4h3g"]));
     assert!(illegal_reason(&p, "5g3f").contains("king"));
     assert!(illegal_reason(&p, "4f3e").contains("king"));
     // A pinned pawn may capture its pinner but not push.
@@ -350,14 +314,8 @@ fn fifty_move_counter() {
 #[test]
 fn parse_move_errors() {
     let p = Kokesu::startpos(&KokesuRules::default());
-    for bad in [
-        "", "e2e4", "4g4", "4g4eQ", "9g4e", "4i4e", "4g4e+", "4g4ek", "4g4eqq", " 4g4e", "P*4e",
-        "４g4e",
-    ] {
-        assert!(
-            matches!(p.parse_move(bad), Err(MoveError::Syntax(_))),
-            "{bad:?}"
-        );
+    for bad in ["", "e2e4", "4g4", "4g4eQ", "9g4e", "4i4e", "4g4e+", "4g4ek", "4g4eqq", " 4g4e", "P*4e", "４g4e"] {
+        assert!(matches!(p.parse_move(bad), Err(MoveError::Syntax(_))), "{bad:?}");
     }
     assert!(illegal_reason(&p, "4f4e").contains("no piece"));
     assert!(illegal_reason(&p, "4b4d").contains("opponent"));
@@ -372,68 +330,28 @@ fn from_sfen_rejects_bad_positions() {
     let r = KokesuRules::default();
     type Check = fn(&SfenError) -> bool;
     let bad: &[(&str, Check)] = &[
-        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/4k3/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
-        ("4k3/8/8/8/8/8/8/3PK3 b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
-        ("3pk3/8/8/8/8/8/8/4K3 b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b P 1", |e| {
-            matches!(e, SfenError::Hand(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - 1", |e| {
-            matches!(e, SfenError::Side(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 0", |e| {
-            matches!(e, SfenError::Ply(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - x", |e| {
-            matches!(e, SfenError::Ply(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b", |e| {
-            matches!(e, SfenError::FieldCount(2))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1 0", |e| {
-            matches!(e, SfenError::FieldCount(5))
-        }),
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB+NR b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1R b - 1", |e| {
-            matches!(e, SfenError::Board(_))
-        }),
+        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/4k3/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("4k3/8/8/8/8/8/8/3PK3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("3pk3/8/8/8/8/8/8/4K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b P 1", |e| matches!(e, SfenError::Hand(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - 1", |e| matches!(e, SfenError::Side(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 0", |e| matches!(e, SfenError::Ply(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - x", |e| matches!(e, SfenError::Ply(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b", |e| matches!(e, SfenError::FieldCount(2))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1 0", |e| matches!(e, SfenError::FieldCount(5))),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB+NR b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX b - 1", |e| matches!(e, SfenError::Board(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1R b - 1", |e| matches!(e, SfenError::Board(_))),
         // Gote, not to move, is in check from the rook.
-        ("4k3/8/8/8/8/8/8/4RK2 b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
+        ("4k3/8/8/8/8/8/8/4RK2 b - 1", |e| matches!(e, SfenError::Invalid(_))),
         // Nine pawns; a third rook with `captured`.
-        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
-        ("4k3/8/8/8/8/8/8/RRR1K3 b - 1", |e| {
-            matches!(e, SfenError::Invalid(_))
-        }),
+        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
+        ("4k3/8/8/8/8/8/8/RRR1K3 b - 1", |e| matches!(e, SfenError::Invalid(_))),
     ];
     for (sfen, ok) in bad {
         match Kokesu::from_sfen(sfen, &r) {
@@ -450,16 +368,9 @@ fn from_sfen_rejects_bad_positions() {
     ] {
         assert!(Kokesu::from_sfen(sfen, &r).is_ok(), "{sfen}");
     }
-    assert_eq!(
-        pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b -").to_sfen(),
-        START
-    );
+    assert_eq!(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b -").to_sfen(), START);
     // Three rooks are fine with `free` (a promoted pawn).
-    assert!(Kokesu::from_sfen(
-        "4k3/8/8/8/8/8/8/RRR1K3 b - 1",
-        &rules(&[("KokesuPromotion", "free")])
-    )
-    .is_ok());
+    assert!(Kokesu::from_sfen("4k3/8/8/8/8/8/8/RRR1K3 b - 1", &rules(&[("KokesuPromotion", "free")])).is_ok());
 }
 
 /// Seeded generators, so failures reproduce.
@@ -489,10 +400,7 @@ fn from_sfen_never_panics_on_garbage() {
             }
         }
         let text = String::from_utf8_lossy(&s).into_owned();
-        for rules in [
-            KokesuRules::default(),
-            rules(&[("KokesuPromotion", "free")]),
-        ] {
+        for rules in [KokesuRules::default(), rules(&[("KokesuPromotion", "free")])] {
             if let Ok(p) = Kokesu::from_sfen(&text, &rules) {
                 accepted += 1;
                 let back = Kokesu::from_sfen(&p.to_sfen(), &rules).expect("round trip");
@@ -520,11 +428,7 @@ fn from_sfen_never_panics_on_garbage() {
 fn random_games_keep_invariants() {
     let mut rng = Rng::with_seed(0xdead_beef_cafe_f00d);
     for game in 0..120 {
-        let rules = if game % 2 == 0 {
-            KokesuRules::default()
-        } else {
-            rules(&[("KokesuPromotion", "free")])
-        };
+        let rules = if game % 2 == 0 { KokesuRules::default() } else { rules(&[("KokesuPromotion", "free")]) };
         let mut p = Kokesu::startpos(&rules);
         let mut buf = Vec::with_capacity(256);
         for _ in 0..300 {
@@ -539,8 +443,7 @@ fn random_games_keep_invariants() {
             }
             let e = p.evaluate();
             assert!(e.abs() < 20000);
-            let fresh =
-                Kokesu::from_sfen(&p.to_sfen(), &rules).expect("reachable position reads back");
+            let fresh = Kokesu::from_sfen(&p.to_sfen(), &rules).expect("reachable position reads back");
             assert_eq!(fresh.key(), p.key(), "{}", p.to_sfen());
             assert_eq!(fresh.to_sfen(), p.to_sfen());
             if buf.is_empty() {
@@ -583,18 +486,12 @@ fn threefold_repetition_keys() {
         history.push(p.key());
     }
     let start = history[0];
-    assert_eq!(
-        history.iter().filter(|&&k| k == start).count(),
-        Kokesu::REPETITION_LIMIT
-    );
+    assert_eq!(history.iter().filter(|&&k| k == start).count(), Kokesu::REPETITION_LIMIT);
     // Same board, other side to move: a different key.
     let w = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 1");
     assert_ne!(w.key(), start);
     // The ply is not part of the key either.
-    assert_eq!(
-        pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 9").key(),
-        start
-    );
+    assert_eq!(pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 9").key(), start);
 }
 
 #[test]
@@ -641,22 +538,12 @@ fn hundred_plies_draw_from_start() {
         play(&mut p, tok);
         let n = counts.entry(p.key()).or_insert(0);
         *n += 1;
-        assert!(
-            *n < Kokesu::REPETITION_LIMIT,
-            "third repetition at ply {}",
-            i + 1
-        );
+        assert!(*n < Kokesu::REPETITION_LIMIT, "third repetition at ply {}", i + 1);
         assert_eq!(p.halfmove_clock() as usize, i + 1);
     }
     assert!(p.move_count_draw());
-    assert!(
-        !tokens(&p).is_empty(),
-        "the game goes on in perft and moves"
-    );
-    assert_eq!(
-        p.to_sfen(),
-        "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101"
-    );
+    assert!(!tokens(&p).is_empty(), "the game goes on in perft and moves");
+    assert_eq!(p.to_sfen(), "1rbqkbr1/pppppppp/6N1/8/2nn4/6N1/PPPPPPPP/R1BQKB1R b - 101");
 }
 
 /// The colour-flipped position (ranks mirrored, cases and side swapped).
@@ -667,21 +554,11 @@ fn mirror(sfen: &str) -> String {
         .rev()
         .map(|r| {
             r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
                 .collect()
         })
         .collect();
-    format!(
-        "{} {} - 1",
-        board.join("/"),
-        if f[1] == "b" { "w" } else { "b" }
-    )
+    format!("{} {} - 1", board.join("/"), if f[1] == "b" { "w" } else { "b" })
 }
 
 /// The evaluation is colour-symmetric, and mirrored positions have the same move counts.
@@ -689,21 +566,11 @@ fn mirror(sfen: &str) -> String {
 fn evaluation_is_colour_symmetric() {
     let mut rng = Rng::with_seed(0x0bad_cafe_1234_5678);
     for game in 0..40 {
-        let rules = if game % 2 == 0 {
-            KokesuRules::default()
-        } else {
-            rules(&[("KokesuPromotion", "free")])
-        };
+        let rules = if game % 2 == 0 { KokesuRules::default() } else { rules(&[("KokesuPromotion", "free")]) };
         let mut p = Kokesu::startpos(&rules);
         for _ in 0..160 {
             let m = Kokesu::from_sfen(&mirror(&p.to_sfen()), &rules).expect("mirror is valid");
-            assert_eq!(
-                p.evaluate(),
-                m.evaluate(),
-                "{} vs {}",
-                p.to_sfen(),
-                m.to_sfen()
-            );
+            assert_eq!(p.evaluate(), m.evaluate(), "{} vs {}", p.to_sfen(), m.to_sfen());
             assert_eq!(tokens(&p).len(), tokens(&m).len());
             let mut v = Vec::new();
             p.legal_moves(&mut v);
@@ -766,7 +633,8 @@ fn tactical_moves_are_the_legal_captures_and_promotions() {
                     break;
                 }
                 if !p.in_check() {
-                    let mut want: Vec<String> = all.iter().filter(|&&m| p.is_tactical(m)).map(|&m| p.format_move(m)).collect();
+                    let mut want: Vec<String> =
+                        all.iter().filter(|&&m| p.is_tactical(m)).map(|&m| p.format_move(m)).collect();
                     let mut fast = Vec::new();
                     assert!(p.tactical_moves(&mut fast));
                     let mut got: Vec<String> = fast.iter().map(|&m| p.format_move(m)).collect();
@@ -777,7 +645,11 @@ fn tactical_moves_are_the_legal_captures_and_promotions() {
                 }
                 // Captures more often than chance, to reach endgames and promotions.
                 let caps: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
-                let mv = if !caps.is_empty() && rng.bool() { caps[rng.usize(..caps.len())] } else { all[rng.usize(..all.len())] };
+                let mv = if !caps.is_empty() && rng.bool() {
+                    caps[rng.usize(..caps.len())]
+                } else {
+                    all[rng.usize(..all.len())]
+                };
                 p.play(mv);
             }
         }

@@ -71,20 +71,14 @@ fn placement_drops_only_on_own_camp() {
     let p = NumberShogi::startpos(&rules());
     let t = tokens(&p);
     assert_eq!(t.len(), 36);
-    assert!(
-        t.iter().all(|m| m.ends_with('d') || m.ends_with('e')),
-        "{t:?}"
-    );
+    assert!(t.iter().all(|m| m.ends_with('d') || m.ends_with('e')), "{t:?}");
     assert!(t.contains(&"D*2e".to_string()));
     assert!(illegal_reason(&p, "D*2c").contains("own camp"));
     assert!(illegal_reason(&p, "D*2a").contains("own camp"));
     let p = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*2e"]);
     let t = tokens(&p);
     assert_eq!(t.len(), 36);
-    assert!(
-        t.iter().all(|m| m.ends_with('a') || m.ends_with('b')),
-        "{t:?}"
-    );
+    assert!(t.iter().all(|m| m.ends_with('a') || m.ends_with('b')), "{t:?}");
     assert!(illegal_reason(&p, "A*3d").contains("own camp"));
     // A piece already placed is no longer in the reserve.
     let p = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*2e", "D*2a"]);
@@ -101,10 +95,7 @@ fn placement_forbids_board_moves_and_occupied_squares() {
 
 #[test]
 fn twelve_placement_plies_then_play() {
-    let moves = [
-        "D*3d", "C*3a", "A*2d", "F*2a", "E*1d", "B*1a", "B*3e", "E*3b", "F*2e", "A*2b", "C*1e",
-        "D*1b",
-    ];
+    let moves = ["D*3d", "C*3a", "A*2d", "F*2a", "E*1d", "B*1a", "B*3e", "E*3b", "F*2e", "A*2b", "C*1e", "D*1b"];
     let mut p = NumberShogi::startpos(&rules());
     for (i, m) in moves.iter().enumerate() {
         assert!(p.is_placement(), "ply {}", i + 1);
@@ -185,12 +176,7 @@ fn direction_table_default_moves() {
         ("D", vec!["2c1b", "2c1d", "2c3b", "2c3d"]),
         ("E", vec!["2c1b", "2c1d", "2c2b", "2c3b", "2c3d"]),
         ("F", vec!["2c1c", "2c1b", "2c2b", "2c2d", "2c3b", "2c3c"]),
-        (
-            "+A",
-            vec![
-                "2c1b", "2c1c", "2c1d", "2c2b", "2c2d", "2c3b", "2c3c", "2c3d",
-            ],
-        ),
+        ("+A", vec!["2c1b", "2c1c", "2c1d", "2c2b", "2c2d", "2c3b", "2c3c", "2c3d"]),
     ];
     for (piece, want) in cases {
         let p = pos(&format!("3/3/1{piece}1/3/3 b - 20"));
@@ -246,10 +232,7 @@ fn drop_on_far_rank_cannot_promote_but_may_later() {
     // On the next own move the dropped piece may promote as it leaves the far rank.
     let p = played("3/3/2f/3/A2 b D 20", &["D*2a", "1c1b"]);
     let t = tokens(&p);
-    assert!(
-        t.contains(&"2a1b".to_string()) && t.contains(&"2a1b+".to_string()),
-        "{t:?}"
-    );
+    assert!(t.contains(&"2a1b".to_string()) && t.contains(&"2a1b+".to_string()), "{t:?}");
     assert!(t.contains(&"2a3b+".to_string()));
 }
 
@@ -316,11 +299,7 @@ fn assert_won_by(before: &str, mv: &str, after: &str) {
     let mover = p.side_to_move();
     play(&mut p, mv);
     assert_eq!(p.to_sfen(), after);
-    assert_eq!(
-        p.result(),
-        Some(Outcome::Loss),
-        "the side to move was just beaten"
-    );
+    assert_eq!(p.result(), Some(Outcome::Loss), "the side to move was just beaten");
     assert_eq!(p.side_to_move(), mover.flip());
     assert!(tokens(&p).is_empty());
     assert_eq!(perft(&p, 1), 0);
@@ -374,11 +353,9 @@ fn captured_eight_counts_by_its_face() {
 #[test]
 fn sums_other_than_seven_do_not_win() {
     // 6 + 3 = 9, 5 + 6 = 11, 2 + 4 = 6.
-    for (before, mv) in [
-        ("3/1c1/1C1/3/1e1 b F 20", "2c2b"),
-        ("3/1e1/1C1/3/1e1 b F 20", "2c2b"),
-        ("3/1d1/1C1/3/1e1 b B 20", "2c2b"),
-    ] {
+    for (before, mv) in
+        [("3/1c1/1C1/3/1e1 b F 20", "2c2b"), ("3/1e1/1C1/3/1e1 b F 20", "2c2b"), ("3/1d1/1C1/3/1e1 b B 20", "2c2b")]
+    {
         let p = played(before, &[mv]);
         assert_eq!(p.result(), None, "{before} {mv}");
         assert!(!tokens(&p).is_empty());
@@ -412,34 +389,13 @@ fn piece_moves_table_parsing_errors() {
     let before = r;
     let bad = [
         ("", "missing"),
-        (
-            "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE",
-            "6 is missing",
-        ),
-        (
-            "1:N 1:S 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S",
-            "twice",
-        ),
-        (
-            "1:N 2:NW,NE 3:N,NW,XX 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S",
-            "unknown direction",
-        ),
-        (
-            "1:N 2:NW,NW 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S",
-            "twice",
-        ),
-        (
-            "1:N 2:NW 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S",
-            "exactly 2",
-        ),
-        (
-            "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 7:N,NW,NE,W,E,S",
-            "1..6",
-        ),
-        (
-            "1-N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S",
-            "VALUE:DIRS",
-        ),
+        ("1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE", "6 is missing"),
+        ("1:N 1:S 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S", "twice"),
+        ("1:N 2:NW,NE 3:N,NW,XX 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S", "unknown direction"),
+        ("1:N 2:NW,NW 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S", "twice"),
+        ("1:N 2:NW 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S", "exactly 2"),
+        ("1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 7:N,NW,NE,W,E,S", "1..6"),
+        ("1-N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S", "VALUE:DIRS"),
     ];
     for (text, why) in bad {
         let e = NumberShogi::set_rule(&mut r, "NumberShogiPieceMoves", text).unwrap_err();
@@ -457,10 +413,7 @@ fn piece_moves_table_switch_changes_moves() {
     let table = "1:N 2:NW,NE 3:N,W,E 4:N,W,E,S 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
     NumberShogi::set_rule(&mut r, "NumberShogiPieceMoves", table).unwrap();
     assert_eq!(r.table(), table, "written back in the documented order");
-    assert_eq!(
-        Rules::default().table(),
-        NumberShogi::rule_options()[0].default
-    );
+    assert_eq!(Rules::default().table(), NumberShogi::rule_options()[0].default);
     let p = pos_with("3/3/1C1/3/3 b - 20", &r);
     assert_eq!(tokens(&p), ["2c1c", "2c2b", "2c3c"]);
     let p = pos_with("3/3/1d1/3/3 w - 20", &r);
@@ -482,11 +435,7 @@ fn exact_moves_of_a_middlegame() {
     let p = pos("c1b/e1+d/1f1/DA1/B1C b Ea 31");
     let t = tokens(&p);
     assert_eq!(t.iter().filter(|m| m.starts_with("E*")).count(), 6);
-    let board: Vec<&str> = t
-        .iter()
-        .filter(|m| !m.contains('*'))
-        .map(|s| s.as_str())
-        .collect();
+    let board: Vec<&str> = t.iter().filter(|m| !m.contains('*')).map(|s| s.as_str()).collect();
     // D: NE takes the 6, SE back to 2e; A takes the 6; C steps up; B is blocked.
     assert_eq!(board, ["1e1d", "2d2c", "3d2c", "3d2e"]);
     assert_eq!(perft(&p, 1), 10);
@@ -495,14 +444,8 @@ fn exact_moves_of_a_middlegame() {
 #[test]
 fn parse_move_syntax_errors() {
     let p = pos(SETUP);
-    for bad in [
-        "", "3d", "3d2", "3d3d", "4d3c", "3f3e", "3d2c=", "3d2c++", "a*2c", "G*2c", "D*4c", "D2c",
-        "3d 2c",
-    ] {
-        assert!(
-            matches!(p.parse_move(bad), Err(MoveError::Syntax(_))),
-            "{bad:?}"
-        );
+    for bad in ["", "3d", "3d2", "3d3d", "4d3c", "3f3e", "3d2c=", "3d2c++", "a*2c", "G*2c", "D*4c", "D2c", "3d 2c"] {
+        assert!(matches!(p.parse_move(bad), Err(MoveError::Syntax(_))), "{bad:?}");
     }
 }
 
@@ -520,12 +463,7 @@ fn parse_move_illegal_reasons() {
 
 #[test]
 fn every_legal_token_parses_to_its_move() {
-    for sfen in [
-        SETUP,
-        "c1b/e1+d/1f1/DA1/B1C b Ea 31",
-        "3/3/3/3/3 b ABCDEFabcdef 1",
-        "1+A1/3/1b1/3/3 w AC 40",
-    ] {
+    for sfen in [SETUP, "c1b/e1+d/1f1/DA1/B1C b Ea 31", "3/3/3/3/3 b ABCDEFabcdef 1", "1+A1/3/1b1/3/3 w AC 40"] {
         let p = pos(sfen);
         let mut v = Vec::new();
         p.legal_moves(&mut v);
@@ -562,10 +500,7 @@ fn sfen_errors() {
         assert!(NumberShogi::from_sfen(bad, &r).is_err(), "{bad:?}");
     }
     // Ply is optional.
-    assert_eq!(
-        pos("cfb/ead/3/DAE/BFC b -").to_sfen(),
-        "cfb/ead/3/DAE/BFC b - 1"
-    );
+    assert_eq!(pos("cfb/ead/3/DAE/BFC b -").to_sfen(), "cfb/ead/3/DAE/BFC b - 1");
 }
 
 /// Issue 11, class 12: no piece ever leaves a game of Number Shogi, so a position must
@@ -584,7 +519,12 @@ fn numbershogi_rejects_impossible_piece_counts() {
         let e = NumberShogi::from_sfen(bad, &r).expect_err(bad);
         assert!(e.to_string().contains("exactly two"), "{bad}: {e}");
     }
-    for good in ["cfb/ead/3/DAE/BFC b - 1", "cfb/ead/3/DAE/+BFC w - 30", "e1f/1d1/1F1/D1E/1C1 b ABabc 40", "3/3/3/3/3 b ABCDEFabcdef 1"] {
+    for good in [
+        "cfb/ead/3/DAE/BFC b - 1",
+        "cfb/ead/3/DAE/+BFC w - 30",
+        "e1f/1d1/1F1/D1E/1C1 b ABabc 40",
+        "3/3/3/3/3 b ABCDEFabcdef 1",
+    ] {
         assert!(NumberShogi::from_sfen(good, &r).is_ok(), "{good}");
     }
 }
@@ -594,15 +534,8 @@ use fastrand::Rng;
 
 #[test]
 fn from_sfen_never_panics_on_mutated_strings() {
-    let seeds = [
-        SETUP,
-        "c1b/e1+d/1f1/DA1/B1C b Ea 31",
-        "3/3/3/3/3 b ABCDEFabcdef 1",
-        "1+A1/3/1b1/3/3 w 2AC 40",
-    ];
-    let alphabet: Vec<char> = "0123456789/+- abcdefgABCDEFGbwxX*\u{3042}"
-        .chars()
-        .collect();
+    let seeds = [SETUP, "c1b/e1+d/1f1/DA1/B1C b Ea 31", "3/3/3/3/3 b ABCDEFabcdef 1", "1+A1/3/1b1/3/3 w 2AC 40"];
+    let alphabet: Vec<char> = "0123456789/+- abcdefgABCDEFGbwxX*\u{3042}".chars().collect();
     let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
     let mut accepted = 0;
     for i in 0..600 {
@@ -712,9 +645,7 @@ fn book_move_places_own_pieces_only_on_own_camp() {
     // If a square of the arrangement is taken, another camp square is used.
     let p = played(
         "3/3/3/3/3 b ABCDEFabcdef 1",
-        &[
-            "A*3d", "A*3a", "B*2d", "B*2a", "C*1d", "C*1a", "D*3e", "D*3b", "E*2e", "E*2b",
-        ],
+        &["A*3d", "A*3a", "B*2d", "B*2a", "C*1d", "C*1a", "D*3e", "D*3b", "E*2e", "E*2b"],
     );
     let m = p.book_move().unwrap();
     assert_eq!(p.format_move(m), "F*1e");
@@ -725,8 +656,7 @@ fn full_game_from_startpos_to_a_win() {
     let mut p = NumberShogi::startpos(&rules());
     let moves = [
         // placement
-        "D*3d", "C*3a", "A*2d", "F*2a", "E*1d", "B*1a", "B*3e", "E*3b", "F*2e", "A*2b", "C*1e",
-        "D*1b",
+        "D*3d", "C*3a", "A*2d", "F*2a", "E*1d", "B*1a", "B*3e", "E*3b", "F*2e", "A*2b", "C*1e", "D*1b",
         // play
         // play: an exchange on 2c, then gote's 5 takes the 6 with 1 in hand: 1+6
         "2d2c", "2b2c", "1d2c", "1b2c", "3d2c", "3b2c", "2e2d", "2c2d",
@@ -789,17 +719,9 @@ fn colour_flipped(sfen: &str) -> String {
             s
         })
         .collect();
-    let hand: String = if f[2] == "-" {
-        "-".into()
-    } else {
-        f[2].chars().map(swap).collect()
-    };
+    let hand: String = if f[2] == "-" { "-".into() } else { f[2].chars().map(swap).collect() };
     let side = if f[1] == "b" { "w" } else { "b" };
-    format!(
-        "{} {side} {hand} {}",
-        rows.join("/"),
-        f.get(3).unwrap_or(&"1")
-    )
+    format!("{} {side} {hand} {}", rows.join("/"), f.get(3).unwrap_or(&"1"))
 }
 
 #[test]

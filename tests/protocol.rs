@@ -60,7 +60,9 @@ fn garbage_bytes_get_an_error_line_and_engine_keeps_answering() {
 #[test]
 fn malformed_sfen_is_rejected_with_one_error_line() {
     let mut k = Koma::spawn();
-    for bad in ["position sfen 6/pppppp/6/6/PPPPPP b - 1", "position sfen 7/pppppp/6/6/PPPPPP/6 b - 1", "position sfen xyz"] {
+    for bad in
+        ["position sfen 6/pppppp/6/6/PPPPPP b - 1", "position sfen 7/pppppp/6/6/PPPPPP/6 b - 1", "position sfen xyz"]
+    {
         let l = k.ask(bad);
         assert!(l.starts_with("info string error: position rejected"), "{bad}: {l}");
         k.expect_silence(Duration::from_millis(50));
@@ -252,7 +254,10 @@ fn multipv_reports_several_lines() {
     k.send("go depth 3");
     let lines = k.read_until("bestmove", T);
     for n in 1..=3 {
-        assert!(lines.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {n} "))), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {n} "))),
+            "{lines:?}"
+        );
     }
 }
 
@@ -332,7 +337,9 @@ fn go_mate_finds_a_mate_and_reports_nomate() {
 #[test]
 fn stderr_stays_quiet_through_a_whole_session() {
     let mut k = Koma::spawn();
-    for c in ["usi", "isready", "usinewgame", "position startpos", "go btime 0 wtime 0 byoyomi 100", "bogus", "d", "moves"] {
+    for c in
+        ["usi", "isready", "usinewgame", "position startpos", "go btime 0 wtime 0 byoyomi 100", "bogus", "d", "moves"]
+    {
         k.send(c);
     }
     k.read_until("bestmove", T);
@@ -349,7 +356,7 @@ fn stderr_stays_quiet_through_a_whole_session() {
 /// nothing on stderr.
 #[test]
 fn random_command_streams_never_break_the_engine() {
-    let mut rng = fastrand::Rng::with_seed(2026_11_23);
+    let mut rng = fastrand::Rng::with_seed(20_261_123);
     let variants = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"];
     let plain = [
         "usi",
@@ -369,7 +376,8 @@ fn random_command_streams_never_break_the_engine() {
         "position sfen lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13 moves 2e2d",
         "position sfen A3b/D3c/K3k/C3d/B3a b - 1",
     ];
-    let searches = ["go depth 3", "go movetime 30", "go nodes 2000", "go btime 100 wtime 100 byoyomi 60", "go mate 100"];
+    let searches =
+        ["go depth 3", "go movetime 30", "go nodes 2000", "go btime 100 wtime 100 byoyomi 60", "go mate 100"];
     let mut k = Koma::spawn();
     let mut history: Vec<String> = Vec::new();
     for step in 0..1500 {

@@ -11,9 +11,9 @@ use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
+use koma::search::history::CorrectionKeys;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
-use koma::search::history::CorrectionKeys;
 use koma::search::{mate_plies, smp, Limits, SearchResult, Searcher, Signals};
 
 fn pos<G: Game>(sfen: &str) -> G {
@@ -21,7 +21,13 @@ fn pos<G: Game>(sfen: &str) -> G {
 }
 
 fn limits<M>(depth: u32) -> Limits<M> {
-    Limits { time: TimePlan::unlimited(Duration::ZERO), depth: Some(depth), nodes: None, multipv: 1, searchmoves: Vec::new() }
+    Limits {
+        time: TimePlan::unlimited(Duration::ZERO),
+        depth: Some(depth),
+        nodes: None,
+        multipv: 1,
+        searchmoves: Vec::new(),
+    }
 }
 
 /// A search of `p` to `depth` with `threads` threads over `table`: the best move's token
@@ -91,7 +97,7 @@ fn two_threads_find_the_same_mate() {
 
 /// The search's move leaves the opponent without a legal move (a win in shogi).
 fn assert_leaves_no_move(p: &Shogi66, r: &SearchResult<<Shogi66 as Game>::Move>) {
-    let mut after = p.clone();
+    let mut after = *p;
     after.play(r.best.expect("a move"));
     let mut replies = Vec::new();
     after.legal_moves(&mut replies);
@@ -169,10 +175,19 @@ fn kokesu_corrects_its_evaluation_by_pawn_structure_and_pieces() {
     // A search learns a correction for the structure it searched most, and hands it on.
     let history = [(p.key(), p.in_check())];
     let mut stats = Vec::new();
-    smp::search_with(&p, &history, &limits(9), &Table::new(4), &Signals::default(), &mut stats, 1, Instant::now(), &mut |_| {});
+    smp::search_with(
+        &p,
+        &history,
+        &limits(9),
+        &Table::new(4),
+        &Signals::default(),
+        &mut stats,
+        1,
+        Instant::now(),
+        &mut |_| {},
+    );
     let root = CorrectionKeys { game: p.correction_keys(), prev: None };
     let learned = stats[0].corrections.get(0, &root);
     assert_ne!(learned, 0, "nine plies over one pawn structure teach it something");
     assert!(learned.abs() <= 300, "{learned}: three keys of at most 100 each");
 }
-

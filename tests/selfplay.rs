@@ -66,13 +66,17 @@ fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, r
         setup(p, variant);
     }
     for ply in 0..max_plies {
-        let position = if moves.is_empty() { "position startpos".to_string() } else { format!("position startpos moves {}", moves.join(" ")) };
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
         referee.send(&position);
         let legal = referee.moves();
         referee.send("d");
         let sfen = referee.read_until("sfen ", T).pop().unwrap();
         // Repetition: board, hands and side to move (the ply number is left out).
-        let key: String = sfen.rsplitn(2, ' ').nth(1).unwrap().to_string();
+        let key: String = sfen.rsplit_once(' ').unwrap().0.to_string();
         let n = seen.entry(key).or_insert(0);
         *n += 1;
         if *n >= repetition_limit {

@@ -501,7 +501,13 @@ fn diagram_shows_board_hands_and_true_ply() {
     let tail = &d[d.len() - 5..];
     assert_eq!(
         tail,
-        ["side sente (b)", "hands sente RB  gote n", "ply 11", "phase placement", "sfen lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11"],
+        [
+            "side sente (b)",
+            "hands sente RB  gote n",
+            "ply 11",
+            "phase placement",
+            "sfen lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11"
+        ],
         "{d:?}"
     );
     assert_eq!(d.len(), 12, "seven board lines, then the state: {d:?}");

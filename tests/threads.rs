@@ -20,7 +20,11 @@ const GAMES: [(&str, &str); 5] = [
 ];
 
 fn bestmoves(lines: &[String]) -> Vec<String> {
-    lines.iter().filter(|l| l.starts_with("bestmove")).map(|l| l.split_whitespace().nth(1).unwrap_or("").to_string()).collect()
+    lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .map(|l| l.split_whitespace().nth(1).unwrap_or("").to_string())
+        .collect()
 }
 
 fn send_until(k: &mut Koma, line: &str, prefix: &str) -> Vec<String> {

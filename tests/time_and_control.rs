@@ -50,7 +50,11 @@ fn clock_arithmetic_on_huge_values_saturates() {
     assert_eq!(finals(&lines), 0, "a huge clock answered at once: {lines:?}");
     k.send("stop");
     k.read_until("bestmove", T);
-    for go in ["go movetime 18446744073709551615", "go mate 18446744073709551615", "go btime 18446744073709551615 wtime 18446744073709551615 binc 18446744073709551615 winc 18446744073709551615"] {
+    for go in [
+        "go movetime 18446744073709551615",
+        "go mate 18446744073709551615",
+        "go btime 18446744073709551615 wtime 18446744073709551615 binc 18446744073709551615 winc 18446744073709551615",
+    ] {
         k.send(go);
         k.send("stop");
         let lines = k.read_until(if go.starts_with("go mate") { "checkmate" } else { "bestmove" }, T);
@@ -140,7 +144,9 @@ fn bad_searchmoves_is_an_error_not_a_resignation() {
 fn minimum_thinking_time_holds_as_documented() {
     let mut k = Koma::spawn();
     k.send("position startpos");
-    for go in ["go btime 0 wtime 0 byoyomi 1000", "go movetime 1000", "go btime 0 wtime 0", "go btime 60000 wtime 60000"] {
+    for go in
+        ["go btime 0 wtime 0 byoyomi 1000", "go movetime 1000", "go btime 0 wtime 0", "go btime 60000 wtime 60000"]
+    {
         let t = Instant::now();
         k.send(go);
         k.read_until("bestmove", T);

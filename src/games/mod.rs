@@ -5,9 +5,9 @@
 
 pub mod crab;
 pub mod kaninariebi;
+pub mod kanishogi;
 pub mod kokesu;
 pub mod numbershogi;
-pub mod kanishogi;
 pub mod see;
 pub mod shogi66;
 pub mod zobrist;

@@ -93,7 +93,7 @@ impl Cecp {
             Some("w") => Color::Gote,
             _ => Color::Sente,
         };
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             first
         } else {
             first.flip()
@@ -147,7 +147,10 @@ impl Cecp {
             p.movetime = Some(1000);
         }
         self.searching = true;
-        vec![Step::Run(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() }), Step::Run(Command::Go(p))]
+        vec![
+            Step::Run(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() }),
+            Step::Run(Command::Go(p)),
+        ]
     }
 
     fn error(&self, why: impl std::fmt::Display) -> Vec<Step> {
@@ -381,9 +384,9 @@ fn level(args: &str) -> Option<u64> {
 /// `setup` and `piece` for xboard: the board size, holdings, start position and moves.
 fn setup_lines(g: &ChessGame, tracker: Option<&dyn Session>) -> Vec<String> {
     let n = &g.notation;
-    let start = tracker.and_then(|t| t.display().ok()).and_then(|lines| {
-        lines.last().and_then(|l| l.strip_prefix("sfen ")).and_then(|s| g.sfen_to_fen(s).ok())
-    });
+    let start = tracker
+        .and_then(|t| t.display().ok())
+        .and_then(|lines| lines.last().and_then(|l| l.strip_prefix("sfen ")).and_then(|s| g.sfen_to_fen(s).ok()));
     // One holdings slot per piece letter of a side but the royal king (the last).
     let side = &n.xboard_pieces[..n.xboard_pieces.len() / 2 - 1];
     let holdings = if n.holdings { side.chars().filter(char::is_ascii_alphabetic).count() } else { 0 };
@@ -423,7 +426,10 @@ mod tests {
         let mut c = Cecp::default();
         assert_eq!(lines(&c.command("usermove e2e4")), vec!["Error (no variant): usermove e2e4"]);
         assert!(c.moves.is_empty());
-        assert_eq!(lines(&c.command("time 99999999999999999999")), vec!["Error (expected centiseconds): time 99999999999999999999"]);
+        assert_eq!(
+            lines(&c.command("time 99999999999999999999")),
+            vec!["Error (expected centiseconds): time 99999999999999999999"]
+        );
         assert_eq!(c.clock.own_cs, None);
     }
 

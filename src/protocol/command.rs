@@ -16,11 +16,17 @@ pub enum Command {
     Usi,
     IsReady,
     /// `setoption name N [value V]`; the value may contain spaces.
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     /// `usinewgame` / `ucinewgame`.
     NewGame,
     /// `position startpos|sfen <sfen> [moves m1 m2 ...]`; `sfen: None` is startpos.
-    Position { sfen: Option<String>, moves: Vec<String> },
+    Position {
+        sfen: Option<String>,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     /// `go perft N`.
     Perft(u32),
@@ -78,7 +84,6 @@ fn number<T: std::str::FromStr>(token: &str, key: &str, command: &str) -> Result
 fn malformed(command: &str, why: impl Into<String>) -> CommandError {
     CommandError::Malformed { command: command.to_string(), why: why.into() }
 }
-
 
 /// `setoption name <name> [value <value...>]`; the value may contain spaces.
 fn setoption(args: &str) -> Result<Command, CommandError> {
@@ -186,7 +191,17 @@ fn go(args: &str) -> Result<Command, CommandError> {
 fn is_go_keyword(w: &str) -> bool {
     matches!(
         w,
-        "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "nodes" | "depth" | "infinite" | "ponder" | "mate"
+        "btime"
+            | "wtime"
+            | "binc"
+            | "winc"
+            | "byoyomi"
+            | "movetime"
+            | "nodes"
+            | "depth"
+            | "infinite"
+            | "ponder"
+            | "mate"
     )
 }
 
@@ -261,7 +276,10 @@ mod tests {
         );
         assert_eq!(
             parse_command("position sfen 6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1"),
-            Ok(Some(Command::Position { sfen: Some("6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1".into()), moves: vec![] }))
+            Ok(Some(Command::Position {
+                sfen: Some("6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1".into()),
+                moves: vec![]
+            }))
         );
         assert!(parse_command("position").is_err());
         assert!(parse_command("position sfen").is_err());

@@ -84,7 +84,8 @@ impl ChessGame {
         }
         let (from, rest) = read(token)?;
         let (to, suffix) = read(rest)?;
-        let suffix_ok = suffix.is_empty() || suffix == "+" || (suffix.len() == 1 && suffix.bytes().all(|b| b.is_ascii_lowercase()));
+        let suffix_ok =
+            suffix.is_empty() || suffix == "+" || (suffix.len() == 1 && suffix.bytes().all(|b| b.is_ascii_lowercase()));
         suffix_ok.then(|| format!("{}{}{suffix}", write(from), write(to)))
     }
 
@@ -141,8 +142,9 @@ impl ChessGame {
                 if c.is_ascii_digit() {
                     count.push(c);
                 } else if c.is_ascii_alphabetic() {
-                    let n: usize = if count.is_empty() { 1 } else { count.parse().map_err(|_| bad("bad hand count"))? };
-                    holdings.extend(std::iter::repeat(c).take(n.min(64)));
+                    let n: usize =
+                        if count.is_empty() { 1 } else { count.parse().map_err(|_| bad("bad hand count"))? };
+                    holdings.extend(std::iter::repeat_n(c, n.min(64)));
                     count.clear();
                 } else {
                     return Err(bad("bad hand"));
@@ -190,7 +192,8 @@ impl ChessGame {
         if !(numbers == 0 || numbers == 2) || flags.len() > 2 || !flags.iter().all(flag_ok) {
             return Err(bad("expected '- - <halfmoves> <move>' after the side to move"));
         }
-        let fullmove: u32 = if numbers == 2 { rest[rest.len() - 1].parse::<u32>().unwrap_or(1).clamp(1, 1_000_000) } else { 1 };
+        let fullmove: u32 =
+            if numbers == 2 { rest[rest.len() - 1].parse::<u32>().unwrap_or(1).clamp(1, 1_000_000) } else { 1 };
         let ply = 2 * fullmove - 1 + u32::from(side == "w");
         // Holdings as SFEN counts, in the order the letters first appear.
         let mut hand = String::new();
@@ -217,13 +220,25 @@ mod tests {
         name: "t",
         files: 6,
         ranks: 6,
-        notation: ChessNotation { xboard_name: "t", holdings: true, xboard_pieces: "", xboard_parent: "", xboard_moves: &[] },
+        notation: ChessNotation {
+            xboard_name: "t",
+            holdings: true,
+            xboard_pieces: "",
+            xboard_parent: "",
+            xboard_moves: &[],
+        },
     };
     const CHESS: ChessGame = ChessGame {
         name: "t",
         files: 8,
         ranks: 8,
-        notation: ChessNotation { xboard_name: "t", holdings: false, xboard_pieces: "", xboard_parent: "", xboard_moves: &[] },
+        notation: ChessNotation {
+            xboard_name: "t",
+            holdings: false,
+            xboard_pieces: "",
+            xboard_parent: "",
+            xboard_moves: &[],
+        },
     };
 
     #[test]

@@ -34,7 +34,10 @@ pub enum MateResult {
 /// One line from the engine to the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
-    Id { name: String, author: String },
+    Id {
+        name: String,
+        author: String,
+    },
     /// A full `option name ...` line body (after `option `).
     Option(String),
     UsiOk,
@@ -44,12 +47,18 @@ pub enum Reply {
     InfoString(String),
     /// `info string error: <text>`
     Error(String),
-    BestMove { mv: Option<String>, ponder: Option<String> },
+    BestMove {
+        mv: Option<String>,
+        ponder: Option<String>,
+    },
     Checkmate(MateResult),
     /// `moves`: every legal move on one line.
     Moves(Vec<String>),
     /// One line of `go perft`: a move and the leaves below it.
-    PerftMove { mv: String, nodes: u64 },
+    PerftMove {
+        mv: String,
+        nodes: u64,
+    },
     /// Free-form lines for script verbs (`d`, perft total, bench).
     Text(String),
 }
@@ -142,7 +151,14 @@ mod tests {
             Reply::BestMove { mv: Some("2e2d".into()), ponder: Some("3b3c".into()) }.to_string(),
             "bestmove 2e2d ponder 3b3c"
         );
-        let info = Info { depth: 3, seldepth: 5, score: Some(Score::Mate(-2)), nodes: 10, pv: vec!["a".into()], ..Default::default() };
+        let info = Info {
+            depth: 3,
+            seldepth: 5,
+            score: Some(Score::Mate(-2)),
+            nodes: 10,
+            pv: vec!["a".into()],
+            ..Default::default()
+        };
         assert_eq!(info.to_string(), "info depth 3 seldepth 5 score mate -2 nodes 10 nps 0 time 0 hashfull 0 pv a");
         assert_eq!(Reply::Checkmate(MateResult::NoMate).to_string(), "checkmate nomate");
     }
@@ -156,6 +172,10 @@ mod tests {
         let huge = "v".repeat(1 << 20);
         let line = Reply::Error(format!("option X: bad value '{huge}'")).to_string();
         assert!(line.len() < 400, "{} bytes", line.len());
-        assert!(line.ends_with(&format!("... ({} more characters)", (1 << 20) + 22 - MAX_ERROR_CHARS)), "{}", &line[300..]);
+        assert!(
+            line.ends_with(&format!("... ({} more characters)", (1 << 20) + 22 - MAX_ERROR_CHARS)),
+            "{}",
+            &line[300..]
+        );
     }
 }

@@ -39,14 +39,18 @@ fn position(args: &str, game: &ChessGame) -> Result<Command, String> {
     let (head, tail) = (&words[..at], words.get(at + 1..).unwrap_or(&[]));
     let sfen = match head {
         ["startpos"] => None,
-        ["fen", fen @ ..] if !fen.is_empty() => Some(game.fen_to_sfen(&fen.join(" ")).map_err(|e| malformed("position", e.to_string()))?),
+        ["fen", fen @ ..] if !fen.is_empty() => {
+            Some(game.fen_to_sfen(&fen.join(" ")).map_err(|e| malformed("position", e.to_string()))?)
+        }
         ["fen"] => return Err(malformed("position", "'fen' needs a position")),
         _ => return Err(malformed("position", "expected 'startpos' or 'fen <fen>'")),
     };
     let moves = tail
         .iter()
         .enumerate()
-        .map(|(i, m)| game.move_from_chess(m).map_err(|e| malformed("position", format!("move {} of the moves list: {e}", i + 1))))
+        .map(|(i, m)| {
+            game.move_from_chess(m).map_err(|e| malformed("position", format!("move {} of the moves list: {e}", i + 1)))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Command::Position { sfen, moves })
 }
@@ -98,9 +102,9 @@ pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
     match name {
         "uci" if args.trim().is_empty() => vec![Step::Run(Command::Usi)],
         "position" => needs_game(&|g| position(args, g)),
-        "go" if args.split_whitespace().next() == Some("perft") => needs_game(&|_| {
-            parse_command(line).map_err(|e| e.to_string()).map(|c| c.unwrap_or(Command::Stop))
-        }),
+        "go" if args.split_whitespace().next() == Some("perft") => {
+            needs_game(&|_| parse_command(line).map_err(|e| e.to_string()).map(|c| c.unwrap_or(Command::Stop)))
+        }
         "go" => match game {
             Ok(g) => match go(args, g) {
                 Ok(c) => vec![Step::Run(c)],
@@ -156,7 +160,8 @@ pub fn reply(r: Reply, game: Option<&ChessGame>) -> Vec<String> {
                 let list: String = vars.iter().map(|v| format!(" var {v}")).collect();
                 format!("option name UCI_Variant type combo default {default}{list}")
             } else {
-                let body = body.replacen("name USI_Hash ", "name Hash ", 1).replacen("name USI_Ponder ", "name Ponder ", 1);
+                let body =
+                    body.replacen("name USI_Hash ", "name Hash ", 1).replacen("name USI_Ponder ", "name Ponder ", 1);
                 format!("option {body}")
             }
         }

@@ -192,7 +192,16 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &G, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, in_check: bool, cut: bool) -> i32 {
+    fn node(
+        &mut self,
+        pos: &G,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        in_check: bool,
+        cut: bool,
+    ) -> i32 {
         let excluded = self.stack[ply].excluded;
         if excluded.is_none() {
             if let Some(s) = self.repetition(ply) {
@@ -238,7 +247,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         let correction_keys = self.correction_keys(pos, ply);
         let static_eval = self.corrected(pos, &correction_keys, raw_eval);
         // Where the corrections moved the evaluation far, it is less sure: reduce less.
-        let uncertain = G::REDUCE_LESS_WHEN_UNCERTAIN && raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
+        let uncertain =
+            G::REDUCE_LESS_WHEN_UNCERTAIN && raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -344,7 +354,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                             && (futile
                                 || bad_history
                                 || (lmr_depth <= params::SEE_QUIET_DEPTH && pos.losing_exchange(mv))));
-                } else if tactical && depth <= params::SEE_PRUNE_DEPTH && !pv_node && order < ORDER_KILLER_2 && pos.losing_exchange(mv) {
+                } else if tactical
+                    && depth <= params::SEE_PRUNE_DEPTH
+                    && !pv_node
+                    && order < ORDER_KILLER_2
+                    && pos.losing_exchange(mv)
+                {
                     continue;
                 }
             }
@@ -442,7 +457,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                             self.reward_quiet(pos, mv, ply, depth, earlier);
                         } else {
                             for q in quiets[..quiet_count].iter().flatten() {
-                                self.history.update_quiet(G::move_id(*q), pos.continuation_id(*q), cx, -history::bonus(depth));
+                                self.history.update_quiet(
+                                    G::move_id(*q),
+                                    pos.continuation_id(*q),
+                                    cx,
+                                    -history::bonus(depth),
+                                );
                             }
                         }
                         break;
@@ -485,8 +505,17 @@ impl<'a, G: Game> Searcher<'a, G> {
                 Bound::Upper => best < static_eval,
                 Bound::Exact => true,
             };
-            if static_eval != NO_EVAL && off && best.abs() < MATE_BOUND && !best_move.is_some_and(|m| pos.is_tactical(m)) {
-                self.history.corrections.update(pos.side_to_move().index(), &correction_keys, depth, best - static_eval);
+            if static_eval != NO_EVAL
+                && off
+                && best.abs() < MATE_BOUND
+                && !best_move.is_some_and(|m| pos.is_tactical(m))
+            {
+                self.history.corrections.update(
+                    pos.side_to_move().index(),
+                    &correction_keys,
+                    depth,
+                    best - static_eval,
+                );
             }
         }
         best
@@ -495,7 +524,10 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The keys `pos`, reached at `ply`, is corrected under: the game's and the move
     /// that led to it.
     fn correction_keys(&self, pos: &G, ply: usize) -> CorrectionKeys {
-        CorrectionKeys { game: pos.correction_keys(), prev: ply.checked_sub(1).and_then(|p| self.stack[p].mv).map(G::move_id) }
+        CorrectionKeys {
+            game: pos.correction_keys(),
+            prev: ply.checked_sub(1).and_then(|p| self.stack[p].mv).map(G::move_id),
+        }
     }
 
     /// `raw` (a static evaluation, or `NO_EVAL`) with the correction history of `keys` added.
@@ -509,7 +541,16 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The singular-extension search: `pos` (already on the path at `ply`) searched to
     /// `depth` with a null window at `singular_beta`, leaving out `mv`.
     #[allow(clippy::too_many_arguments)]
-    fn exclude(&mut self, pos: &G, mv: G::Move, depth: i32, singular_beta: i32, ply: usize, in_check: bool, cut: bool) -> i32 {
+    fn exclude(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        depth: i32,
+        singular_beta: i32,
+        ply: usize,
+        in_check: bool,
+        cut: bool,
+    ) -> i32 {
         let saved = self.stack[ply];
         self.stack[ply].excluded = Some(mv);
         let value = self.node(pos, depth, singular_beta - 1, singular_beta, ply, in_check, cut);
@@ -539,7 +580,16 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// static evaluation beats beta by a margin near the horizon) and null move (passing
     /// still beats beta at reduced depth). `None`: search the node.
     #[allow(clippy::too_many_arguments)]
-    fn prune(&mut self, pos: &G, depth: i32, beta: i32, ply: usize, eval: i32, improving: bool, cut: bool) -> Option<i32> {
+    fn prune(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        eval: i32,
+        improving: bool,
+        cut: bool,
+    ) -> Option<i32> {
         if eval == NO_EVAL {
             return None;
         }
@@ -555,7 +605,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return Some(score);
             }
         }
-        let null = depth >= 3 && eval >= beta && self.null_floor + 1 < self.keys.len() && self.stack[ply.saturating_sub(1)].mv.is_some();
+        let null = depth >= 3
+            && eval >= beta
+            && self.null_floor + 1 < self.keys.len()
+            && self.stack[ply.saturating_sub(1)].mv.is_some();
         if !null {
             return None;
         }
@@ -624,7 +677,15 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     /// Ordering scores of the moves other than the table's (which goes first unscored).
-    fn score_moves(&self, pos: &G, list: &[G::Move], scores: &mut Vec<i32>, counter: Option<G::Move>, ply: usize, cx: Context) {
+    fn score_moves(
+        &self,
+        pos: &G,
+        list: &[G::Move],
+        scores: &mut Vec<i32>,
+        counter: Option<G::Move>,
+        ply: usize,
+        cx: Context,
+    ) {
         scores.clear();
         let k = self.stack[ply].killers;
         scores.extend(list.iter().map(|&m| {
@@ -716,7 +777,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         let futility_base = if stand_pat && !in_check { Some(best + params::QS_FUTILITY_MARGIN) } else { None };
         for n in 0..list.len() {
             pick_next(&mut list, &mut scores, n);
-            let futile = futility_base.and_then(|base| Some(base + pos.material_gain(list[n])?)).filter(|&v| v <= alpha);
+            let futile =
+                futility_base.and_then(|base| Some(base + pos.material_gain(list[n])?)).filter(|&v| v <= alpha);
             let mut child = pos.clone();
             child.play(list[n]);
             if let Some(value) = futile {
@@ -743,7 +805,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.moves[ply] = list;
         self.scores[ply] = scores;
-        if !self.stopped && entry.map_or(true, |e| e.depth <= 0) {
+        if !self.stopped && entry.is_none_or(|e| e.depth <= 0) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {
@@ -779,7 +841,13 @@ mod tests {
 
     /// No limit but `depth`.
     fn depth_limits(depth: u32) -> Limits<<Kokesu as Game>::Move> {
-        Limits { time: time::TimePlan::unlimited(Duration::ZERO), depth: Some(depth), nodes: None, multipv: 1, searchmoves: Vec::new() }
+        Limits {
+            time: time::TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        }
     }
 
     /// The score of `sfen` at `depth`, and what the singular-extension search finds

@@ -57,7 +57,8 @@ fn continuation_index(dense: u32, prev: u32, lag: u32, mv: u32) -> usize {
         let n = dense as usize;
         return ((lag as usize - 1) * n + prev as usize % n) * n + mv as usize % n;
     }
-    let h = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((mv as u64) << 1 | lag as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let h = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((mv as u64) << 1 | lag as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (h >> 44) as usize % CONTINUATION_SIZE
 }
 
@@ -173,7 +174,8 @@ impl Corrections {
         let weight = (depth + 1).clamp(1, 16);
         for (c, k) in keys.channels() {
             let e = &mut self.table[Self::index(c, side, k)];
-            let target = (*e as i32 + diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
+            let target = (*e as i32 + diff * CORRECTION_GRAIN)
+                .clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
             *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
         }
     }

@@ -179,7 +179,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 let mut child = pos.clone();
                 child.play(r);
                 if let Some((d, m)) = self.shortest(&child, left - 1) {
-                    if best.map_or(true, |b| d > b.0) {
+                    if best.is_none_or(|b| d > b.0) {
                         best = Some((d, r, m));
                     }
                 }

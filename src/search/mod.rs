@@ -424,7 +424,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         loop {
             let done = self.root_search(root, depth, pv_idx, roots, alpha, beta);
             // Stable: the moves that were not searched to the end keep their order.
-            roots[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            roots[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.stopped {
                 return done;
             }

@@ -95,16 +95,28 @@ mod tests {
         let mut moves = Vec::new();
         p.legal_moves(&mut moves);
         let cx = Context::default();
-        stats.iter().flat_map(|h| moves.iter().map(move |&m| h.quiet_score(Kokesu::move_id(m), p.continuation_id(m), cx).abs() as i64)).sum()
+        stats
+            .iter()
+            .flat_map(|h| {
+                moves.iter().map(move |&m| h.quiet_score(Kokesu::move_id(m), p.continuation_id(m), cx).abs() as i64)
+            })
+            .sum()
     }
 
     #[test]
     fn every_thread_hands_its_statistics_to_the_next_search() {
-        let p = Kokesu::from_sfen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1", &Default::default()).unwrap();
+        let p = Kokesu::from_sfen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1", &Default::default())
+            .unwrap();
         let history = [(p.key(), p.in_check())];
         let table = Table::new(2);
         let signals = Signals::default();
-        let limits = |depth| Limits { time: TimePlan::unlimited(Duration::ZERO), depth: Some(depth), nodes: None, multipv: 1, searchmoves: Vec::new() };
+        let limits = |depth| Limits {
+            time: TimePlan::unlimited(Duration::ZERO),
+            depth: Some(depth),
+            nodes: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
         let mut stats = Vec::new();
         search_with(&p, &history, &limits(7), &table, &signals, &mut stats, 2, Instant::now(), &mut |_| {});
         assert_eq!(stats.len(), 2);

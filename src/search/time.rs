@@ -64,7 +64,12 @@ impl TimePlan {
 
     fn fixed(limit_ms: u64, minimum_ms: u64) -> TimePlan {
         let t = Duration::from_millis(limit_ms);
-        TimePlan { optimum: Some(t), maximum: Some(t), minimum: Duration::from_millis(minimum_ms.min(limit_ms)), use_all: true }
+        TimePlan {
+            optimum: Some(t),
+            maximum: Some(t),
+            minimum: Duration::from_millis(minimum_ms.min(limit_ms)),
+            use_all: true,
+        }
     }
 }
 
@@ -216,7 +221,13 @@ pub struct Deadline {
 impl Deadline {
     /// The deadline of `plan` for a `go` that arrived at `start`; `None` without a limit.
     pub fn new(plan: &TimePlan, start: Instant, pondering: bool) -> Option<Deadline> {
-        plan.maximum.map(|limit| Deadline { limit, minimum: plan.minimum.min(limit), start, pondering, lag: Duration::ZERO })
+        plan.maximum.map(|limit| Deadline {
+            limit,
+            minimum: plan.minimum.min(limit),
+            start,
+            pondering,
+            lag: Duration::ZERO,
+        })
     }
 
     /// Time kept in hand for a starved machine: four times the worst wake-up lag seen,
@@ -314,7 +325,15 @@ mod tests {
 
     #[test]
     fn byoyomi_only_spends_the_byoyomi_less_the_byoyomi_overhead() {
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) }), Color::Sente, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0);
+                p.byoyomi = Some(1000)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert_eq!(p.optimum, Some(ms(750)));
         assert_eq!(p.maximum, Some(ms(750)));
         assert!(p.use_all);
@@ -322,22 +341,52 @@ mod tests {
 
     #[test]
     fn short_byoyomi_keeps_a_quarter_of_it_for_thinking() {
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(200) }), Color::Sente, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0);
+                p.byoyomi = Some(200)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert_eq!((p.optimum, p.maximum), (Some(ms(50)), Some(ms(50))));
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(400) }), Color::Sente, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0);
+                p.byoyomi = Some(400)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert_eq!(p.maximum, Some(ms(150)));
     }
 
     #[test]
     fn zero_clock_moves_promptly() {
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0) }), Color::Gote, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0)
+            }),
+            Color::Gote,
+            TimeOptions::default(),
+        );
         assert_eq!(p.maximum, Some(ms(DEFAULT_MINIMUM_MS)));
     }
 
     #[test]
     fn sudden_death_never_exceeds_clock() {
         for t in [1u64, 30, 100, 1000, 60_000] {
-            let p = plan(&go(|p| { p.btime = Some(t); p.wtime = Some(t) }), Color::Sente, TimeOptions::default());
+            let p = plan(
+                &go(|p| {
+                    p.btime = Some(t);
+                    p.wtime = Some(t)
+                }),
+                Color::Sente,
+                TimeOptions::default(),
+            );
             assert!(p.maximum.unwrap() <= ms(t.max(1)), "time {t}: {p:?}");
             assert!(p.optimum <= p.maximum);
         }
@@ -345,9 +394,23 @@ mod tests {
 
     #[test]
     fn uses_the_right_clock() {
-        let p = plan(&go(|p| { p.btime = Some(100_000); p.wtime = Some(1000) }), Color::Gote, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(100_000);
+                p.wtime = Some(1000)
+            }),
+            Color::Gote,
+            TimeOptions::default(),
+        );
         assert!(p.maximum.unwrap() <= ms(1000));
-        let q = plan(&go(|p| { p.btime = Some(100_000); p.wtime = Some(1000) }), Color::Sente, TimeOptions::default());
+        let q = plan(
+            &go(|p| {
+                p.btime = Some(100_000);
+                p.wtime = Some(1000)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert!(q.optimum.unwrap() > ms(1000));
     }
 
@@ -362,11 +425,18 @@ mod tests {
     #[test]
     fn clock_for_the_other_side_only_moves_promptly() {
         let prompt = Some(ms(DEFAULT_MINIMUM_MS));
-        let cases: [(Color, fn(&mut GoParams)); 5] = [
-            (Color::Gote, |p| { p.byoyomi = Some(0); p.btime = Some(0) }),
+        type Case = (Color, fn(&mut GoParams));
+        let cases: [Case; 5] = [
+            (Color::Gote, |p| {
+                p.byoyomi = Some(0);
+                p.btime = Some(0)
+            }),
             (Color::Gote, |p| p.btime = Some(1000)),
             (Color::Sente, |p| p.wtime = Some(1000)),
-            (Color::Sente, |p| { p.binc = Some(100); p.winc = Some(100) }),
+            (Color::Sente, |p| {
+                p.binc = Some(100);
+                p.winc = Some(100)
+            }),
             (Color::Gote, |p| p.winc = Some(100)),
         ];
         for (side, f) in cases {
@@ -381,7 +451,10 @@ mod tests {
     #[test]
     fn clock_arithmetic_saturates() {
         let values = [None, Some(0), Some(1), Some(1000), Some(u64::MAX / 2), Some(u64::MAX)];
-        let opts = [TimeOptions::default(), TimeOptions { minimum_ms: u64::MAX, overhead_ms: u64::MAX, byoyomi_overhead_ms: u64::MAX }];
+        let opts = [
+            TimeOptions::default(),
+            TimeOptions { minimum_ms: u64::MAX, overhead_ms: u64::MAX, byoyomi_overhead_ms: u64::MAX },
+        ];
         let mut n = 0;
         for &bt in &values {
             for &wt in &values {
@@ -389,7 +462,14 @@ mod tests {
                     for &inc in &values {
                         for &mt in &[None, Some(0), Some(1), Some(u64::MAX)] {
                             for o in opts {
-                                let params = go(|p| { p.btime = bt; p.wtime = wt; p.byoyomi = byo; p.binc = inc; p.winc = inc; p.movetime = mt });
+                                let params = go(|p| {
+                                    p.btime = bt;
+                                    p.wtime = wt;
+                                    p.byoyomi = byo;
+                                    p.binc = inc;
+                                    p.winc = inc;
+                                    p.movetime = mt
+                                });
                                 for side in [Color::Sente, Color::Gote] {
                                     let p = plan(&params, side, o);
                                     n += 1;
@@ -415,7 +495,15 @@ mod tests {
         }
         assert!(n > 1000);
         // The example: sente has a huge clock and a byoyomi.
-        let p = plan(&go(|p| { p.btime = Some(u64::MAX); p.wtime = Some(1); p.byoyomi = Some(100) }), Color::Sente, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(u64::MAX);
+                p.wtime = Some(1);
+                p.byoyomi = Some(100)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert!(p.optimum.unwrap() > ms(60_000), "{p:?}");
     }
 
@@ -423,7 +511,15 @@ mod tests {
     /// deadline comes sooner when the machine is starved.
     #[test]
     fn rokurokugui_byoyomi_keeps_room_for_process_start_and_load() {
-        let p = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) }), Color::Sente, TimeOptions::default());
+        let p = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0);
+                p.byoyomi = Some(1000)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         assert!(p.maximum.unwrap() <= ms(1000 - 200), "{p:?}");
         let clock = ManualClock::default();
         let start = clock.now();
@@ -446,7 +542,14 @@ mod tests {
         }
         assert_eq!(d.margin(), ms(80));
         // The margin never brings the answer before the minimum thinking time.
-        let zero = plan(&go(|p| { p.btime = Some(0); p.wtime = Some(0) }), Color::Sente, TimeOptions::default());
+        let zero = plan(
+            &go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0)
+            }),
+            Color::Sente,
+            TimeOptions::default(),
+        );
         let mut z = Deadline::new(&zero, start, false).unwrap();
         let _ = z.check(start + ms(5), start, false);
         assert_eq!(z.margin(), Duration::ZERO);
@@ -462,16 +565,36 @@ mod tests {
         let o = TimeOptions::default();
         let min = ms(o.minimum_ms);
         for (params, budget) in [
-            (go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(10) }), 10),
+            (
+                go(|p| {
+                    p.btime = Some(0);
+                    p.wtime = Some(0);
+                    p.byoyomi = Some(10)
+                }),
+                10,
+            ),
             (go(|p| p.movetime = Some(1)), 1),
             (go(|p| p.movetime = Some(10)), 10),
-            (go(|p| { p.btime = Some(5); p.wtime = Some(5) }), 5),
+            (
+                go(|p| {
+                    p.btime = Some(5);
+                    p.wtime = Some(5)
+                }),
+                5,
+            ),
         ] {
             let p = plan(&params, Color::Sente, o);
             assert!(p.maximum.unwrap() <= ms(budget), "{params:?}: {p:?}");
             assert_eq!(p.minimum, min.min(p.maximum.unwrap()), "{params:?}: {p:?}");
         }
-        for params in [go(|p| p.movetime = Some(1000)), go(|p| { p.btime = Some(0); p.wtime = Some(0); p.byoyomi = Some(1000) })] {
+        for params in [
+            go(|p| p.movetime = Some(1000)),
+            go(|p| {
+                p.btime = Some(0);
+                p.wtime = Some(0);
+                p.byoyomi = Some(1000)
+            }),
+        ] {
             assert_eq!(plan(&params, Color::Sente, o).minimum, min, "{params:?}");
         }
         for params in [go(|p| p.depth = Some(1)), go(|p| p.nodes = Some(1)), go(|_| {}), go(|p| p.infinite = true)] {

@@ -172,7 +172,7 @@ impl<M: Copy> Table<M> {
         let mut spins = 0u32;
         while bucket.lock.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
             spins += 1;
-            if spins % 64 == 0 {
+            if spins.is_multiple_of(64) {
                 std::thread::yield_now();
             } else {
                 std::hint::spin_loop();

@@ -1,6 +1,6 @@
 //! The harness both crab games' reference tests share: the engine's successor map with
 //! its per-move checks, the comparison with a reference map, and random playouts.
-//! Included with `#[path = "common/crab.rs"] mod crab;`.
+//! A module of `common` (`use crate::common::crab;`).
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;

@@ -144,3 +144,5 @@ impl Koma {
         (status.is_some_and(|s| s.success()), rest, stderr)
     }
 }
+
+pub mod crab;

@@ -186,7 +186,8 @@ mod tests {
     fn sample_positions() -> Vec<KaniNariEbi> {
         let suite = include_str!("../../../fixtures/perft/kaninariebi.perft");
         let any = Rules { bonds: super::super::Bonds::Any };
-        let mut out = testing::random_play(&testing::suite_starts::<KaniNariEbi>(suite, &Rules::default()), 180, 100, |_| true);
+        let mut out =
+            testing::random_play(&testing::suite_starts::<KaniNariEbi>(suite, &Rules::default()), 180, 100, |_| true);
         out.extend(testing::random_play(&testing::suite_starts::<KaniNariEbi>(suite, &any), 60, 100, |_| true));
         out
     }

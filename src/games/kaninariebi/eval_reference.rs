@@ -102,11 +102,8 @@ fn mobility(cells: &Cells, c: Color, rules: &Rules) -> i32 {
 
 /// The reference literals in the order of `PARAMS` (the terms that came later at zero).
 pub fn initial_weights() -> Vec<i32> {
-    let mut w = Vec::new();
-    w.push(PIECE); // piece
-    w.push(SECOND_CAPTURE); // second_capture
-    w.push(SHRIMP); // shrimp
-    w.push(SECOND_SHRIMP); // second_shrimp
+    // piece, second_capture, shrimp, second_shrimp
+    let mut w = vec![PIECE, SECOND_CAPTURE, SHRIMP, SECOND_SHRIMP];
     w.extend([PROMOTION_THREAT, 3 * PROMOTION_THREAT]); // promotion_threat: plain, two shrimps
     w.push(0); // promotion_threat_waiting
     w.extend([SANDWICH_THREAT, 2 * SANDWICH_THREAT]); // sandwich_threat: plain, two captures

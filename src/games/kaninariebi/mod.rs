@@ -47,10 +47,8 @@ impl CrabGame for Rules {
     const SALT: u64 = 0x4b4e_4500_0000_0001;
     const OPTIONS: &'static [RuleOption] =
         &[RuleOption { name: rules::BONDS_OPTION, kind: RuleKind::Combo(&["same-type", "any"]), default: "same-type" }];
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "2C2/2C+C+C/1c2c/5/1Cccc b - 15",
-        "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17",
-    ];
+    const BENCH_POSITIONS: &'static [&'static str] =
+        &["2C2/2C+C+C/1c2c/5/1Cccc b - 15", "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17"];
     const BENCH_DEPTH: u32 = 8;
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {

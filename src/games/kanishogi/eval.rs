@@ -264,7 +264,8 @@ mod tests {
     fn sample_positions() -> Vec<KaniShogi> {
         let suite = include_str!("../../../fixtures/perft/kanishogi.perft");
         let diagonal = Rules { grown: super::super::GrownMove::Diagonal };
-        let mut out = testing::random_play(&testing::suite_starts::<KaniShogi>(suite, &Rules::default()), 180, 100, |_| true);
+        let mut out =
+            testing::random_play(&testing::suite_starts::<KaniShogi>(suite, &Rules::default()), 180, 100, |_| true);
         out.extend(testing::random_play(&testing::suite_starts::<KaniShogi>(suite, &diagonal), 60, 100, |_| true));
         out
     }

@@ -55,10 +55,7 @@ impl CrabGame for Rules {
         kind: RuleKind::Combo(&["sideways+diagonal", "diagonal"]),
         default: "sideways+diagonal",
     }];
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "2C2/3c1/1D1kb/2AKd/3Ba w - 14",
-        "A4/1D2c/2b2/KC1ak/2d2 w - 20",
-    ];
+    const BENCH_POSITIONS: &'static [&'static str] = &["2C2/3c1/1D1kb/2AKd/3Ba w - 14", "A4/1D2c/2b2/KC1ak/2d2 w - 20"];
     const BENCH_DEPTH: u32 = 8;
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {

@@ -34,16 +34,7 @@ pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Direction steps as (file delta, rank delta). Indices 0..4 grow the square number
 /// (scan with the lowest set bit), 4..8 shrink it (scan with the highest).
-const DIRS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (-1, 1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (1, -1),
-];
+const DIRS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (-1, 1), (0, -1), (-1, -1), (-1, 0), (1, -1)];
 pub const NORTH: usize = 0;
 pub const NORTH_EAST: usize = 1;
 pub const EAST: usize = 2;
@@ -116,31 +107,12 @@ const fn between_table() -> [[u64; 64]; 64] {
     t
 }
 
-pub static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-pub static KING_ATTACKS: [u64; 64] = leaper_table(&[
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-]);
+pub static KNIGHT_ATTACKS: [u64; 64] =
+    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+pub static KING_ATTACKS: [u64; 64] =
+    leaper_table(&[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]);
 /// `PAWN_ATTACKS[color][sq]`: the squares a pawn of `color` on `sq` attacks.
-pub static PAWN_ATTACKS: [[u64; 64]; 2] = [
-    leaper_table(&[(1, 1), (-1, 1)]),
-    leaper_table(&[(1, -1), (-1, -1)]),
-];
+pub static PAWN_ATTACKS: [[u64; 64]; 2] = [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
 pub static RAYS: [[u64; 64]; 8] = ray_table();
 /// `BETWEEN[a][b]`: the squares strictly between two aligned squares, else 0.
 pub static BETWEEN: [[u64; 64]; 64] = between_table();
@@ -169,10 +141,7 @@ fn ray_down(d: usize, sq: usize, occ: u64) -> u64 {
 
 #[inline(always)]
 pub fn rook_attacks(sq: usize, occ: u64) -> u64 {
-    ray_up(NORTH, sq, occ)
-        | ray_up(EAST, sq, occ)
-        | ray_down(SOUTH, sq, occ)
-        | ray_down(WEST, sq, occ)
+    ray_up(NORTH, sq, occ) | ray_up(EAST, sq, occ) | ray_down(SOUTH, sq, occ) | ray_down(WEST, sq, occ)
 }
 
 #[inline(always)]

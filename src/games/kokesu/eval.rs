@@ -342,8 +342,8 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
             t.add(STUCK_EG, s);
             continue;
         }
-        let neighbours = (if file > 0 { file_mask(file - 1) } else { 0 })
-            | (if file < 7 { file_mask(file + 1) } else { 0 });
+        let neighbours =
+            (if file > 0 { file_mask(file - 1) } else { 0 }) | (if file < 7 { file_mask(file + 1) } else { 0 });
         if my_pawns & neighbours == 0 {
             mg += w[ISOLATED_MG];
             eg += w[ISOLATED_EG];
@@ -568,8 +568,8 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
     add(THREAT_PAWN_MG, THREAT_PAWN_EG, n);
     // Targets worth a threat: not defended by a pawn, or a rook or queen.
     let weak = theirs & (!a[them].pawn | p[ROOK] | p[QUEEN]);
-    for kind in PAWN..=QUEEN {
-        let victims = weak & p[kind];
+    for (kind, &of_kind) in p.iter().enumerate().take(QUEEN + 1).skip(PAWN) {
+        let victims = weak & of_kind;
         add(THREAT_MINOR_MG + kind, THREAT_MINOR_EG + kind, (victims & a[us].minor).count_ones() as i32);
         let rook_victims = if kind == QUEEN { victims } else { victims & !a[them].all };
         add(THREAT_ROOK_MG + kind, THREAT_ROOK_EG + kind, (rook_victims & a[us].rook).count_ones() as i32);
@@ -620,10 +620,9 @@ pub fn evaluate(pos: &Kokesu) -> i32 {
 
 /// The game phase: 24 with all pieces on the board, 0 with pawns and kings only.
 pub fn phase(pos: &Kokesu) -> i32 {
-    let mut phase = 0;
-    for kind in KNIGHT..=QUEEN {
-        phase += PHASE_WEIGHT[kind] * pos.pieces[kind].count_ones() as i32;
-    }
+    let kinds = KNIGHT..=QUEEN;
+    let phase: i32 =
+        PHASE_WEIGHT[kinds.clone()].iter().zip(&pos.pieces[kinds]).map(|(w, b)| w * b.count_ones() as i32).sum();
     phase.min(PHASE_TOTAL)
 }
 
@@ -658,8 +657,7 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
         if non_pawn_material(pos, strong) - non_pawn_material(pos, weak) >= PIECE_VALUE[ROOK] {
             let wk = pos.king_square(weak);
             let sk = pos.king_square(strong);
-            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs()
-                + ((wk / 8) as i32 - (sk / 8) as i32).abs();
+            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs() + ((wk / 8) as i32 - (sk / 8) as i32).abs();
             let (a, b) = (center_manhattan(wk), 14 - kd);
             eg += sign * (w[MOPUP_EG] * a + w[MOPUP_EG + 1] * b);
             t.add(MOPUP_EG, (sign * a) as f32);
@@ -743,9 +741,9 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::testing;
     use crate::game::Game;
     use crate::games::kokesu::KokesuRules;
+    use crate::tune::testing;
 
     fn eval(sfen: &str) -> i32 {
         match Kokesu::from_sfen(sfen, &KokesuRules::default()) {
@@ -810,7 +808,14 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let positions: Vec<Kokesu> = sample_positions().into_iter().step_by(7).collect();
-        testing::check_linear_form(&positions, PARAMS, weights(), |g, f| evaluate_with(g, weights(), f), mg_share, 10.0);
+        testing::check_linear_form(
+            &positions,
+            PARAMS,
+            weights(),
+            |g, f| evaluate_with(g, weights(), f),
+            mg_share,
+            10.0,
+        );
     }
 
     /// The sum of the coefficients the evaluation reports for weight `i` (sente's view).
@@ -892,11 +897,8 @@ mod tests {
     #[test]
     fn promotion_awareness() {
         // A pawn on the 7th is worth much more when a queen can be had.
-        let with_choice =
-            eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
-        let without =
-            eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
+        let with_choice = eval("6k1/P7/8/8/8/8/8/RNB1KBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNB1KBNR b - 1");
+        let without = eval("6k1/P7/8/8/8/8/8/RNBQKBNR b - 1") - eval("6k1/8/8/8/8/8/P7/RNBQKBNR b - 1");
         assert!(with_choice > without + 80, "{with_choice} vs {without}");
     }
 }
-

@@ -41,11 +41,7 @@ const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
         // Pawns: advance, and hold the centre early.
         let pawn_rank_mg = [0, 0, 4, 10, 20, 32, 50, 0];
         let pawn_rank_eg = [0, 0, 6, 14, 26, 44, 70, 0];
-        let mut p = if endgame {
-            pawn_rank_eg[rank]
-        } else {
-            pawn_rank_mg[rank]
-        };
+        let mut p = if endgame { pawn_rank_eg[rank] } else { pawn_rank_mg[rank] };
         if !endgame && (file == 3 || file == 4) && (rank == 3 || rank == 4) {
             p += 15;
         }
@@ -53,28 +49,13 @@ const fn build_pst(endgame: bool) -> [[i32; 64]; 6] {
             p -= 10;
         }
         t[PAWN][sq] = p;
-        t[KNIGHT][sq] = if endgame {
-            12 - 6 * md
-        } else {
-            22 - 9 * md - if rank == 0 { 8 } else { 0 }
-        };
-        t[BISHOP][sq] = if endgame {
-            8 - 4 * md
-        } else {
-            12 - 4 * md - if rank == 0 { 6 } else { 0 }
-        };
-        t[ROOK][sq] = if endgame {
-            0
-        } else {
-            (if rank == 6 { 20 } else { 0 }) + (if file >= 2 && file <= 5 { 4 } else { 0 })
-        };
+        t[KNIGHT][sq] = if endgame { 12 - 6 * md } else { 22 - 9 * md - if rank == 0 { 8 } else { 0 } };
+        t[BISHOP][sq] = if endgame { 8 - 4 * md } else { 12 - 4 * md - if rank == 0 { 6 } else { 0 } };
+        t[ROOK][sq] =
+            if endgame { 0 } else { (if rank == 6 { 20 } else { 0 }) + (if file >= 2 && file <= 5 { 4 } else { 0 }) };
         t[QUEEN][sq] = if endgame { 12 - 4 * md } else { 4 - 2 * md };
         let king_file_mg = [18, 24, 10, -6, -6, 10, 24, 18];
-        t[KING][sq] = if endgame {
-            30 - 10 * md
-        } else {
-            king_file_mg[file] - 22 * rank as i32
-        };
+        t[KING][sq] = if endgame { 30 - 10 * md } else { king_file_mg[file] - 22 * rank as i32 };
         sq += 1;
     }
     t
@@ -193,8 +174,8 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
             eg -= EG_VALUE[PAWN] - 30;
             continue;
         }
-        let neighbours = (if file > 0 { file_mask(file - 1) } else { 0 })
-            | (if file < 7 { file_mask(file + 1) } else { 0 });
+        let neighbours =
+            (if file > 0 { file_mask(file - 1) } else { 0 }) | (if file < 7 { file_mask(file + 1) } else { 0 });
         if my_pawns & neighbours == 0 {
             mg -= 12;
             eg -= 16;
@@ -304,16 +285,8 @@ fn eval_side(pos: &Kokesu, us: usize, phase: i32) -> Side {
             let fm = file_mask(f);
             let one = if us == 0 { bit(k) << 8 } else { bit(k) >> 8 };
             let two = if us == 0 { bit(k) << 16 } else { bit(k) >> 16 };
-            let row1 = if one != 0 {
-                RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize))
-            } else {
-                0
-            };
-            let row2 = if two != 0 {
-                RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize))
-            } else {
-                0
-            };
+            let row1 = if one != 0 { RANK_1 << (8 * ((one.trailing_zeros() / 8) as usize)) } else { 0 };
+            let row2 = if two != 0 { RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize)) } else { 0 };
             if my_pawns & fm & row1 != 0 {
                 shelter += 14;
             } else if my_pawns & fm & row2 != 0 {
@@ -354,15 +327,12 @@ pub fn evaluate_reference(pos: &Kokesu) -> i32 {
             continue;
         }
         let material = |c: usize| -> i32 {
-            (KNIGHT..=QUEEN)
-                .map(|k| MG_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32)
-                .sum()
+            (KNIGHT..=QUEEN).map(|k| MG_VALUE[k] * (p[k] & pos.colors[c]).count_ones() as i32).sum()
         };
         if material(strong) - material(weak) >= MG_VALUE[ROOK] {
             let wk = pos.king_square(weak);
             let sk = pos.king_square(strong);
-            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs()
-                + ((wk / 8) as i32 - (sk / 8) as i32).abs();
+            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs() + ((wk / 8) as i32 - (sk / 8) as i32).abs();
             eg += sign * (12 * center_manhattan(wk) + 6 * (14 - kd));
         }
     }
@@ -376,15 +346,14 @@ pub fn evaluate_reference(pos: &Kokesu) -> i32 {
     score.clamp(-15000, 15000)
 }
 
-
 /// The hand-set weights above in the schema of `super::PARAMS`.
 pub fn initial_weights() -> Vec<i32> {
     let mut w = Vec::new();
     w.extend_from_slice(&MG_VALUE[..5]);
     w.extend_from_slice(&EG_VALUE[..5]);
     for t in [&PST_MG, &PST_EG] {
-        for kind in PAWN..=KING {
-            w.extend_from_slice(&t[kind]);
+        for row in &t[PAWN..=KING] {
+            w.extend_from_slice(row);
         }
     }
     w.extend_from_slice(&[30, 50]); // bishop pair

@@ -33,7 +33,9 @@ mod zobrist;
 
 pub use movegen::KMove;
 
-use crate::game::{ChessNotation, Color, Game, CORRECTION_KEYS, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError};
+use crate::game::{
+    ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError, CORRECTION_KEYS,
+};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -80,16 +82,8 @@ pub struct Kokesu {
 const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
 
 static RULE_OPTIONS: [RuleOption; 2] = [
-    RuleOption {
-        name: "KokesuPromotion",
-        kind: RuleKind::Combo(&["captured", "free"]),
-        default: "captured",
-    },
-    RuleOption {
-        name: "KokesuStalemate",
-        kind: RuleKind::Combo(&["draw", "loss"]),
-        default: "draw",
-    },
+    RuleOption { name: "KokesuPromotion", kind: RuleKind::Combo(&["captured", "free"]), default: "captured" },
+    RuleOption { name: "KokesuStalemate", kind: RuleKind::Combo(&["draw", "loss"]), default: "draw" },
 ];
 
 const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -118,38 +112,24 @@ impl Kokesu {
         let kind = piece as usize % 6;
         if promo != 0 {
             if kind != PAWN {
-                return format!(
-                    "only a pawn promotes; the piece on {} is a {}",
-                    sq(from),
-                    KIND_NAMES[kind]
-                );
+                return format!("only a pawn promotes; the piece on {} is a {}", sq(from), KIND_NAMES[kind]);
             }
             let last = if us == 0 { RANK_8 } else { RANK_1 };
             if bit(to) & last == 0 {
                 return "a pawn promotes only on the last rank".to_string();
             }
         }
-        let same_path: Vec<KMove> = legal
-            .iter()
-            .copied()
-            .filter(|m| m.from() == from && m.to() == to)
-            .collect();
+        let same_path: Vec<KMove> = legal.iter().copied().filter(|m| m.from() == from && m.to() == to).collect();
         if !same_path.is_empty() {
-            let letters: Vec<String> = same_path
-                .iter()
-                .filter(|m| m.promo() != 0)
-                .map(|m| (LETTERS[m.promo()] as char).to_string())
-                .collect();
+            let letters: Vec<String> =
+                same_path.iter().filter(|m| m.promo() != 0).map(|m| (LETTERS[m.promo()] as char).to_string()).collect();
             if letters.is_empty() {
                 return "no promotion type is available (every Q, R, B, N of the mover is still on the board): \
                         the pawn moves without a letter"
                     .to_string();
             }
             if promo == 0 {
-                return format!(
-                    "a pawn reaching the last rank must promote: add one of {}",
-                    letters.join(" ")
-                );
+                return format!("a pawn reaching the last rank must promote: add one of {}", letters.join(" "));
             }
             return format!(
                 "cannot promote to a {}: the mover has all its {}s on the board; choose one of {}",
@@ -164,12 +144,7 @@ impl Kokesu {
             }
             return "it would leave the own king attacked".to_string();
         }
-        format!(
-            "the {} on {} cannot move to {}",
-            KIND_NAMES[kind],
-            sq(from),
-            sq(to)
-        )
+        format!("the {} on {} cannot move to {}", KIND_NAMES[kind], sq(from), sq(to))
     }
 }
 
@@ -202,10 +177,7 @@ impl Game for Kokesu {
     }
 
     fn set_rule(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        let err = |why: String| RuleError {
-            name: name.to_string(),
-            why,
-        };
+        let err = |why: String| RuleError { name: name.to_string(), why };
         match name {
             "KokesuPromotion" => {
                 rules.promotion = match value {
@@ -291,10 +263,7 @@ impl Game for Kokesu {
         if legal.contains(&mv) {
             return Ok(mv);
         }
-        Err(MoveError::Illegal(
-            token.to_string(),
-            self.illegal_reason(from, to, promo, &legal),
-        ))
+        Err(MoveError::Illegal(token.to_string(), self.illegal_reason(from, to, promo, &legal)))
     }
 
     fn format_move(&self, mv: KMove) -> String {
@@ -335,11 +304,21 @@ impl Game for Kokesu {
     /// The pawns of both sides (the structure the evaluation is least sure of), then each
     /// side's other pieces, king included.
     fn correction_keys(&self) -> [Option<u64>; CORRECTION_KEYS] {
-        const MUL: [u64; 5] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5, 0x85EB_CA77_C2B2_AE63];
+        const MUL: [u64; 5] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xC2B2_AE3D_27D4_EB4F,
+            0x1656_67B1_9E37_79F9,
+            0x27D4_EB2F_1656_67C5,
+            0x85EB_CA77_C2B2_AE63,
+        ];
         let pawns = self.pieces[PAWN];
         let (w, b) = (pawns & self.colors[0], pawns & self.colors[1]);
         let pawn_key = w.wrapping_mul(MUL[0]) ^ b.wrapping_mul(MUL[1]).rotate_left(29);
-        let pieces = |c: usize| (KNIGHT..=KING).fold(0u64, |h, k| h ^ (self.pieces[k] & self.colors[c]).wrapping_mul(MUL[k - 1]).rotate_left(7 * k as u32));
+        let pieces = |c: usize| {
+            (KNIGHT..=KING).fold(0u64, |h, k| {
+                h ^ (self.pieces[k] & self.colors[c]).wrapping_mul(MUL[k - 1]).rotate_left(7 * k as u32)
+            })
+        };
         [Some(pawn_key), Some(pieces(0)), Some(pieces(1))]
     }
 

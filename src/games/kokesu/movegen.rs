@@ -70,11 +70,7 @@ impl Kokesu {
     #[inline(always)]
     pub(super) fn checkers(&self) -> u64 {
         let us = self.side;
-        self.attackers(
-            self.king_square(us),
-            us ^ 1,
-            self.colors[0] | self.colors[1],
-        )
+        self.attackers(self.king_square(us), us ^ 1, self.colors[0] | self.colors[1])
     }
 
     /// Where the piece on `sq` (of the side to move) could go if its king were not
@@ -134,11 +130,7 @@ impl Kokesu {
         if checkers.count_ones() > 1 {
             return;
         }
-        let mut target = if checkers != 0 {
-            BETWEEN[ksq][checkers.trailing_zeros() as usize] | checkers
-        } else {
-            !own
-        };
+        let mut target = if checkers != 0 { BETWEEN[ksq][checkers.trailing_zeros() as usize] | checkers } else { !own };
         let choices = promotion_choices(self, us);
         let last_rank = if us == 0 { RANK_8 } else { RANK_1 };
         // Tactical: captures, and pawn pushes onto the last rank with a type to become.
@@ -150,9 +142,7 @@ impl Kokesu {
 
         // Pins: enemy sliders on a line with the king and exactly one piece between.
         let p = &self.pieces;
-        let snipers = ((rook_rays(ksq) & (p[ROOK] | p[QUEEN]))
-            | (bishop_rays(ksq) & (p[BISHOP] | p[QUEEN])))
-            & opp;
+        let snipers = ((rook_rays(ksq) & (p[ROOK] | p[QUEEN])) | (bishop_rays(ksq) & (p[BISHOP] | p[QUEEN]))) & opp;
         let mut pinned = 0u64;
         let mut pin_rays = [(0usize, 0u64); 8];
         let mut npins = 0;
@@ -267,15 +257,10 @@ impl Kokesu {
         self.colors[us] ^= bit(from) | bit(to);
         self.board[from] = EMPTY;
         self.board[to] = new_piece;
-        key ^= zobrist::PIECE_SQUARE[piece as usize][from]
-            ^ zobrist::PIECE_SQUARE[new_piece as usize][to];
+        key ^= zobrist::PIECE_SQUARE[piece as usize][from] ^ zobrist::PIECE_SQUARE[new_piece as usize][to];
         key ^= zobrist::GOTE_TO_MOVE;
         self.key = key;
-        self.halfmove = if captured != EMPTY || kind == PAWN {
-            0
-        } else {
-            self.halfmove.saturating_add(1)
-        };
+        self.halfmove = if captured != EMPTY || kind == PAWN { 0 } else { self.halfmove.saturating_add(1) };
         self.ply = self.ply.saturating_add(1);
         self.side = us ^ 1;
     }

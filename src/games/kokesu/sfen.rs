@@ -106,10 +106,7 @@ pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
     let mut board = [EMPTY; 64];
     let rows: Vec<&str> = fields[0].split('/').collect();
     if rows.len() != 8 {
-        return Err(SfenError::Board(format!(
-            "{} ranks, expected 8",
-            rows.len()
-        )));
+        return Err(SfenError::Board(format!("{} ranks, expected 8", rows.len())));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = 7 - i;
@@ -118,44 +115,30 @@ pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
         for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(SfenError::Board(format!(
-                        "rank {rank_name}: bad empty count '{c}'"
-                    )));
+                    return Err(SfenError::Board(format!("rank {rank_name}: bad empty count '{c}'")));
                 }
                 file += d as usize;
             } else if c == '+' {
-                return Err(SfenError::Board(format!(
-                    "rank {rank_name}: kokesu has no promoted pieces ('+')"
-                )));
+                return Err(SfenError::Board(format!("rank {rank_name}: kokesu has no promoted pieces ('+')")));
             } else {
                 let lower = c.to_ascii_lowercase();
                 let kind = match LETTERS.iter().position(|&l| l as char == lower) {
                     Some(k) if c.is_ascii_alphabetic() => k,
-                    _ => {
-                        return Err(SfenError::Board(format!(
-                            "rank {rank_name}: unknown piece '{c}'"
-                        )))
-                    }
+                    _ => return Err(SfenError::Board(format!("rank {rank_name}: unknown piece '{c}'"))),
                 };
                 let color = if c.is_ascii_uppercase() { 0 } else { 1 };
                 if file >= 8 {
-                    return Err(SfenError::Board(format!(
-                        "rank {rank_name} has more than 8 squares"
-                    )));
+                    return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
                 }
                 board[rank * 8 + file] = (color * 6 + kind) as u8;
                 file += 1;
             }
             if file > 8 {
-                return Err(SfenError::Board(format!(
-                    "rank {rank_name} has more than 8 squares"
-                )));
+                return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
             }
         }
         if file != 8 {
-            return Err(SfenError::Board(format!(
-                "rank {rank_name} has {file} squares, expected 8"
-            )));
+            return Err(SfenError::Board(format!("rank {rank_name} has {file} squares, expected 8")));
         }
     }
     let side = match fields[1] {
@@ -164,10 +147,7 @@ pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
         other => return Err(SfenError::Side(other.to_string())),
     };
     if fields[2] != "-" {
-        return Err(SfenError::Hand(format!(
-            "'{}': kokesu has no hands, the field must be '-'",
-            fields[2]
-        )));
+        return Err(SfenError::Hand(format!("'{}': kokesu has no hands, the field must be '-'", fields[2])));
     }
     let ply = match fields.get(3) {
         None => 1,
@@ -177,16 +157,7 @@ pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
         },
     };
 
-    let mut pos = Kokesu {
-        pieces: [0; 6],
-        colors: [0; 2],
-        board,
-        side,
-        ply,
-        halfmove: 0,
-        key: 0,
-        rules: *rules,
-    };
+    let mut pos = Kokesu { pieces: [0; 6], colors: [0; 2], board, side, ply, halfmove: 0, key: 0, rules: *rules };
     for (sq, &p) in board.iter().enumerate() {
         if p != EMPTY {
             pos.pieces[p as usize % 6] |= bit(sq);
@@ -204,24 +175,15 @@ fn validate(pos: &Kokesu) -> Result<(), SfenError> {
     for (color, &own) in pos.colors.iter().enumerate() {
         let kings = (pos.pieces[KING] & own).count_ones();
         if kings != 1 {
-            return Err(SfenError::Invalid(format!(
-                "{} has {kings} kings, expected 1",
-                SIDE[color]
-            )));
+            return Err(SfenError::Invalid(format!("{} has {kings} kings, expected 1", SIDE[color])));
         }
         let back = if color == 0 { RANK_1 } else { RANK_8 };
         if pos.pieces[PAWN] & own & back != 0 {
-            return Err(SfenError::Invalid(format!(
-                "{} has a pawn on its own first rank",
-                SIDE[color]
-            )));
+            return Err(SfenError::Invalid(format!("{} has a pawn on its own first rank", SIDE[color])));
         }
         let pawns = (pos.pieces[PAWN] & own).count_ones();
         if pawns > 8 {
-            return Err(SfenError::Invalid(format!(
-                "{} has {pawns} pawns, at most 8",
-                SIDE[color]
-            )));
+            return Err(SfenError::Invalid(format!("{} has {pawns} pawns, at most 8", SIDE[color])));
         }
         let mut extra = 0;
         for kind in KNIGHT..=QUEEN {
@@ -239,20 +201,14 @@ fn validate(pos: &Kokesu) -> Result<(), SfenError> {
             }
         }
         if extra + pawns > 8 {
-            return Err(SfenError::Invalid(format!(
-                "{} has more promoted pieces than missing pawns",
-                SIDE[color]
-            )));
+            return Err(SfenError::Invalid(format!("{} has more promoted pieces than missing pawns", SIDE[color])));
         }
     }
     // The side that just moved may not have left its king attacked.
     let them = pos.side ^ 1;
     let occ = pos.colors[0] | pos.colors[1];
     if pos.attackers(pos.king_square(them), pos.side, occ) != 0 {
-        return Err(SfenError::Invalid(format!(
-            "the side not to move ({}) is in check",
-            SIDE[them]
-        )));
+        return Err(SfenError::Invalid(format!("the side not to move ({}) is in check", SIDE[them])));
     }
     Ok(())
 }

@@ -73,16 +73,7 @@ pub fn parse_square(file: u8, rank: u8) -> Option<usize> {
 /// Direction names in mask-bit order (owner's view; N forward, W towards higher files).
 pub const DIR_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 /// Row/column step of each direction for sente; gote's are negated.
-const DIR_STEP: [(i32, i32); 8] = [
-    (-1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-];
+const DIR_STEP: [(i32, i32); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
 
 const fn step_target(color: usize, sq: usize, dir: usize) -> Bb {
     let (mut dr, mut dc) = DIR_STEP[dir];

@@ -204,11 +204,8 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
             let mut hand = pos.hand[us];
             hand[v as usize] = hand[v as usize].saturating_sub(1);
             let wins = winning_values(&hand);
-            let reach =
-                TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
-            let hits = Squares(reach)
-                .filter(|&sq| wins & (1 << face(pos.board[sq])) != 0)
-                .count() as i32;
+            let reach = TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
+            let hits = Squares(reach).filter(|&sq| wins & (1 << face(pos.board[sq])) != 0).count() as i32;
             hits * 300
         }
         Some(from) => {
@@ -236,8 +233,8 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::testing;
     use crate::game::Game;
+    use crate::tune::testing;
 
     /// `weights_initial.txt` is exactly the reference evaluation's literals in the
     /// schema's order (the terms that came later at zero). To write it again after a
@@ -258,7 +255,9 @@ mod tests {
     /// perft suite's positions and the start (random placement first), play phase only.
     fn sample_positions() -> Vec<NumberShogi> {
         let suite = include_str!("../../../fixtures/perft/numbershogi.perft");
-        testing::random_play(&testing::suite_starts::<NumberShogi>(suite, &Default::default()), 200, 80, |g| !g.is_placement())
+        testing::random_play(&testing::suite_starts::<NumberShogi>(suite, &Default::default()), 200, 80, |g| {
+            !g.is_placement()
+        })
     }
 
     #[test]

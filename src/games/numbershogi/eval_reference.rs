@@ -72,19 +72,11 @@ pub fn evaluate_reference(pos: &NumberShogi) -> i32 {
     // Other hanging pieces.
     for sq in Squares(pos.occ[them] & att[us] & !targets[us]) {
         let v = piece_value(pos.board[sq]);
-        score += if att[them] & (1 << sq) != 0 {
-            v / 8
-        } else {
-            v / 3
-        };
+        score += if att[them] & (1 << sq) != 0 { v / 8 } else { v / 3 };
     }
     for sq in Squares(pos.occ[us] & att[them] & !targets[them]) {
         let v = piece_value(pos.board[sq]);
-        score -= if att[us] & (1 << sq) != 0 {
-            v / 10
-        } else {
-            v / 5
-        };
+        score -= if att[us] & (1 << sq) != 0 { v / 10 } else { v / 5 };
     }
     score.clamp(-15_000, 15_000)
 }

@@ -53,10 +53,7 @@ pub struct NumberShogi {
 
 impl PartialEq for NumberShogi {
     fn eq(&self, o: &Self) -> bool {
-        self.board == o.board
-            && self.hand == o.hand
-            && self.side == o.side
-            && self.placing == o.placing
+        self.board == o.board && self.hand == o.hand && self.side == o.side && self.placing == o.placing
     }
 }
 
@@ -112,11 +109,8 @@ impl Game for NumberShogi {
     const FILES: usize = board::FILES;
     const RANKS: usize = board::RANKS;
     const REPETITION_LIMIT: usize = 4;
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "cfb/ead/3/DAE/BFC b - 1",
-        "df1/ECB/cf1/3/D+eA b Ba 33",
-        "e1a/bCd/1A1/3/B+fC b Edf 27",
-    ];
+    const BENCH_POSITIONS: &'static [&'static str] =
+        &["cfb/ead/3/DAE/BFC b - 1", "df1/ECB/cf1/3/D+eA b Ba 33", "e1a/bCd/1A1/3/B+fC b Edf 27"];
     const BENCH_DEPTH: u32 = 14;
     /// Pieces A..F (values 1..6) with holdings; xboard gets a 3x5 `fairy` board with the
     /// six pieces and their promoted sides (all king steps) defined by `piece`, moves as
@@ -187,8 +181,7 @@ impl Game for NumberShogi {
         self.make(mv);
     }
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let mv =
-            NumberShogi::parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
+        let mv = NumberShogi::parse_token(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
         if self.winner.is_some() {
             return Err(MoveError::GameOver(token.to_string()));
         }
@@ -200,10 +193,7 @@ impl Game for NumberShogi {
         if list.contains(&mv) {
             Ok(mv)
         } else {
-            Err(MoveError::Illegal(
-                token.to_string(),
-                self.illegal_reason(mv),
-            ))
+            Err(MoveError::Illegal(token.to_string(), self.illegal_reason(mv)))
         }
     }
     fn format_move(&self, mv: Move) -> String {
@@ -214,13 +204,7 @@ impl Game for NumberShogi {
         self.key
     }
     fn result(&self) -> Option<Outcome> {
-        self.winner.map(|w| {
-            if w == self.side {
-                Outcome::Win
-            } else {
-                Outcome::Loss
-            }
-        })
+        self.winner.map(|w| if w == self.side { Outcome::Win } else { Outcome::Loss })
     }
 
     fn evaluate(&self) -> i32 {

@@ -50,12 +50,7 @@ impl Move {
         match self.from() {
             None => format!("{}*{}", letter(self.drop_value()), square_name(self.to())),
             Some(f) => {
-                format!(
-                    "{}{}{}",
-                    square_name(f),
-                    square_name(self.to()),
-                    if self.promotes() { "+" } else { "" }
-                )
+                format!("{}{}{}", square_name(f), square_name(self.to()), if self.promotes() { "+" } else { "" })
             }
         }
     }
@@ -140,8 +135,7 @@ impl NumberShogi {
                 // drop only conditions 1 (ply at most 12) and 2 (a hand not empty) can
                 // change; normally both hands empty together at ply 13.
                 if self.placing {
-                    let hands_empty = self.hand[0].iter().all(|&n| n == 0)
-                        && self.hand[1].iter().all(|&n| n == 0);
+                    let hands_empty = self.hand[0].iter().all(|&n| n == 0) && self.hand[1].iter().all(|&n| n == 0);
                     if hands_empty || self.ply.saturating_add(1) > 12 {
                         self.placing = false;
                         self.key ^= KEYS.placing;
@@ -201,11 +195,7 @@ impl NumberShogi {
                 } else if occupied {
                     format!("{to_name} is occupied")
                 } else if self.placing {
-                    let camp = if self.side == Color::Sente {
-                        "d-e"
-                    } else {
-                        "a-b"
-                    };
+                    let camp = if self.side == Color::Sente { "d-e" } else { "a-b" };
                     format!("during placement you may only drop on your own camp (ranks {camp})")
                 } else {
                     "not a legal drop".to_string()
@@ -215,8 +205,7 @@ impl NumberShogi {
                 let cell = self.board[from];
                 let from_name = square_name(from);
                 if self.placing {
-                    "no board move during the placement phase: drop a piece on your camp"
-                        .to_string()
+                    "no board move during the placement phase: drop a piece on your camp".to_string()
                 } else if cell == EMPTY {
                     format!("there is no piece on {from_name}")
                 } else if owner(cell) != self.side {

@@ -7,20 +7,11 @@ use crate::game::{RuleError, RuleKind, RuleOption};
 pub const OPT_MOVES: &str = "NumberShogiPieceMoves";
 pub const OPT_PROMOTION: &str = "NumberShogiPromotion";
 /// The decided table of rules.md §3.
-pub const DEFAULT_TABLE: &str =
-    "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
+pub const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
 
 pub static OPTIONS: [RuleOption; 2] = [
-    RuleOption {
-        name: OPT_MOVES,
-        kind: RuleKind::Text,
-        default: DEFAULT_TABLE,
-    },
-    RuleOption {
-        name: OPT_PROMOTION,
-        kind: RuleKind::Combo(&["on", "off"]),
-        default: "on",
-    },
+    RuleOption { name: OPT_MOVES, kind: RuleKind::Text, default: DEFAULT_TABLE },
+    RuleOption { name: OPT_PROMOTION, kind: RuleKind::Combo(&["on", "off"]), default: "on" },
 ];
 
 /// The switch values, kept compactly so every position can carry a copy.
@@ -36,10 +27,7 @@ impl Default for Rules {
     fn default() -> Self {
         // The default table is a constant known to parse.
         let moves = parse_table(DEFAULT_TABLE).unwrap_or([0, 0x01, 0x82, 0x83, 0xAA, 0xAB, 0xD7]);
-        Rules {
-            moves,
-            promotion: true,
-        }
+        Rules { moves, promotion: true }
     }
 }
 
@@ -52,10 +40,7 @@ impl Rules {
 
 /// Parses a direction name (`N`, `NE`, ... any case) into its bit.
 fn parse_dir(s: &str) -> Option<u8> {
-    DIR_NAMES
-        .iter()
-        .position(|d| d.eq_ignore_ascii_case(s))
-        .map(|i| 1u8 << i)
+    DIR_NAMES.iter().position(|d| d.eq_ignore_ascii_case(s)).map(|i| 1u8 << i)
 }
 
 /// Parses a full direction table `1:N 2:NW,NE ... 6:...`. Every value 1..6 appears once
@@ -64,9 +49,8 @@ pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
     let mut moves = [0u8; 7];
     let mut seen = [false; 7];
     for entry in text.split_whitespace() {
-        let (v, dirs) = entry
-            .split_once(':')
-            .ok_or_else(|| format!("entry '{entry}' is not VALUE:DIRS (e.g. 3:N,NW,NE)"))?;
+        let (v, dirs) =
+            entry.split_once(':').ok_or_else(|| format!("entry '{entry}' is not VALUE:DIRS (e.g. 3:N,NW,NE)"))?;
         let value: u8 = match v.trim() {
             "1" => 1,
             "2" => 2,
@@ -82,9 +66,8 @@ pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
         seen[value as usize] = true;
         let mut mask = 0u8;
         for d in dirs.split(',') {
-            let bit = parse_dir(d.trim()).ok_or_else(|| {
-                format!("entry '{entry}': unknown direction '{d}' (use N NE E SE S SW W NW)")
-            })?;
+            let bit = parse_dir(d.trim())
+                .ok_or_else(|| format!("entry '{entry}': unknown direction '{d}' (use N NE E SE S SW W NW)"))?;
             if mask & bit != 0 {
                 return Err(format!("entry '{entry}': direction {d} is given twice"));
             }
@@ -99,9 +82,7 @@ pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
         moves[value as usize] = mask;
     }
     if let Some(v) = (1..=6).find(|&v| !seen[v]) {
-        return Err(format!(
-            "value {v} is missing (the table needs all of 1..6)"
-        ));
+        return Err(format!("value {v} is missing (the table needs all of 1..6)"));
     }
     Ok(moves)
 }
@@ -112,21 +93,14 @@ pub fn format_table(moves: &[u8; 7]) -> String {
     for (v, &m) in moves.iter().enumerate().skip(1) {
         // The documented order: N NW NE W E SW SE S (bit indices of DIR_NAMES).
         let order = [0usize, 7, 1, 6, 2, 5, 3, 4];
-        let dirs: Vec<&str> = order
-            .iter()
-            .filter(|&&i| m & (1 << i) != 0)
-            .map(|&i| DIR_NAMES[i])
-            .collect();
+        let dirs: Vec<&str> = order.iter().filter(|&&i| m & (1 << i) != 0).map(|&i| DIR_NAMES[i]).collect();
         parts.push(format!("{v}:{}", dirs.join(",")));
     }
     parts.join(" ")
 }
 
 pub fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-    let err = |why: String| RuleError {
-        name: name.to_string(),
-        why,
-    };
+    let err = |why: String| RuleError { name: name.to_string(), why };
     if name.eq_ignore_ascii_case(OPT_MOVES) {
         let moves = parse_table(value).map_err(err)?;
         rules.moves = moves;

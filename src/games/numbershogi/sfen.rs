@@ -10,10 +10,7 @@ fn parse_board(text: &str) -> Result<[Cell; SQUARES], SfenError> {
     let bad = |m: String| SfenError::Board(m);
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != RANKS {
-        return Err(bad(format!(
-            "'{text}' has {} ranks, expected {RANKS}",
-            rows.len()
-        )));
+        return Err(bad(format!("'{text}' has {} ranks, expected {RANKS}", rows.len())));
     }
     let mut board = [EMPTY; SQUARES];
     for (r, row) in rows.iter().enumerate() {
@@ -22,34 +19,23 @@ fn parse_board(text: &str) -> Result<[Cell; SQUARES], SfenError> {
         let mut promoted = false;
         for ch in row.chars() {
             if promoted && !ch.is_ascii_alphabetic() {
-                return Err(bad(format!(
-                    "rank {rank}: '+' must be followed by a piece letter"
-                )));
+                return Err(bad(format!("rank {rank}: '+' must be followed by a piece letter")));
             }
             match ch {
                 '1'..='3' => {
                     col += ch as usize - '0' as usize;
                     if col > FILES {
-                        return Err(bad(format!(
-                            "rank {rank} '{row}' is longer than {FILES} squares"
-                        )));
+                        return Err(bad(format!("rank {rank} '{row}' is longer than {FILES} squares")));
                     }
                 }
                 '+' => promoted = true,
                 _ => {
-                    let value = value_of_letter(ch).ok_or_else(|| {
-                        bad(format!("rank {rank}: '{ch}' is not a piece (A-F or a-f)"))
-                    })?;
+                    let value = value_of_letter(ch)
+                        .ok_or_else(|| bad(format!("rank {rank}: '{ch}' is not a piece (A-F or a-f)")))?;
                     if col >= FILES {
-                        return Err(bad(format!(
-                            "rank {rank} '{row}' is longer than {FILES} squares"
-                        )));
+                        return Err(bad(format!("rank {rank} '{row}' is longer than {FILES} squares")));
                     }
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::Sente
-                    } else {
-                        Color::Gote
-                    };
+                    let color = if ch.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
                     board[r * FILES + col] = make_cell(color, value, promoted);
                     promoted = false;
                     col += 1;
@@ -60,9 +46,7 @@ fn parse_board(text: &str) -> Result<[Cell; SQUARES], SfenError> {
             return Err(bad(format!("rank {rank}: '+' at the end")));
         }
         if col != FILES {
-            return Err(bad(format!(
-                "rank {rank} '{row}' has {col} squares, expected {FILES}"
-            )));
+            return Err(bad(format!("rank {rank} '{row}' has {col} squares, expected {FILES}")));
         }
     }
     Ok(board)
@@ -83,8 +67,8 @@ fn parse_hand(text: &str) -> Result<[[u8; 7]; 2], SfenError> {
             count = Some(n);
             continue;
         }
-        let value = value_of_letter(ch)
-            .ok_or_else(|| SfenError::Hand(format!("'{ch}' is not a piece letter (A-F or a-f)")))?;
+        let value =
+            value_of_letter(ch).ok_or_else(|| SfenError::Hand(format!("'{ch}' is not a piece letter (A-F or a-f)")))?;
         let n = count.take().unwrap_or(1);
         if n == 0 {
             return Err(SfenError::Hand(format!("count 0 before '{ch}'")));
@@ -94,9 +78,7 @@ fn parse_hand(text: &str) -> Result<[[u8; 7]; 2], SfenError> {
         *slot = slot.saturating_add(n as u8);
     }
     if count.is_some() {
-        return Err(SfenError::Hand(format!(
-            "'{text}' ends with a count and no piece"
-        )));
+        return Err(SfenError::Hand(format!("'{text}' ends with a count and no piece")));
     }
     Ok(hand)
 }
@@ -175,17 +157,7 @@ impl NumberShogi {
         } else {
             None
         };
-        NumberShogi {
-            board,
-            occ,
-            hand,
-            side,
-            ply,
-            placing,
-            winner,
-            key,
-            rules,
-        }
+        NumberShogi { board, occ, hand, side, ply, placing, winner, key, rules }
     }
 
     pub(crate) fn parse_sfen(sfen: &str, rules: &Rules) -> Result<NumberShogi, SfenError> {
@@ -260,11 +232,7 @@ impl NumberShogi {
                     s.push('+');
                 }
                 let l = letter(face(cell));
-                s.push(if owner(cell) == Color::Gote {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                });
+                s.push(if owner(cell) == Color::Gote { l.to_ascii_lowercase() } else { l });
             }
             if empty > 0 {
                 s.push((b'0' + empty) as char);
@@ -296,12 +264,7 @@ impl NumberShogi {
 
     pub(crate) fn write_sfen(&self) -> String {
         let side = if self.side == Color::Sente { "b" } else { "w" };
-        format!(
-            "{} {side} {} {}",
-            self.board_field(),
-            self.hand_field(),
-            self.ply
-        )
+        format!("{} {side} {} {}", self.board_field(), self.hand_field(), self.ply)
     }
 
     pub(crate) fn draw_diagram(&self) -> String {
@@ -314,11 +277,7 @@ impl NumberShogi {
                     "   ".to_string()
                 } else {
                     let l = letter(face(cell));
-                    let l = if owner(cell) == Color::Gote {
-                        l.to_ascii_lowercase()
-                    } else {
-                        l
-                    };
+                    let l = if owner(cell) == Color::Gote { l.to_ascii_lowercase() } else { l };
                     if is_promoted(cell) {
                         format!("+{l} ")
                     } else {

@@ -14,12 +14,7 @@ pub struct Keys {
 }
 
 const fn build() -> Keys {
-    let mut k = Keys {
-        piece: [[0; SQUARES]; 32],
-        hand: [[[0; 4]; 7]; 2],
-        gote_to_move: 0,
-        placing: 0,
-    };
+    let mut k = Keys { piece: [[0; SQUARES]; 32], hand: [[[0; 4]; 7]; 2], gote_to_move: 0, placing: 0 };
     let mut state = 0x6E75_6D62_6572_7368u64; // "numbersh"
     let mut c = 1;
     while c < 32 {

@@ -401,7 +401,12 @@ impl Position {
     /// Calls `visit(square, kind)` for the pieces of colour `by` attacking `sq` on
     /// `board` until it returns true; returns whether it did.
     #[inline(always)]
-    pub fn each_attacker(board: &[u8; SQUARES], sq: usize, by: usize, mut visit: impl FnMut(usize, u8) -> bool) -> bool {
+    pub fn each_attacker(
+        board: &[u8; SQUARES],
+        sq: usize,
+        by: usize,
+        mut visit: impl FnMut(usize, u8) -> bool,
+    ) -> bool {
         // Knights: a knight of `by` lands here from two squares behind (from its view).
         let mut kn = KNIGHT_TARGETS[1 - by][sq];
         while kn != 0 {

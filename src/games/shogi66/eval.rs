@@ -396,8 +396,8 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::testing;
     use crate::game::Game;
+    use crate::tune::testing;
 
     /// `weights_initial.txt` is exactly the reference evaluation's literals in the
     /// schema's order (the attack-map terms, which came later, at zero). To write it
@@ -443,7 +443,14 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let positions: Vec<Shogi66> = sample_positions().into_iter().step_by(5).filter(|g| !g.pos.placing).collect();
-        testing::check_linear_form(&positions, PARAMS, weights(), |g, f| evaluate_with(g, weights(), f), mg_share, 0.01);
+        testing::check_linear_form(
+            &positions,
+            PARAMS,
+            weights(),
+            |g, f| evaluate_with(g, weights(), f),
+            mg_share,
+            0.01,
+        );
     }
 
     #[test]

@@ -102,7 +102,6 @@ pub fn evaluate_reference(pos: &Position) -> i32 {
     (v + 12).clamp(-15000, 15000)
 }
 
-
 /// The hand-set weights above in the schema of `super::PARAMS`.
 pub fn initial_weights() -> Vec<i32> {
     let mut w = Vec::new();

@@ -290,7 +290,7 @@ impl Game for Shogi66 {
         if self.pos.placing || self.pos.king_attacked(self.pos.stm) {
             return None;
         }
-        let mut p = self.clone();
+        let mut p = *self;
         p.pos.stm ^= 1;
         p.pos.key ^= zobrist::KEYS.side;
         p.pos.ply = p.pos.ply.saturating_add(1);

@@ -15,7 +15,12 @@ impl Position {
 
     /// Like [`Position::generate`], but with `tactical_only` only captures and promotions
     /// (the moves the quiescence search looks at; no drops).
-    pub fn generate_some<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, tactical_only: bool, sink: &mut F) -> bool {
+    pub fn generate_some<F: FnMut(Move) -> bool>(
+        &self,
+        pawn_drop_mate_check: bool,
+        tactical_only: bool,
+        sink: &mut F,
+    ) -> bool {
         let us = self.stm;
         if self.placing {
             // Placement drops are never tactical.
