@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use koma::game::Game;
+use koma::game::Strategy;
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::perft::perft;
 
-fn positions<G: Game>() -> Vec<G> {
+fn positions<G: Strategy>() -> Vec<G> {
     let mut s: u64 = 7;
     let mut out = Vec::new();
     for _ in 0..200 {
@@ -29,7 +29,7 @@ fn positions<G: Game>() -> Vec<G> {
     out
 }
 
-fn bench<G: Game>() {
+fn bench<G: Strategy>() {
     let ps = positions::<G>();
     let mut moves = Vec::new();
     let t = Instant::now();

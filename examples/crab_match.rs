@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use koma::game::{Game, Outcome};
+use koma::game::{Outcome, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::search::time::TimePlan;
@@ -24,7 +24,7 @@ impl Rng {
     }
 }
 
-fn think<G: Game>(pos: &G, history: &[(u64, bool)], ms: u64, tt: &mut Table<G::Move>) -> Option<G::Move> {
+fn think<G: Strategy>(pos: &G, history: &[(u64, bool)], ms: u64, tt: &mut Table<G::Move>) -> Option<G::Move> {
     let signals = Signals::default();
     let t = Duration::from_millis(ms);
     let limits = Limits {
@@ -39,7 +39,7 @@ fn think<G: Game>(pos: &G, history: &[(u64, bool)], ms: u64, tt: &mut Table<G::M
 }
 
 /// Plays one game; returns the result for sente (1 win, 0 draw, -1 loss) and a summary.
-fn game<G: Game>(opening: &[usize], times: [u64; 2]) -> (i32, String) {
+fn game<G: Strategy>(opening: &[usize], times: [u64; 2]) -> (i32, String) {
     let mut pos = G::startpos(&G::Rules::default());
     let mut tokens = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -84,7 +84,7 @@ fn game<G: Game>(opening: &[usize], times: [u64; 2]) -> (i32, String) {
     (0, format!("ply limit: {}", tokens.join(" ")))
 }
 
-fn run<G: Game>(games: usize, fast: u64, slow: u64) {
+fn run<G: Strategy>(games: usize, fast: u64, slow: u64) {
     let mut rng = Rng(0x5eed_cafe_f00d_0001);
     let (mut w, mut d, mut l) = (0, 0, 0);
     for pair in 0..games.div_ceil(2) {

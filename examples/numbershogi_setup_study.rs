@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use koma::game::{Game, Outcome};
+use koma::game::{Game, Outcome, Strategy};
 use koma::games::numbershogi::{NumberShogi, Rules};
 
 const WIN: i32 = 30_000;

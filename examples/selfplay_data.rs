@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
-use koma::game::{Game, Outcome};
+use koma::game::{Outcome, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
@@ -56,7 +56,7 @@ struct Args {
 
 /// Plays one game; returns the quiet positions (SFEN, side to move is sente, search score)
 /// and sente's result (1, 0.5, 0).
-fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize) {
+fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize) {
     let mut pos = G::startpos(&G::Rules::default());
     let mut history = vec![(pos.key(), pos.in_check())];
     let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -135,7 +135,7 @@ fn game<G: Game>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bo
     (out, 0.5, 300)
 }
 
-fn run<G: Game>(args: &Args, base_opening: usize, extra: usize) {
+fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
     let mut rng = Rng(args.seed);
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
@@ -167,7 +167,7 @@ fn run<G: Game>(args: &Args, base_opening: usize, extra: usize) {
 
 /// `--rescore FILE`: the positions of FILE (`RESULT [SCORE] SFEN`) again, each with the
 /// score of a fresh search of `--nodes` nodes (new table, no game history).
-fn rescore<G: Game>(args: &Args, path: &str) {
+fn rescore<G: Strategy>(args: &Args, path: &str) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::game::{Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+use crate::game::{MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
 use crate::perft;
 use crate::protocol::notation::ChessGame;
 use crate::protocol::{GoParams, Info, MateResult, Reply, Score};
@@ -89,14 +89,14 @@ pub trait Session: Send {
 }
 
 #[derive(Clone)]
-struct Current<G: Game> {
+struct Current<G: Strategy + Notation> {
     pos: G,
     /// `(key, in_check)` of every position since the `position` root, current last.
     history: Vec<(u64, bool)>,
 }
 
 /// [`Session`] for game `G`.
-pub struct GameSession<G: Game> {
+pub struct GameSession<G: Strategy + Notation> {
     rules: G::Rules,
     current: Result<Current<G>, String>,
     tt: TableSlot<G::Move>,
@@ -108,7 +108,7 @@ pub struct GameSession<G: Game> {
 
 type SharedStats<M> = Arc<Mutex<Vec<Histories<M>>>>;
 
-impl<G: Game> GameSession<G> {
+impl<G: Strategy + Notation> GameSession<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
         GameSession {
@@ -129,14 +129,14 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-impl<G: Game> Default for GameSession<G> {
+impl<G: Strategy + Notation> Default for GameSession<G> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 /// The tokens of a line of moves from `pos`.
-fn tokens<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+fn tokens<G: Strategy + Notation>(pos: &G, line: &[G::Move]) -> Vec<String> {
     let mut p = pos.clone();
     line.iter()
         .map(|&m| {
@@ -147,7 +147,7 @@ fn tokens<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
-fn info_of<G: Game>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
+fn info_of<G: Strategy + Notation>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
     let ms = r.elapsed.as_millis() as u64;
     Info {
         depth: r.depth,
@@ -165,7 +165,7 @@ fn info_of<G: Game>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
     }
 }
 
-impl<G: Game> Session for GameSession<G> {
+impl<G: Strategy + Notation> Session for GameSession<G> {
     fn variant(&self) -> &'static str {
         G::NAME
     }
@@ -326,7 +326,7 @@ impl<G: Game> Session for GameSession<G> {
 }
 
 /// The body of the bench thread.
-fn bench<G: Game>(positions: &[G], depth: u32, signals: &Signals, sink: &Sink) {
+fn bench<G: Strategy + Notation>(positions: &[G], depth: u32, signals: &Signals, sink: &Sink) {
     let table = Table::new(16);
     let limits = Limits {
         time: time::TimePlan::unlimited(Duration::ZERO),
@@ -362,7 +362,7 @@ fn bench<G: Game>(positions: &[G], depth: u32, signals: &Signals, sink: &Sink) {
 }
 
 /// The body of the search thread.
-fn run_search<G: Game>(
+fn run_search<G: Strategy + Notation>(
     cur: Current<G>,
     job: SearchJob,
     searchmoves: Vec<G::Move>,
@@ -404,7 +404,7 @@ fn run_search<G: Game>(
 }
 
 /// The search proper and its `bestmove`, while the deadline is watched.
-fn search_and_answer<G: Game>(
+fn search_and_answer<G: Strategy + Notation>(
     cur: &Current<G>,
     job: &SearchJob,
     searchmoves: Vec<G::Move>,

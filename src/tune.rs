@@ -379,12 +379,12 @@ pub fn tune(
 #[cfg(test)]
 pub mod testing {
     use super::{format_weights, linear, tapers, Features, Param, Sample};
-    use crate::game::{Color, Game};
+    use crate::game::{Color, Game, Strategy};
 
     /// Positions met by random play from each start: `walks` games of at most `plies`
     /// plies, a capture or promotion (if any) chosen half the time; those for which
     /// `keep` holds. Deterministic.
-    pub fn random_play<G: Game>(starts: &[G], walks: usize, plies: usize, keep: impl Fn(&G) -> bool) -> Vec<G> {
+    pub fn random_play<G: Strategy>(starts: &[G], walks: usize, plies: usize, keep: impl Fn(&G) -> bool) -> Vec<G> {
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |n: usize| {
             rng ^= rng << 13;

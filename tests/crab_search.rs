@@ -1,13 +1,13 @@
 //! The crab games' evaluation and move ordering inside a tiny alpha-beta (a stand-in for
 //! the engine's search): short forced wins are found, and a lost piece is avoided.
 
-use koma::game::{Game, Outcome};
+use koma::game::{Game, Outcome, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 
 const MATE: i32 = 1_000_000;
 
-fn negamax<G: Game>(p: &G, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+fn negamax<G: Strategy>(p: &G, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
     if let Some(o) = p.result() {
         return match o {
             Outcome::Win => MATE - ply,
@@ -36,7 +36,7 @@ fn negamax<G: Game>(p: &G, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i
     alpha
 }
 
-fn best<G: Game>(p: &G, depth: u32) -> (String, i32) {
+fn best<G: Strategy>(p: &G, depth: u32) -> (String, i32) {
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
     let mut best = (String::new(), -MATE - 1);

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use koma::game::{Color, Game, MoveError, Outcome, SfenError};
+use koma::game::{Color, Game, MoveError, Outcome, SfenError, Strategy};
 use koma::games::kokesu::{Kokesu, KokesuRules};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";

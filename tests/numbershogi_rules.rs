@@ -1,6 +1,6 @@
 //! Number Shogi rules, one named test per rule (rules.md §3 and §0).
 
-use koma::game::{Color, Game, MoveError, Outcome};
+use koma::game::{Color, Game, MoveError, Outcome, Strategy};
 use koma::games::numbershogi::{NumberShogi, Rules};
 use koma::perft::perft;
 

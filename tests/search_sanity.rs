@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use koma::game::Game;
+use koma::game::{Game, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
@@ -16,7 +16,7 @@ use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, smp, Limits, SearchResult, Searcher, Signals};
 
-fn pos<G: Game>(sfen: &str) -> G {
+fn pos<G: Strategy>(sfen: &str) -> G {
     G::from_sfen(sfen, &Default::default()).unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
 
@@ -32,7 +32,12 @@ fn limits<M>(depth: u32) -> Limits<M> {
 
 /// A search of `p` to `depth` with `threads` threads over `table`: the best move's token
 /// and the result.
-fn search_with<G: Game>(p: &G, depth: u32, threads: usize, table: &Table<G::Move>) -> (String, SearchResult<G::Move>) {
+fn search_with<G: Strategy>(
+    p: &G,
+    depth: u32,
+    threads: usize,
+    table: &Table<G::Move>,
+) -> (String, SearchResult<G::Move>) {
     let signals = Signals::default();
     let history = [(p.key(), p.in_check())];
     let r = if threads == 1 {
@@ -44,7 +49,7 @@ fn search_with<G: Game>(p: &G, depth: u32, threads: usize, table: &Table<G::Move
     (token, r)
 }
 
-fn search<G: Game>(p: &G, depth: u32) -> (String, SearchResult<G::Move>) {
+fn search<G: Strategy>(p: &G, depth: u32) -> (String, SearchResult<G::Move>) {
     search_with(p, depth, 1, &Table::new(4))
 }
 

@@ -1,7 +1,7 @@
 //! 66 shogi: one named test per rule of rules.md §1 (and the §0 conventions it uses),
 //! on small hand-made positions with exact move sets, counts and SFENs.
 
-use koma::game::{Color, Game, MoveError, Outcome};
+use koma::game::{Color, Game, MoveError, Outcome, Strategy};
 use koma::games::shogi66::Shogi66;
 
 const START: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";

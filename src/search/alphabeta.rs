@@ -7,14 +7,14 @@
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and
 //! singular extensions and the history statistics serve every game. The static evaluation
 //! is corrected by what earlier searches found after the same move, and under the
-//! structures a game names (`Game::correction_keys`); where that moved it far, late moves
-//! are reduced less in games that opt in (`Game::REDUCE_LESS_WHEN_UNCERTAIN`).
+//! structures a game names (`Strategy::correction_keys`); where that moved it far, late moves
+//! are reduced less in games that opt in (`Strategy::REDUCE_LESS_WHEN_UNCERTAIN`).
 
 use super::history::{self, Context, CorrectionKeys};
 use super::params;
 use super::tt::Bound;
 use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
-use crate::game::Game;
+use crate::game::Strategy;
 
 /// How many same-side positions back a repetition is looked for.
 const REPETITION_WINDOW: usize = 100;
@@ -51,7 +51,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl<'a, G: Game> Searcher<'a, G> {
+impl<'a, G: Strategy> Searcher<'a, G> {
     /// Searches the root moves from `pv_idx` on (the ones before are earlier MultiPV
     /// lines) inside `(alpha, beta)`. Each move's `score` becomes its score if it beat
     /// alpha (the first move's also when it did not: an upper bound), else `-INF`.
@@ -834,6 +834,7 @@ fn pick_next<M: Copy>(list: &mut [M], scores: &mut [i32], n: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::games::kokesu::Kokesu;
     use crate::search::tt::Table;
     use crate::search::{time, Limits, Signals};

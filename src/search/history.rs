@@ -1,7 +1,7 @@
 //! Move-ordering statistics learned during a search: a butterfly history (by move), a
 //! countermove per previous move, and continuation histories (by the move one and two
 //! plies earlier and this move). The continuation tables and the countermoves know a move
-//! by its `Game::continuation_id`: in kokesu and 66 shogi the moving piece (a drop's: the
+//! by its `Strategy::continuation_id`: in kokesu and 66 shogi the moving piece (a drop's: the
 //! piece dropped) and its destination, few enough for a dense table in which one
 //! context's entries lie together; in the other games the move id, hashed into the
 //! table. Every entry moves toward a bound with the "gravity"
@@ -32,12 +32,12 @@ fn gravity(h: &mut i16, bonus: i32) {
     *h = (v + b - v * b.abs() / MAX) as i16;
 }
 
-/// The statistics of one search thread. Moves are known by their `Game::move_id`.
+/// The statistics of one search thread. Moves are known by their `Strategy::move_id`.
 pub struct Histories<M> {
     butterfly: Vec<i16>,
     counter: Vec<Option<M>>,
     continuation: Vec<i16>,
-    /// The number of continuation ids when the game names them (`Game::CONTINUATION_IDS`),
+    /// The number of continuation ids when the game names them (`Strategy::CONTINUATION_IDS`),
     /// else 0 (hashed).
     dense: u32,
     /// The static evaluation's corrections, kept from search to search like the rest.
@@ -128,7 +128,7 @@ const CORRECTION_MAX: i32 = 100;
 const CHANNELS: usize = CORRECTION_KEYS + 1;
 
 /// The keys a node's corrections are read and learned under: the game's structural keys
-/// (`Game::correction_keys`) and the move that led to the node.
+/// (`Strategy::correction_keys`) and the move that led to the node.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CorrectionKeys {
     pub game: [Option<u64>; CORRECTION_KEYS],

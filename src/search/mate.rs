@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::{Signals, MAX_PLY};
-use crate::game::{Game, Outcome};
+use crate::game::{Outcome, Strategy};
 
 /// The answer of a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub enum MateAnswer<M> {
     Timeout,
 }
 
-struct Solver<'a, G: Game> {
+struct Solver<'a, G: Strategy> {
     signals: &'a Signals,
     deadline: Option<Instant>,
     nodes: u64,
@@ -66,7 +66,7 @@ impl FailTable {
     }
 }
 
-impl<'a, G: Game> Solver<'a, G> {
+impl<'a, G: Strategy> Solver<'a, G> {
     /// Counts a node; looks at `stop` at every node and at the clock every 64, so a
     /// `stop` or the deadline is seen within microseconds even where nodes are slow.
     fn tick(&mut self) -> bool {
@@ -196,12 +196,16 @@ impl<'a, G: Game> Solver<'a, G> {
 }
 
 /// Looks for a forced win of the side to move until found, disproved, `deadline` or stop.
-pub fn solve<G: Game>(root: &G, signals: &Signals, deadline: Option<Instant>) -> MateAnswer<G::Move> {
+pub fn solve<G: Strategy>(root: &G, signals: &Signals, deadline: Option<Instant>) -> MateAnswer<G::Move> {
     solve_counted(root, signals, deadline).0
 }
 
 /// [`solve`], with the number of nodes visited.
-pub fn solve_counted<G: Game>(root: &G, signals: &Signals, deadline: Option<Instant>) -> (MateAnswer<G::Move>, u64) {
+pub fn solve_counted<G: Strategy>(
+    root: &G,
+    signals: &Signals,
+    deadline: Option<Instant>,
+) -> (MateAnswer<G::Move>, u64) {
     let mut s = Solver::<G> {
         signals,
         deadline,
@@ -215,7 +219,7 @@ pub fn solve_counted<G: Game>(root: &G, signals: &Signals, deadline: Option<Inst
     (answer, s.nodes)
 }
 
-impl<G: Game> Solver<'_, G> {
+impl<G: Strategy> Solver<'_, G> {
     /// Depths 1, 3, 5, ... until a mate, a proof that there is none, or the end of time.
     fn solve(&mut self, root: &G) -> MateAnswer<G::Move> {
         let mut depth = 1;

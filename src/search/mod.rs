@@ -15,7 +15,7 @@ pub mod tt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Outcome};
+use crate::game::{Outcome, Strategy};
 use history::Histories;
 use time::TimePlan;
 use tt::Table;
@@ -118,7 +118,7 @@ struct Frame<M> {
     eval: i32,
     /// The move played from this ply (`None` for a pass or not yet).
     mv: Option<M>,
-    /// `mv`'s `Game::continuation_id` (`None` with `mv`).
+    /// `mv`'s `Strategy::continuation_id` (`None` with `mv`).
     cont: Option<u32>,
     /// The move a singular-extension search leaves out here.
     excluded: Option<M>,
@@ -129,7 +129,7 @@ struct Frame<M> {
 
 /// One search thread's working state. The table, the signals and the history of the
 /// game are borrowed.
-pub struct Searcher<'a, G: Game> {
+pub struct Searcher<'a, G: Strategy> {
     tt: &'a Table<G::Move>,
     signals: &'a Signals,
     /// The other threads of this search, if any.
@@ -163,7 +163,7 @@ pub struct Searcher<'a, G: Game> {
     progress: time::Progress,
 }
 
-impl<'a, G: Game> Searcher<'a, G> {
+impl<'a, G: Strategy> Searcher<'a, G> {
     /// `history` holds `(key, in_check)` for every position since the `position` root,
     /// the current one last.
     pub fn new(tt: &'a Table<G::Move>, signals: &'a Signals, history: &[(u64, bool)]) -> Self {

@@ -68,7 +68,7 @@ pub const PROBCUT_IMPROVING: i32 = 45;
 pub const PROBCUT_REDUCTION: i32 = 4;
 
 /// Delta pruning in the quiescence search: a capture is skipped when the standing
-/// score plus what it wins (`Game::material_gain`) plus this margin stays at or below
+/// score plus what it wins (`Strategy::material_gain`) plus this margin stays at or below
 /// alpha, unless it gives check.
 pub const QS_FUTILITY_MARGIN: i32 = 150;
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::history::Histories;
 use super::tt::Table;
 use super::{Limits, Report, SearchResult, Searcher, Shared, Signals};
-use crate::game::Game;
+use crate::game::Strategy;
 
 /// The stack each search thread gets: the search recurses up to `MAX_PLY` plies deep
 /// with a position copy per ply.
@@ -20,7 +20,7 @@ pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 /// position since the `position` root, the current one last. Every thread starts with
 /// empty move-ordering statistics.
 #[allow(clippy::too_many_arguments)]
-pub fn search<G: Game>(
+pub fn search<G: Strategy>(
     root: &G,
     history: &[(u64, bool)],
     limits: &Limits<G::Move>,
@@ -37,7 +37,7 @@ pub fn search<G: Game>(
 /// earlier search of the same game left there (missing ones start empty), and leaves its
 /// own there for the next search.
 #[allow(clippy::too_many_arguments)]
-pub fn search_with<G: Game>(
+pub fn search_with<G: Strategy>(
     root: &G,
     history: &[(u64, bool)],
     limits: &Limits<G::Move>,
@@ -85,6 +85,7 @@ pub fn search_with<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::games::kokesu::Kokesu;
     use crate::search::history::Context;
     use crate::search::time::TimePlan;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use koma::game::Game;
+use koma::game::{Game, Strategy};
 use koma::games::crab::cell::count;
 use koma::games::crab::game::{Crab, CrabGame};
 

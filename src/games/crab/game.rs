@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use super::cell::Cells;
 use super::{sfen, turn, zobrist, CrabMove};
-use crate::game::{Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+use crate::game::{Color, Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
 /// values of its switches), which also gives the turn rules through [`turn::Variant`].
@@ -72,8 +72,6 @@ impl<R: CrabGame> Game for Crab<R> {
     const FILES: usize = 5;
     const RANKS: usize = 5;
     const REPETITION_LIMIT: usize = 4;
-    const BENCH_POSITIONS: &'static [&'static str] = R::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = R::BENCH_DEPTH;
 
     fn rule_options() -> &'static [RuleOption] {
         R::OPTIONS
@@ -149,6 +147,11 @@ impl<R: CrabGame> Game for Crab<R> {
     fn result(&self) -> Option<Outcome> {
         self.rules.outcome(&self.cells, self.side)
     }
+}
+
+impl<R: CrabGame> Strategy for Crab<R> {
+    const BENCH_POSITIONS: &'static [&'static str] = R::BENCH_POSITIONS;
+    const BENCH_DEPTH: u32 = R::BENCH_DEPTH;
 
     fn evaluate(&self) -> i32 {
         self.rules.evaluate(&self.cells, self.side)
@@ -166,3 +169,5 @@ impl<R: CrabGame> Game for Crab<R> {
         mv.token_bits()
     }
 }
+
+impl<R: CrabGame> Notation for Crab<R> {}

@@ -741,7 +741,7 @@ mod eval_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Strategy};
     use crate::games::kokesu::KokesuRules;
     use crate::tune::testing;
 

@@ -34,7 +34,8 @@ mod zobrist;
 pub use movegen::KMove;
 
 use crate::game::{
-    ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleKind, RuleOption, SfenError, CORRECTION_KEYS,
+    ChessNotation, Color, Game, MoveError, Notation, Outcome, RuleError, RuleKind, RuleOption, SfenError, Strategy,
+    CORRECTION_KEYS,
 };
 use board::*;
 
@@ -156,21 +157,6 @@ impl Game for Kokesu {
     const FILES: usize = 8;
     const RANKS: usize = 8;
     const REPETITION_LIMIT: usize = 3;
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 b - 1",
-    ];
-    const BENCH_DEPTH: u32 = 10;
-    /// Chess FEN; xboard draws it as an 8x8 `fairy` board whose king has no castling and
-    /// whose pawn has no en passant capture (Betza without `O` and `e`).
-    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
-        xboard_name: "kokesu",
-        holdings: false,
-        xboard_pieces: "PNBRQ................Kpnbrq................k",
-        xboard_parent: "fairy",
-        xboard_moves: &[("P", "fmWfcFifmnD"), ("N", "N"), ("B", "B"), ("R", "R"), ("Q", "Q"), ("K", "K")],
-    });
 
     fn rule_options() -> &'static [RuleOption] {
         &RULE_OPTIONS
@@ -288,13 +274,22 @@ impl Game for Kokesu {
         self.checkers() != 0
     }
 
+    fn move_count_draw(&self) -> bool {
+        self.halfmove >= 100
+    }
+}
+
+impl Strategy for Kokesu {
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 b - 1",
+    ];
+    const BENCH_DEPTH: u32 = 10;
+
     fn stalemate_may_lose(&self) -> bool {
         self.rules.stalemate == StalemateRule::Loss
             && self.colors[self.side] & !(self.pieces[board::PAWN] | self.pieces[board::KING]) == 0
-    }
-
-    fn move_count_draw(&self) -> bool {
-        self.halfmove >= 100
     }
 
     fn evaluate(&self) -> i32 {
@@ -382,4 +377,16 @@ impl Game for Kokesu {
         self.board[mv.from()] as u32 * 64 + mv.to() as u32
     }
     const CONTINUATION_IDS: u32 = 12 * 64;
+}
+
+impl Notation for Kokesu {
+    /// Chess FEN; xboard draws it as an 8x8 `fairy` board whose king has no castling and
+    /// whose pawn has no en passant capture (Betza without `O` and `e`).
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "kokesu",
+        holdings: false,
+        xboard_pieces: "PNBRQ................Kpnbrq................k",
+        xboard_parent: "fairy",
+        xboard_moves: &[("P", "fmWfcFifmnD"), ("N", "N"), ("B", "B"), ("R", "R"), ("Q", "Q"), ("K", "K")],
+    });
 }

@@ -30,7 +30,9 @@ mod zobrist;
 pub use movegen::Move;
 pub use rules::Rules;
 
-use crate::game::{ChessNotation, Color, Game, MoveError, Outcome, RuleError, RuleOption, SfenError};
+use crate::game::{
+    ChessNotation, Color, Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy,
+};
 use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
 
 /// A Number Shogi position (copy-make; no heap).
@@ -109,32 +111,6 @@ impl Game for NumberShogi {
     const FILES: usize = board::FILES;
     const RANKS: usize = board::RANKS;
     const REPETITION_LIMIT: usize = 4;
-    const BENCH_POSITIONS: &'static [&'static str] =
-        &["cfb/ead/3/DAE/BFC b - 1", "df1/ECB/cf1/3/D+eA b Ba 33", "e1a/bCd/1A1/3/B+fC b Edf 27"];
-    const BENCH_DEPTH: u32 = 14;
-    /// Pieces A..F (values 1..6) with holdings; xboard gets a 3x5 `fairy` board with the
-    /// six pieces and their promoted sides (all king steps) defined by `piece`, moves as
-    /// the default direction table of rules.md section 3.
-    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
-        xboard_name: "numbershogi",
-        holdings: true,
-        xboard_pieces: "ABCDEF.....++++++Kabcdef.....++++++k",
-        xboard_parent: "fairy",
-        xboard_moves: &[
-            ("A", "fW@5"),
-            ("B", "fF@5"),
-            ("C", "fWfF@5"),
-            ("D", "F@5"),
-            ("E", "fWF@5"),
-            ("F", "WfF@5"),
-            ("+A", "K"),
-            ("+B", "K"),
-            ("+C", "K"),
-            ("+D", "K"),
-            ("+E", "K"),
-            ("+F", "K"),
-        ],
-    });
 
     fn rule_options() -> &'static [RuleOption] {
         &rules::OPTIONS
@@ -206,6 +182,12 @@ impl Game for NumberShogi {
     fn result(&self) -> Option<Outcome> {
         self.winner.map(|w| if w == self.side { Outcome::Win } else { Outcome::Loss })
     }
+}
+
+impl Strategy for NumberShogi {
+    const BENCH_POSITIONS: &'static [&'static str] =
+        &["cfb/ead/3/DAE/BFC b - 1", "df1/ECB/cf1/3/D+eA b Ba 33", "e1a/bCd/1A1/3/B+fC b Edf 27"];
+    const BENCH_DEPTH: u32 = 14;
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
@@ -222,4 +204,30 @@ impl Game for NumberShogi {
     fn book_move(&self) -> Option<Move> {
         setup::book_move(self)
     }
+}
+
+impl Notation for NumberShogi {
+    /// Pieces A..F (values 1..6) with holdings; xboard gets a 3x5 `fairy` board with the
+    /// six pieces and their promoted sides (all king steps) defined by `piece`, moves as
+    /// the default direction table of rules.md section 3.
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "numbershogi",
+        holdings: true,
+        xboard_pieces: "ABCDEF.....++++++Kabcdef.....++++++k",
+        xboard_parent: "fairy",
+        xboard_moves: &[
+            ("A", "fW@5"),
+            ("B", "fF@5"),
+            ("C", "fWfF@5"),
+            ("D", "F@5"),
+            ("E", "fWF@5"),
+            ("F", "WfF@5"),
+            ("+A", "K"),
+            ("+B", "K"),
+            ("+C", "K"),
+            ("+D", "K"),
+            ("+E", "K"),
+            ("+F", "K"),
+        ],
+    });
 }

@@ -29,7 +29,7 @@ mod movegen;
 mod sfen;
 mod zobrist;
 
-use crate::game::{ChessNotation, Color, Game, MoveError, SfenError};
+use crate::game::{ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
 pub use board::Move;
 use board::*;
 
@@ -160,22 +160,6 @@ impl Game for Shogi66 {
     const FILES: usize = 6;
     const RANKS: usize = 6;
     const REPETITION_LIMIT: usize = 4;
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13",
-        "1sb1l1/1pp1pk/2g3/pG1K2/PP2PS/RL4 b N2Pn3p 43",
-        "1k1+S1+P/p3+BL/2pRg1/PP1P2/L1P2g/1K3+p w 2N3Psp 60",
-        "n3rk/gpp2p/L1s3/1P1SLG/K1P3/1R1P2 w N6p 58",
-    ];
-    const BENCH_DEPTH: u32 = 9;
-    /// Shogi FEN with holdings; xboard draws a 6x6 `shogi` board (its lance is xboard's
-    /// queen slot, silver ferz, gold wazir, as in xboard's own shogi).
-    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
-        xboard_name: "rokurokushogi",
-        holdings: true,
-        xboard_pieces: "PNBRLS...GK++++++....Ypnbrls...gk++++++....y",
-        xboard_parent: "shogi",
-        xboard_moves: &[],
-    });
     const PERPETUAL_CHECK_LOSES: bool = true;
     const MATE_NEEDS_CHECK: bool = true;
 
@@ -276,6 +260,16 @@ impl Game for Shogi66 {
     fn in_check(&self) -> bool {
         !self.pos.placing && self.pos.king_attacked(self.pos.stm)
     }
+}
+
+impl Strategy for Shogi66 {
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "lrnskg/pppppp/6/6/PPPPPP/GKSNRL b - 13",
+        "1sb1l1/1pp1pk/2g3/pG1K2/PP2PS/RL4 b N2Pn3p 43",
+        "1k1+S1+P/p3+BL/2pRg1/PP1P2/L1P2g/1K3+p w 2N3Psp 60",
+        "n3rk/gpp2p/L1s3/1P1SLG/K1P3/1R1P2 w N6p 58",
+    ];
+    const BENCH_DEPTH: u32 = 9;
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(&self.pos)
@@ -333,4 +327,16 @@ impl Game for Shogi66 {
     fn book_move(&self) -> Option<Move> {
         book::placement(&self.pos)
     }
+}
+
+impl Notation for Shogi66 {
+    /// Shogi FEN with holdings; xboard draws a 6x6 `shogi` board (its lance is xboard's
+    /// queen slot, silver ferz, gold wazir, as in xboard's own shogi).
+    const CHESS_NOTATION: Option<ChessNotation> = Some(ChessNotation {
+        xboard_name: "rokurokushogi",
+        holdings: true,
+        xboard_pieces: "PNBRLS...GK++++++....Ypnbrls...gk++++++....y",
+        xboard_parent: "shogi",
+        xboard_moves: &[],
+    });
 }

@@ -1,18 +1,24 @@
-//! The one trait every game implements.
+//! What a game is, in three traits that each game module implements:
 //!
-//! A game is its position type. Search, time control, perft and the protocol are
-//! generic over [`Game`] and never know a rule; a game module never prints and never
-//! knows the protocol. Adding a game means adding one module under `src/games/` and one
-//! line in `src/games/mod.rs`.
+//! - [`Game`]: the rules (positions, legal moves, notation of moves and positions, when
+//!   the game ends). Perft, the referee and the protocol need nothing else.
+//! - [`Strategy`]: how to play it well: the evaluation, move ordering and the search's
+//!   per-game knobs. The search is generic over `Strategy`.
+//! - [`Notation`]: how the game is written in the chess protocols (UCI, CECP), if at all.
+//!
+//! A game module never prints and never knows the protocol or the search. The registry of
+//! games is `src/games/mod.rs`; CONTRIBUTING.md lists the steps for adding one.
+
+mod notation;
+mod strategy;
+
+pub use notation::{ChessNotation, Notation};
+pub use strategy::{Strategy, CORRECTION_KEYS};
 
 use std::fmt::Debug;
 use std::hash::Hash;
 
 use thiserror::Error;
-
-/// How many structural keys a game may name for the evaluation's correction
-/// (`Game::correction_keys`).
-pub const CORRECTION_KEYS: usize = 3;
 
 /// The two players. Sente moves first in `startpos`, is uppercase in SFEN and `b` as
 /// side to move; its clock is `btime`.
@@ -95,24 +101,6 @@ pub struct RuleOption {
     pub default: &'static str,
 }
 
-/// How a game is written in the chess protocols (UCI, CECP): FEN and squares `a1`.. are
-/// derived from the board size; these are the facts that are not. Only games whose every
-/// move is one board move or one drop have one (see `src/protocol/notation.rs`).
-#[derive(Clone, Copy, Debug)]
-pub struct ChessNotation {
-    /// The name in CECP's `variant` (xboard takes a name that starts with one of its own
-    /// variants' names, such as `shogi66`, for that variant).
-    pub xboard_name: &'static str,
-    /// The FEN carries holdings in brackets (`[Nnpp]`, `[]` when empty).
-    pub holdings: bool,
-    /// xboard `setup`: the piece-to-character table (xboard's piece order, `.` unused).
-    pub xboard_pieces: &'static str,
-    /// xboard `setup`: the parent variant whose rules xboard applies (`fairy`, `shogi`).
-    pub xboard_parent: &'static str,
-    /// xboard `piece` lines: a piece letter (`+A` for a promoted one) and its Betza moves.
-    pub xboard_moves: &'static [(&'static str, &'static str)],
-}
-
 /// A game: its position type, its move type and its rules.
 ///
 /// Positions are small plain values (no heap): the search copies a position and plays a
@@ -136,12 +124,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `go mate` as a tsume problem: every attacking move must give check (shogi).
     /// Otherwise the attacker may play any move and a win by any rule counts.
     const MATE_NEEDS_CHECK: bool = false;
-    /// Extra positions (SFEN) for `bench`, beside the start position.
-    const BENCH_POSITIONS: &'static [&'static str] = &[];
-    /// The `bench` search depth.
-    const BENCH_DEPTH: u32 = 6;
-    /// The game in UCI and CECP; `None`: USI only (compound turns have no UCI form).
-    const CHESS_NOTATION: Option<ChessNotation> = None;
 
     /// The game's rules switches, in the order `usi` lists them.
     fn rule_options() -> &'static [RuleOption] {
@@ -208,91 +190,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn in_check(&self) -> bool {
         false
     }
-    /// Whether the side to move, not in check, may have no legal move here and would lose
-    /// by it (kokesu under `KokesuStalemate=loss` with only king and pawns). The search
-    /// then does not cut the node on its static evaluation before it has looked at the
-    /// moves. A cheap guess: false positives only cost pruning.
-    fn stalemate_may_lose(&self) -> bool {
-        false
-    }
     /// A move-count draw (kokesu: 100 plies without capture or pawn move). Judged by the
     /// search on game history; it never cuts perft or `moves`.
     fn move_count_draw(&self) -> bool {
         false
-    }
-
-    /// Static evaluation in centipawns from the side to move's view.
-    fn evaluate(&self) -> i32;
-    /// Hashes of the slow-changing parts of the position the evaluation may misjudge
-    /// (kokesu: the pawns, and each side's other pieces), under each of which the search
-    /// learns a correction of the static evaluation (`search::history::Corrections`). A
-    /// `None` slot learns nothing; the default names no key. (The search also corrects by
-    /// the move that led to the position, in every game.)
-    fn correction_keys(&self) -> [Option<u64>; CORRECTION_KEYS] {
-        [None; CORRECTION_KEYS]
-    }
-    /// The position after the side to move passes, for null-move pruning; `None` where a
-    /// pass would mislead the search (the default: zugzwang-prone games and phases, such
-    /// as placements or pawn endings).
-    fn null_move(&self) -> Option<Self> {
-        None
-    }
-    /// Reverse futility pruning margin per ply of remaining depth (0 = off): a non-PV
-    /// node within 3 plies of the horizon whose static evaluation beats beta by this much
-    /// per ply is cut. Only for games whose evaluation is stable from move to move.
-    const FUTILITY_MARGIN: i32 = 0;
-    /// Whether the search may skip quiet moves near the horizon: late-move pruning,
-    /// futility pruning (with [`Game::FUTILITY_MARGIN`]) and pruning by bad history. Off
-    /// where a quiet move often decides at once (sudden wins by capture counts, compound
-    /// turns).
-    const QUIET_PRUNING: bool = false;
-    /// Whether late moves are reduced one ply less where the correction history moved the
-    /// static evaluation far (`params::LMR_UNCERTAIN`). On where a match showed it pays
-    /// (kokesu); in 66 shogi it was even in play and cost a ply of depth.
-    const REDUCE_LESS_WHEN_UNCERTAIN: bool = false;
-    /// Moves the quiescence search looks at (captures, promotions).
-    fn is_tactical(&self, mv: Self::Move) -> bool;
-    /// The most a tactical move can win in material, in centipawns of the evaluation
-    /// (what it takes, and what a promotion adds), for the quiescence search's delta
-    /// pruning: a capture that cannot lift the standing score near alpha is skipped.
-    /// `None` (the default): not known, no move is skipped so.
-    fn material_gain(&self, _mv: Self::Move) -> Option<i32> {
-        None
-    }
-    /// Appends only the legal moves that [`Game::is_tactical`] accepts, for a side not in
-    /// check, where the game can make them faster than all legal moves (no drops to
-    /// generate, say), and returns `true`; an empty list then does not mean the game is
-    /// over. The default makes none and returns `false`: the quiescence search filters
-    /// [`Game::legal_moves`] instead.
-    fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
-        false
-    }
-    /// A move that loses material by static exchange (a capture that loses more than it
-    /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
-    /// such captures out and the main search prunes them near the horizon. The default
-    /// knows of none.
-    fn losing_exchange(&self, _mv: Self::Move) -> bool {
-        false
-    }
-    /// Ordering hint for non-hash moves: larger first (e.g. victim value * 16 - attacker).
-    fn order_score(&self, mv: Self::Move) -> i32;
-    /// A number that identifies the move in history tables (any value; it is reduced
-    /// modulo the table size).
-    fn move_id(mv: Self::Move) -> u32;
-    /// The move's key in the continuation histories and the countermove table, from the
-    /// position it is played in: by default its `move_id`. A game may key them by the
-    /// moving piece and its destination instead (Stockfish's `[piece][to]`), which
-    /// generalises over origins; it then says how many such keys there are
-    /// (`CONTINUATION_IDS`), and the continuation tables are laid out densely by them
-    /// (a context's entries in one row: fewer cache misses where moves are scored).
-    fn continuation_id(&self, mv: Self::Move) -> u32 {
-        Self::move_id(mv)
-    }
-    /// `continuation_id` is below this; 0: it may be any number (the tables hash it).
-    const CONTINUATION_IDS: u32 = 0;
-    /// A move chosen without search, e.g. a placement from a setup study. The engine plays
-    /// it if it is `Some` (it must be legal).
-    fn book_move(&self) -> Option<Self::Move> {
-        None
     }
 }

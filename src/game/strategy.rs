@@ -1,0 +1,98 @@
+//! How to play a game well: what the search asks of a game beyond its rules.
+
+use super::Game;
+
+/// How many structural keys a game may name for the evaluation's correction
+/// (`Strategy::correction_keys`).
+pub const CORRECTION_KEYS: usize = 3;
+
+/// The evaluation, move ordering and per-game search knobs. The search is generic over
+/// this trait; perft, the referee and the protocol need only [`Game`].
+pub trait Strategy: Game {
+    /// Extra positions (SFEN) for `bench`, beside the start position.
+    const BENCH_POSITIONS: &'static [&'static str] = &[];
+    /// The `bench` search depth.
+    const BENCH_DEPTH: u32 = 6;
+    /// Whether the side to move, not in check, may have no legal move here and would lose
+    /// by it (kokesu under `KokesuStalemate=loss` with only king and pawns). The search
+    /// then does not cut the node on its static evaluation before it has looked at the
+    /// moves. A cheap guess: false positives only cost pruning.
+    fn stalemate_may_lose(&self) -> bool {
+        false
+    }
+
+    /// Static evaluation in centipawns from the side to move's view.
+    fn evaluate(&self) -> i32;
+    /// Hashes of the slow-changing parts of the position the evaluation may misjudge
+    /// (kokesu: the pawns, and each side's other pieces), under each of which the search
+    /// learns a correction of the static evaluation (`search::history::Corrections`). A
+    /// `None` slot learns nothing; the default names no key. (The search also corrects by
+    /// the move that led to the position, in every game.)
+    fn correction_keys(&self) -> [Option<u64>; CORRECTION_KEYS] {
+        [None; CORRECTION_KEYS]
+    }
+    /// The position after the side to move passes, for null-move pruning; `None` where a
+    /// pass would mislead the search (the default: zugzwang-prone games and phases, such
+    /// as placements or pawn endings).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+    /// Reverse futility pruning margin per ply of remaining depth (0 = off): a non-PV
+    /// node within 3 plies of the horizon whose static evaluation beats beta by this much
+    /// per ply is cut. Only for games whose evaluation is stable from move to move.
+    const FUTILITY_MARGIN: i32 = 0;
+    /// Whether the search may skip quiet moves near the horizon: late-move pruning,
+    /// futility pruning (with [`Strategy::FUTILITY_MARGIN`]) and pruning by bad history. Off
+    /// where a quiet move often decides at once (sudden wins by capture counts, compound
+    /// turns).
+    const QUIET_PRUNING: bool = false;
+    /// Whether late moves are reduced one ply less where the correction history moved the
+    /// static evaluation far (`params::LMR_UNCERTAIN`). On where a match showed it pays
+    /// (kokesu); in 66 shogi it was even in play and cost a ply of depth.
+    const REDUCE_LESS_WHEN_UNCERTAIN: bool = false;
+    /// Moves the quiescence search looks at (captures, promotions).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The most a tactical move can win in material, in centipawns of the evaluation
+    /// (what it takes, and what a promotion adds), for the quiescence search's delta
+    /// pruning: a capture that cannot lift the standing score near alpha is skipped.
+    /// `None` (the default): not known, no move is skipped so.
+    fn material_gain(&self, _mv: Self::Move) -> Option<i32> {
+        None
+    }
+    /// Appends only the legal moves that [`Strategy::is_tactical`] accepts, for a side not in
+    /// check, where the game can make them faster than all legal moves (no drops to
+    /// generate, say), and returns `true`; an empty list then does not mean the game is
+    /// over. The default makes none and returns `false`: the quiescence search filters
+    /// [`Game::legal_moves`] instead.
+    fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
+        false
+    }
+    /// A move that loses material by static exchange (a capture that loses more than it
+    /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
+    /// such captures out and the main search prunes them near the horizon. The default
+    /// knows of none.
+    fn losing_exchange(&self, _mv: Self::Move) -> bool {
+        false
+    }
+    /// Ordering hint for non-hash moves: larger first (e.g. victim value * 16 - attacker).
+    fn order_score(&self, mv: Self::Move) -> i32;
+    /// A number that identifies the move in history tables (any value; it is reduced
+    /// modulo the table size).
+    fn move_id(mv: Self::Move) -> u32;
+    /// The move's key in the continuation histories and the countermove table, from the
+    /// position it is played in: by default its `move_id`. A game may key them by the
+    /// moving piece and its destination instead (Stockfish's `[piece][to]`), which
+    /// generalises over origins; it then says how many such keys there are
+    /// (`CONTINUATION_IDS`), and the continuation tables are laid out densely by them
+    /// (a context's entries in one row: fewer cache misses where moves are scored).
+    fn continuation_id(&self, mv: Self::Move) -> u32 {
+        Self::move_id(mv)
+    }
+    /// `continuation_id` is below this; 0: it may be any number (the tables hash it).
+    const CONTINUATION_IDS: u32 = 0;
+    /// A move chosen without search, e.g. a placement from a setup study. The engine plays
+    /// it if it is `Some` (it must be legal).
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
+}
