@@ -17,8 +17,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::engine::Engine;
+use crate::engine::{Command, Event, Info, Score, Sink};
 use crate::games;
-use crate::protocol::{Command, GoParams, Info, Reply, Score};
+use crate::search::limits::GoParams;
 use crate::state::GameState;
 
 /// The depth searched when no limit is given.
@@ -139,7 +140,7 @@ pub fn parse_line(line: &str, default: Option<&'static str>) -> Result<PositionL
 /// Runs positions through one engine.
 pub struct Analyser {
     engine: Engine,
-    replies: Receiver<Reply>,
+    replies: Receiver<Event>,
     go: GoParams,
     multipv: usize,
     default_variant: Option<&'static str>,
@@ -150,7 +151,7 @@ impl Analyser {
     /// refuses is an error.
     pub fn new(args: &Args) -> Result<Analyser, String> {
         let (tx, replies) = channel();
-        let sink: crate::session::Sink = Arc::new(move |r: Reply| {
+        let sink: Sink = Arc::new(move |r: Event| {
             let _ = tx.send(r);
         });
         let default_variant = match &args.variant {
@@ -187,7 +188,7 @@ impl Analyser {
         self.replies
             .try_iter()
             .filter_map(|r| match r {
-                Reply::Error(e) => Some(e),
+                Event::Error(e) => Some(e),
                 _ => None,
             })
             .collect()
@@ -232,12 +233,12 @@ impl Analyser {
         let mut lines: Vec<Option<Info>> = vec![None; self.multipv.max(1)];
         let best = loop {
             match self.replies.recv_timeout(Duration::from_millis(50)) {
-                Ok(Reply::Info(info)) => {
+                Ok(Event::Info(info)) => {
                     let k = info.multipv.unwrap_or(1).clamp(1, lines.len());
                     lines[k - 1] = Some(info);
                 }
-                Ok(Reply::BestMove { mv, .. }) => break mv,
-                Ok(Reply::Error(e)) => return Err(e),
+                Ok(Event::BestMove { mv, .. }) => break mv,
+                Ok(Event::Error(e)) => return Err(e),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) if self.engine.is_searching() => {}
                 Err(_) => return Err("the search ended without a best move".into()),

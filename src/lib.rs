@@ -1,12 +1,15 @@
 //! koma: a USI engine for five small shogi- and chess-family games.
 //!
-//! - [`game`]: the trait each game implements; [`games`]: the games and their registry.
-//! - [`search`], [`perft`]: generic over a game.
-//! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
-//!   search thread; [`protocol`]: text to typed commands and typed replies to text;
-//!   [`usi`]: the loop that joins them.
-//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions;
-//!   [`analyse`]: `koma analyse`, positions in, JSON lines out.
+//! The layers, each using only those above it in this list:
+//!
+//! - [`game`]: what a game is (the `Game`, `Strategy` and `Notation` traits);
+//! - [`games`]: the five games and their registry (descriptors, `visit`);
+//! - [`search`], [`perft`]: generic over a game; [`state`]: where a game stands (`d`);
+//! - [`options`]: the option table; [`engine`]: the protocol-free engine (typed commands
+//!   in, typed events out), its game session and job threads;
+//! - [`protocol`]: the USI, UCI and CECP dialects over the engine, and the line loop;
+//! - [`transcript`]: record and replay sessions; [`analyse`]: `koma analyse`, positions
+//!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts.
 
 pub mod analyse;
 pub mod engine;
@@ -16,9 +19,6 @@ pub mod options;
 pub mod perft;
 pub mod protocol;
 pub mod search;
-pub mod session;
 pub mod state;
-pub mod table_slot;
 pub mod transcript;
 pub mod tune;
-pub mod usi;

@@ -67,9 +67,10 @@ fn main() -> ExitCode {
                     }
                 },
             };
-            let sink = koma::usi::recording_stdout_sink(recorder.clone());
+            let tap = recorder.clone().map(|r| r as Arc<dyn koma::protocol::io::Tap>);
+            let sink = koma::protocol::io::recording_stdout_sink(tap.clone());
             let stdin = std::io::stdin();
-            koma::usi::run_script(&args.commands, stdin.lock(), sink, recorder.as_deref());
+            koma::protocol::io::run_script(&args.commands, stdin.lock(), sink, tap.as_deref());
             ExitCode::SUCCESS
         }
     }

@@ -1,4 +1,6 @@
-//! The engine's options: the USI ones, koma's own, and every game's rules switches.
+//! The engine's options: the USI ones, koma's own, and every game's rules switches, in one
+//! table ([`table`]): name, kind, default, range and what a change does. The option lines
+//! of every dialect and the setter both read it, so an option is declared once.
 
 use std::collections::BTreeMap;
 
@@ -9,9 +11,13 @@ use crate::games;
 use crate::search::time;
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
+/// The transposition table's size at start, MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
 const MAX_MULTIPV: usize = 64;
 pub const MAX_THREADS: usize = 256;
+/// The time options' range, milliseconds.
+const MAX_TIME_OPTION_MS: u64 = 10_000;
 
 /// A `setoption` the engine cannot take. Nothing was changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -24,18 +30,128 @@ pub enum OptionError {
     BadValue { name: String, value: String, why: String },
 }
 
-/// What a successful `setoption` changed.
+/// What a successful `setoption` changed, for the engine to act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
+    /// Another game: a new session.
+    Variant,
+    /// The table's size.
+    Hash,
+    /// A rules switch of the named variant: the session of that variant takes it.
+    Rule { variant: &'static str, name: &'static str, value: String },
+    /// A value read at the next search; nothing to do now.
+    Other,
+}
+
+/// The kind of an option, with its range or choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { min: u64, max: u64 },
+    Check,
+    Combo(Vec<&'static str>),
+    Text,
+}
+
+/// An option as the handshake lists it (each dialect writes it in its own words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionLine {
+    pub name: &'static str,
+    /// Its name in the chess protocols (UCI), where that differs (`Hash`, `Ponder`).
+    pub chess_name: &'static str,
+    pub kind: OptionKind,
+    pub default: String,
+}
+
+/// Which value an option sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
     Variant,
     Hash,
-    /// A rules switch of the named variant.
+    /// Accepted and checked; pondering is the GUI's decision (`go ponder`), so the value
+    /// changes nothing in the engine.
+    Ponder,
+    MultiPv,
+    Threads,
+    MinimumThinking,
+    MoveOverhead,
+    ByoyomiOverhead,
     Rule {
         variant: &'static str,
-        name: &'static str,
-        value: String,
     },
-    Other,
+}
+
+/// One row of the option table.
+#[derive(Clone, Debug)]
+struct Spec {
+    line: OptionLine,
+    /// Other names the option answers to (the chess protocols' names).
+    aliases: &'static [&'static str],
+    target: Target,
+}
+
+fn spin(name: &'static str, default: u64, min: u64, max: u64, target: Target) -> Spec {
+    let line = OptionLine { name, chess_name: name, kind: OptionKind::Spin { min, max }, default: default.to_string() };
+    Spec { line, aliases: &[], target }
+}
+
+impl Spec {
+    /// The option under another name in the chess protocols.
+    fn in_chess(mut self, chess_name: &'static str) -> Spec {
+        self.line.chess_name = chess_name;
+        self
+    }
+}
+
+/// Every option, in the order the handshake lists them.
+fn table() -> Vec<Spec> {
+    let mut t = vec![
+        Spec {
+            line: OptionLine {
+                name: "USI_Variant",
+                chess_name: "UCI_Variant",
+                kind: OptionKind::Combo(games::names()),
+                default: DEFAULT_VARIANT.to_string(),
+            },
+            aliases: &[],
+            target: Target::Variant,
+        },
+        spin("USI_Hash", DEFAULT_HASH_MIB as u64, 1, MAX_HASH_MIB as u64, Target::Hash).in_chess("Hash"),
+        Spec {
+            line: OptionLine {
+                name: "USI_Ponder",
+                chess_name: "Ponder",
+                kind: OptionKind::Check,
+                default: "false".into(),
+            },
+            aliases: &[],
+            target: Target::Ponder,
+        },
+        spin("MultiPV", 1, 1, MAX_MULTIPV as u64, Target::MultiPv),
+        spin("Threads", 1, 1, MAX_THREADS as u64, Target::Threads),
+        spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, MAX_TIME_OPTION_MS, Target::MinimumThinking),
+        Spec {
+            aliases: &["NetworkDelay"],
+            ..spin("MoveOverhead", time::DEFAULT_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::MoveOverhead)
+        },
+        spin("ByoyomiOverhead", time::DEFAULT_BYOYOMI_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::ByoyomiOverhead),
+    ];
+    for (variant, opt) in games::rule_options() {
+        let kind = match opt.kind {
+            RuleKind::Combo(values) => OptionKind::Combo(values.to_vec()),
+            RuleKind::Text => OptionKind::Text,
+        };
+        t.push(Spec {
+            line: OptionLine { name: opt.name, chess_name: opt.name, kind, default: opt.default.to_string() },
+            aliases: &[],
+            target: Target::Rule { variant },
+        });
+    }
+    t
+}
+
+/// Every option as the handshake lists it.
+pub fn lines() -> Vec<OptionLine> {
+    table().into_iter().map(|s| s.line).collect()
 }
 
 /// Current option values.
@@ -43,7 +159,6 @@ pub enum Change {
 pub struct Options {
     pub variant: &'static str,
     pub hash_mib: usize,
-    pub ponder: bool,
     pub multipv: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
@@ -55,18 +170,24 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The table's defaults.
     fn default() -> Self {
-        Options {
+        let mut o = Options {
             variant: DEFAULT_VARIANT,
-            hash_mib: 16,
-            ponder: false,
+            hash_mib: DEFAULT_HASH_MIB,
             multipv: 1,
             threads: 1,
             minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
             move_overhead_ms: time::DEFAULT_OVERHEAD_MS,
             byoyomi_overhead_ms: time::DEFAULT_BYOYOMI_OVERHEAD_MS,
             rules: BTreeMap::new(),
+        };
+        for spec in table() {
+            if !matches!(spec.target, Target::Rule { .. }) {
+                o.apply(&spec, &spec.line.default).expect("every default is a valid value");
+            }
         }
+        o
     }
 }
 
@@ -74,91 +195,113 @@ fn bad(name: &str, value: &str, why: impl Into<String>) -> OptionError {
     OptionError::BadValue { name: name.to_string(), value: value.to_string(), why: why.into() }
 }
 
-fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, OptionError> {
-    match value.parse::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(bad(name, value, format!("expected a whole number from {min} to {max}"))),
+/// `value` checked against the option's kind: a number in range, a boolean, one of the
+/// choices (matched without regard to case, answered as declared), or any text.
+fn checked(name: &str, kind: &OptionKind, value: &str) -> Result<String, OptionError> {
+    match kind {
+        OptionKind::Spin { min, max } => match value.parse::<u64>() {
+            Ok(v) if (min..=max).contains(&&v) => Ok(v.to_string()),
+            _ => Err(bad(name, value, format!("expected a whole number from {min} to {max}"))),
+        },
+        OptionKind::Check => match value.to_ascii_lowercase().as_str() {
+            b @ ("true" | "false") => Ok(b.to_string()),
+            _ => Err(bad(name, value, "expected true or false")),
+        },
+        OptionKind::Combo(choices) => match choices.iter().find(|c| c.eq_ignore_ascii_case(value)) {
+            Some(c) => Ok(c.to_string()),
+            None => Err(bad(name, value, format!("expected one of {}", choices.join(", ")))),
+        },
+        OptionKind::Text => Ok(value.to_string()),
     }
 }
 
 impl Options {
-    /// The `option` lines of the `usi` reply (bodies after `option `).
-    pub fn usi_lines(&self) -> Vec<String> {
-        let vars: String = games::names().iter().map(|v| format!(" var {v}")).collect();
-        let mut lines = vec![
-            format!("name USI_Variant type combo default {DEFAULT_VARIANT}{vars}"),
-            format!("name USI_Hash type spin default 16 min 1 max {MAX_HASH_MIB}"),
-            "name USI_Ponder type check default false".to_string(),
-            format!("name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-            format!("name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            format!("name MinimumThinkingTime type spin default {} min 0 max 10000", time::DEFAULT_MINIMUM_MS),
-            format!("name MoveOverhead type spin default {} min 0 max 10000", time::DEFAULT_OVERHEAD_MS),
-            format!("name ByoyomiOverhead type spin default {} min 0 max 10000", time::DEFAULT_BYOYOMI_OVERHEAD_MS),
-        ];
-        for (_, opt) in games::rule_options() {
-            lines.push(match opt.kind {
-                RuleKind::Combo(vals) => {
-                    let vars: String = vals.iter().map(|v| format!(" var {v}")).collect();
-                    format!("name {} type combo default {}{vars}", opt.name, opt.default)
-                }
-                RuleKind::Text => format!("name {} type string default {}", opt.name, opt.default),
-            });
+    /// Applies `setoption`. Names are matched without regard to case, aliases too
+    /// (`UCI_Variant` is `USI_Variant`, `Hash` is `USI_Hash`).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        let table = table();
+        let names = |s: &&Spec| is(s.line.name) || is(s.line.chess_name) || s.aliases.iter().any(|a| is(a));
+        let Some(spec) = table.iter().find(names) else {
+            return Err(OptionError::Unknown(name.to_string()));
+        };
+        // Errors name the option as it was written, except a rules switch's (its own name).
+        let shown = if matches!(spec.target, Target::Rule { .. }) { spec.line.name } else { name };
+        let value = value.ok_or_else(|| OptionError::MissingValue { name: name.to_string() })?;
+        // A rules switch's combo is checked by its game (which may say more than the list).
+        if !matches!(spec.target, Target::Rule { .. }) {
+            checked(shown, &spec.line.kind, value)?;
         }
-        lines
+        self.apply(spec, value).map_err(|why| bad(shown, value, why))
     }
 
-    /// Applies `setoption`. Names are matched without regard to case; `UCI_Variant` is
-    /// `USI_Variant`.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-        let need = |v: Option<&str>| v.map(str::to_string).ok_or(OptionError::MissingValue { name: name.to_string() });
-        let is = |n: &str| name.eq_ignore_ascii_case(n);
-        if is("USI_Variant") || is("UCI_Variant") {
-            let v = need(value)?;
-            let found = games::names().into_iter().find(|n| n.eq_ignore_ascii_case(&v));
-            self.variant =
-                found.ok_or_else(|| bad(name, &v, format!("expected one of {}", games::names().join(", "))))?;
-            return Ok(Change::Variant);
+    /// Sets the value of one row; `value` has been checked against its kind.
+    fn apply(&mut self, spec: &Spec, value: &str) -> Result<Change, String> {
+        let number = || value.parse::<u64>().map_err(|e| e.to_string());
+        Ok(match spec.target {
+            Target::Variant => {
+                self.variant =
+                    games::names().into_iter().find(|n| n.eq_ignore_ascii_case(value)).ok_or("no variant")?;
+                Change::Variant
+            }
+            Target::Hash => {
+                self.hash_mib = number()? as usize;
+                Change::Hash
+            }
+            Target::Ponder => Change::Other,
+            Target::MultiPv => {
+                self.multipv = number()? as usize;
+                Change::Other
+            }
+            Target::Threads => {
+                self.threads = number()? as usize;
+                Change::Other
+            }
+            Target::MinimumThinking => {
+                self.minimum_thinking_ms = number()?;
+                Change::Other
+            }
+            Target::MoveOverhead => {
+                self.move_overhead_ms = number()?;
+                Change::Other
+            }
+            Target::ByoyomiOverhead => {
+                self.byoyomi_overhead_ms = number()?;
+                Change::Other
+            }
+            Target::Rule { variant } => {
+                let game = games::descriptor(variant).ok_or("no variant")?;
+                game.check_rule(spec.line.name, value).map_err(|e| e.why)?;
+                self.rules.insert(spec.line.name, value.to_string());
+                Change::Rule { variant, name: spec.line.name, value: value.to_string() }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_in_the_table_is_a_value_its_option_takes() {
+        for spec in table() {
+            let mut o = Options::default();
+            assert!(o.set(spec.line.name, Some(&spec.line.default)).is_ok(), "{}", spec.line.name);
         }
-        if is("USI_Hash") || is("Hash") {
-            self.hash_mib = spin(name, &need(value)?, 1, MAX_HASH_MIB as u64)? as usize;
-            return Ok(Change::Hash);
-        }
-        if is("USI_Ponder") || is("Ponder") {
-            let v = need(value)?;
-            self.ponder = match v.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(bad(name, &v, "expected true or false")),
-            };
-            return Ok(Change::Other);
-        }
-        if is("MultiPV") {
-            self.multipv = spin(name, &need(value)?, 1, MAX_MULTIPV as u64)? as usize;
-            return Ok(Change::Other);
-        }
-        if is("Threads") {
-            self.threads = spin(name, &need(value)?, 1, MAX_THREADS as u64)? as usize;
-            return Ok(Change::Other);
-        }
-        if is("MinimumThinkingTime") {
-            self.minimum_thinking_ms = spin(name, &need(value)?, 0, 10_000)?;
-            return Ok(Change::Other);
-        }
-        if is("MoveOverhead") || is("NetworkDelay") {
-            self.move_overhead_ms = spin(name, &need(value)?, 0, 10_000)?;
-            return Ok(Change::Other);
-        }
-        if is("ByoyomiOverhead") {
-            self.byoyomi_overhead_ms = spin(name, &need(value)?, 0, 10_000)?;
-            return Ok(Change::Other);
-        }
-        if let Some((variant, opt)) = games::rule_options().into_iter().find(|(_, o)| o.name.eq_ignore_ascii_case(name))
-        {
-            let v = need(value)?;
-            games::check_rule(variant, opt.name, &v).map_err(|e| bad(opt.name, &v, e.why))?;
-            self.rules.insert(opt.name, v.clone());
-            return Ok(Change::Rule { variant, name: opt.name, value: v });
-        }
-        Err(OptionError::Unknown(name.to_string()))
+    }
+
+    #[test]
+    fn aliases_and_case_reach_the_same_option_and_bad_values_change_nothing() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", Some("64")), Ok(Change::Hash));
+        assert_eq!(o.hash_mib, 64);
+        assert_eq!(o.set("UCI_Variant", Some("Kokesu")), Ok(Change::Variant));
+        assert_eq!(o.variant, "kokesu");
+        let before = o.clone();
+        assert!(o.set("Threads", Some("0")).is_err());
+        assert!(o.set("USI_Ponder", Some("maybe")).is_err());
+        assert!(o.set("Nonsense", Some("1")).is_err());
+        assert_eq!((o.threads, o.variant, o.hash_mib), (before.threads, before.variant, before.hash_mib));
     }
 }

@@ -42,12 +42,8 @@ fn walk<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>], stop: &Atomi
 }
 
 /// Perft split by root move: one `(token, leaves)` pair per legal move, sorted by token.
-pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
-    divide_until(pos, depth, &AtomicBool::new(false)).0
-}
-
-/// [`divide`] that ends as soon as `stop` is set: the root moves counted in full so far,
-/// and the number of root moves.
+/// It ends as soon as `stop` is set, with the root moves counted in full so far; the
+/// second value is the number of root moves.
 pub fn divide_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, usize) {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);

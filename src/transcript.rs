@@ -30,7 +30,9 @@ use std::time::{Duration, Instant};
 
 use regex::Regex;
 
-use crate::protocol::{parse_command, Command};
+use crate::engine::Command;
+use crate::protocol::io::Tap;
+use crate::protocol::parse_command;
 
 /// How long a `<` directive waits for its line.
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -458,6 +460,18 @@ impl Recorder {
             _ => exact(line),
         };
         Some(d)
+    }
+}
+
+impl Tap for Recorder {
+    fn input(&self, line: &str) {
+        Recorder::input(self, line)
+    }
+    fn output(&self, line: &str) {
+        Recorder::output(self, line)
+    }
+    fn end_of_input(&self) {
+        Recorder::end_of_input(self)
     }
 }
 

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use common::Koma;
+use koma::engine::{new_board, Board};
 use koma::perft::{parse_suite, PerftCase};
 use koma::protocol::notation::ChessGame;
-use koma::session::Session;
 
 const GAMES: [(&str, &str); 3] = [
     ("kokesu", include_str!("../fixtures/perft/kokesu.perft")),
@@ -27,8 +27,8 @@ fn cases(text: &str) -> Vec<PerftCase> {
 }
 
 /// A session of `variant` with the case's rules switches and position.
-fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Session> {
-    let mut s = koma::games::new_session(variant).expect("registered");
+fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Board> {
+    let mut s = new_board(variant).expect("registered");
     for (k, v) in &case.options {
         s.set_rule(k, v).unwrap_or_else(|e| panic!("{}: {e}", case.id));
     }
@@ -36,18 +36,18 @@ fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Session> {
     s
 }
 
-fn sfen_of(s: &dyn Session) -> String {
-    s.display().unwrap().last().unwrap().strip_prefix("sfen ").unwrap().to_string()
+fn sfen_of(s: &dyn Board) -> String {
+    s.state().unwrap().sfen
 }
 
 fn chess_game(variant: &str) -> ChessGame {
-    koma::games::new_session(variant).unwrap().chess_game().expect("has a chess notation")
+    ChessGame::of(koma::games::descriptor(variant).unwrap()).expect("has a chess notation")
 }
 
 #[test]
 fn crab_games_have_no_chess_notation() {
     for v in ["kanishogi", "kaninariebi"] {
-        assert!(koma::games::new_session(v).unwrap().chess_game().is_none(), "{v}");
+        assert!(koma::games::descriptor(v).unwrap().chess.is_none(), "{v}");
     }
 }
 

@@ -1,16 +1,15 @@
-//! Properties every registered game must have, checked through the same `Session` face
-//! the engine uses: `d` reads back through `position sfen` with the same legal moves
+//! Properties every registered game must have, checked through the same `Board` face
+//! the engine uses (`koma::engine::Board`): `d` reads back through `position sfen` with the same legal moves
 //! (also inside placement phases), and no input makes a game panic.
 
+use koma::engine::{new_board, Board};
 use koma::games;
-use koma::session::Session;
 
 /// Seeded generators, so failures reproduce.
 use fastrand::Rng;
 
-fn sfen_of(s: &dyn Session) -> String {
-    let lines = s.display().expect("a position");
-    lines.last().expect("sfen line").strip_prefix("sfen ").expect("sfen line last").to_string()
+fn sfen_of(s: &dyn Board) -> String {
+    s.state().expect("a position").sfen
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -24,13 +23,13 @@ fn display_reads_back_with_the_same_legal_moves_along_random_games() {
         let mut rng = Rng::with_seed(0x9E37_79B9_7F4A_7C15);
         let mut checked = 0;
         for _game in 0..40 {
-            let mut s = games::new_session(variant).unwrap();
+            let mut s = new_board(variant).unwrap();
             let mut moves: Vec<String> = Vec::new();
             for _ply in 0..120 {
                 s.set_position(None, &moves).unwrap_or_else(|e| panic!("{variant}: {e} after {moves:?}"));
                 let sfen = sfen_of(s.as_ref());
                 let legal = s.legal_moves().unwrap();
-                let mut again = games::new_session(variant).unwrap();
+                let mut again = new_board(variant).unwrap();
                 again
                     .set_position(Some(&sfen), &[])
                     .unwrap_or_else(|e| panic!("{variant}: '{sfen}' does not read back: {e}"));
@@ -60,7 +59,7 @@ fn mutated_sfens_and_tokens_never_panic() {
     let alphabet: Vec<char> = "0123456789/+-*abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ,.".chars().collect();
     for variant in games::names() {
         let mut rng = Rng::with_seed(12345);
-        let mut s = games::new_session(variant).unwrap();
+        let mut s = new_board(variant).unwrap();
         let start = sfen_of(s.as_ref());
         let moves = s.legal_moves().unwrap();
         for _ in 0..2000 {
@@ -80,7 +79,7 @@ fn mutated_sfens_and_tokens_never_panic() {
                 // Whatever is accepted must print and read back the same.
                 Ok(()) => {
                     let printed = sfen_of(s.as_ref());
-                    let mut again = games::new_session(variant).unwrap();
+                    let mut again = new_board(variant).unwrap();
                     again.set_position(Some(&printed), &[]).unwrap_or_else(|e| {
                         panic!("{variant}: accepted '{text}' but its print '{printed}' fails: {e}")
                     });
@@ -112,13 +111,13 @@ fn mutated_sfens_and_tokens_never_panic() {
 fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
     for variant in games::names() {
         let mut rng = Rng::with_seed(11);
-        let start = sfen_of(games::new_session(variant).unwrap().as_ref());
+        let start = sfen_of(new_board(variant).unwrap().as_ref());
         let fields: Vec<&str> = start.split(' ').collect();
         let mut accepted = 0;
         for ply in 1..=16 {
             let root = format!("{} {} {} {ply}", fields[0], fields[1], fields[2]);
             for _game in 0..4 {
-                let mut s = games::new_session(variant).unwrap();
+                let mut s = new_board(variant).unwrap();
                 if s.set_position(Some(&root), &[]).is_err() {
                     continue;
                 }
@@ -128,7 +127,7 @@ fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
                     s.set_position(Some(&root), &moves).unwrap_or_else(|e| panic!("{variant}: {e}"));
                     let sfen = sfen_of(s.as_ref());
                     let legal = s.legal_moves().unwrap();
-                    let mut again = games::new_session(variant).unwrap();
+                    let mut again = new_board(variant).unwrap();
                     again.set_position(Some(&sfen), &[]).unwrap_or_else(|e| {
                         panic!(
                             "{variant}: 'position sfen {root} moves {}' prints '{sfen}', refused: {e}",

@@ -20,6 +20,7 @@ mod kanishogi_reference;
 mod kanishogi_rules;
 mod kokesu_perft;
 mod kokesu_rules;
+mod layers;
 mod numbershogi_perft;
 mod numbershogi_rules;
 mod protocol;

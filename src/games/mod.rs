@@ -1,7 +1,9 @@
 //! The games. Each module holds one game's rules, notation and evaluation.
 //!
-//! To add a game: write its module implementing [`crate::game::Game`], then add it to the
-//! `games!` list at the bottom of this file. Everything else finds it from there.
+//! To add a game: write its module implementing [`crate::game::Game`],
+//! [`crate::game::Strategy`] and [`crate::game::Notation`], then add it to the `games!`
+//! list below (CONTRIBUTING.md has the whole checklist). Everything else finds it from
+//! there: the options and dialects through [`descriptors`], the engine through [`visit`].
 
 pub mod crab;
 pub mod kaninariebi;
@@ -12,40 +14,86 @@ pub mod see;
 pub mod shogi66;
 pub mod zobrist;
 
-use crate::game::{Game, RuleError, RuleOption};
-use crate::session::{GameSession, Session};
+use std::sync::OnceLock;
+
+use crate::game::{ChessNotation, Game, Notation, RuleError, RuleOption, Strategy};
+
+/// What the protocol edge and the options need to know of a game, without a position,
+/// a table or a thread: its name, board, players, rules switches and chess notation.
+#[derive(Clone, Copy, Debug)]
+pub struct Descriptor {
+    /// The `USI_Variant` name.
+    pub name: &'static str,
+    pub files: usize,
+    pub ranks: usize,
+    /// What the rules call the two players, the first player first.
+    pub players: [&'static str; 2],
+    /// The rules switches, in the order `usi` lists them.
+    pub rule_options: &'static [RuleOption],
+    /// The game in UCI and CECP; `None`: USI only.
+    pub chess: Option<ChessNotation>,
+    check_rule: fn(&str, &str) -> Result<(), RuleError>,
+}
+
+impl Descriptor {
+    fn of<G: Game + Notation>() -> Descriptor {
+        Descriptor {
+            name: G::NAME,
+            files: G::FILES,
+            ranks: G::RANKS,
+            players: G::SIDE_NAMES,
+            rule_options: G::rule_options(),
+            chess: G::CHESS_NOTATION,
+            check_rule: |name, value| G::set_rule(&mut G::Rules::default(), name, value),
+        }
+    }
+
+    /// Checks a rules switch value against the game without changing anything.
+    pub fn check_rule(&self, name: &str, value: &str) -> Result<(), RuleError> {
+        (self.check_rule)(name, value)
+    }
+}
+
+/// Something to do with a game whose type is known only by its name: the registry calls
+/// `visit::<G>()` with the game's type. This is how the layers above (the engine's
+/// sessions, the CECP tracker) make a typed value from a name, without the registry
+/// knowing them.
+pub trait Visitor {
+    type Output;
+    fn visit<G: Strategy + Notation>(self) -> Self::Output;
+}
 
 macro_rules! games {
     ($($module:ident :: $ty:ident),* $(,)?) => {
-        /// The variant names, in `USI_Variant` order.
-        pub fn names() -> Vec<&'static str> {
-            vec![$(<$module::$ty as Game>::NAME),*]
+        /// Every game, in `USI_Variant` order.
+        pub fn descriptors() -> &'static [Descriptor] {
+            static ALL: OnceLock<Vec<Descriptor>> = OnceLock::new();
+            ALL.get_or_init(|| vec![$(Descriptor::of::<$module::$ty>()),*])
         }
 
-        /// A fresh session (start position, default rules) for a variant name.
-        pub fn new_session(name: &str) -> Option<Box<dyn Session>> {
+        /// Calls `visitor` with the type of the game named `name`; `None` if there is none.
+        pub fn visit<V: Visitor>(name: &str, visitor: V) -> Option<V::Output> {
             $(if name == <$module::$ty as Game>::NAME {
-                return Some(Box::new(GameSession::<$module::$ty>::new()));
+                return Some(visitor.visit::<$module::$ty>());
             })*
             None
-        }
-
-        /// Every rules switch of every game, with the variant it belongs to.
-        pub fn rule_options() -> Vec<(&'static str, RuleOption)> {
-            let mut all = Vec::new();
-            $(all.extend(<$module::$ty as Game>::rule_options().iter().map(|o| (<$module::$ty as Game>::NAME, *o)));)*
-            all
-        }
-
-        /// Checks a rules switch value against its game without changing anything.
-        pub fn check_rule(variant: &str, name: &str, value: &str) -> Result<(), RuleError> {
-            $(if variant == <$module::$ty as Game>::NAME {
-                let mut rules = <<$module::$ty as Game>::Rules as Default>::default();
-                return <$module::$ty as Game>::set_rule(&mut rules, name, value);
-            })*
-            Err(RuleError { name: name.to_string(), why: format!("no variant '{variant}'") })
         }
     };
 }
 
 games!(shogi66::Shogi66, kokesu::Kokesu, numbershogi::NumberShogi, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);
+
+/// The variant names, in `USI_Variant` order.
+pub fn names() -> Vec<&'static str> {
+    descriptors().iter().map(|d| d.name).collect()
+}
+
+/// The game named `name` (exactly).
+pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
+    descriptors().iter().find(|d| d.name == name)
+}
+
+/// Every rules switch of every game, with the variant it belongs to.
+pub fn rule_options() -> Vec<(&'static str, RuleOption)> {
+    descriptors().iter().flat_map(|d| d.rule_options.iter().map(move |o| (d.name, *o))).collect()
+}

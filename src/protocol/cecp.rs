@@ -7,13 +7,12 @@
 //! [`Command`]s: `position` then `go`. Moves are in chess notation ([`super::notation`]).
 //! On `variant`, the board, holdings and pieces go to xboard with `setup` and `piece`.
 
-use super::command::{Command, GoParams};
 use super::notation::ChessGame;
-use super::reply::{Reply, Score};
 use super::uci::chess_games;
 use super::Step;
+use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
 use crate::game::{Color, Outcome};
-use crate::session::{PositionError, Session};
+use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.
 #[derive(Clone, Debug, Default)]
@@ -32,8 +31,9 @@ struct Clock {
 /// The game xboard and the engine play.
 pub struct Cecp {
     game: Option<ChessGame>,
-    /// A session of the same game that follows the moves, for legality and results.
-    tracker: Option<Box<dyn Session>>,
+    /// A board of the same game that follows the moves, for legality and results (no
+    /// table, no thread).
+    tracker: Option<Box<dyn Board>>,
     /// `setboard`'s SFEN; `None` is the start position.
     start: Option<String>,
     moves: Vec<String>,
@@ -67,7 +67,7 @@ impl Default for Cecp {
 }
 
 fn say(s: impl Into<String>) -> Step {
-    Step::Say(Reply::Text(s.into()))
+    Step::Say(s.into())
 }
 
 impl Cecp {
@@ -75,7 +75,7 @@ impl Cecp {
     pub fn sync(&mut self, game: Option<ChessGame>) -> Vec<String> {
         if game.map(|g| g.name) != self.game.map(|g| g.name) {
             self.game = game;
-            self.tracker = game.and_then(|g| crate::games::new_session(g.name));
+            self.tracker = game.and_then(|g| new_board(g.name));
             self.start = None;
             self.moves.clear();
         }
@@ -322,12 +322,12 @@ impl Cecp {
         self.think_if_our_turn()
     }
 
-    /// One engine reply as CECP lines.
-    pub fn reply(&mut self, r: Reply) -> Vec<String> {
+    /// One engine event as CECP lines.
+    pub fn format(&mut self, e: &Event) -> Vec<String> {
         let game = self.game;
         let chess = |m: &String| game.and_then(|g| g.move_to_chess(m).ok()).unwrap_or_else(|| m.clone());
-        match r {
-            Reply::Info(info) if self.post && self.searching => {
+        match e {
+            Event::Info(info) if self.post && self.searching => {
                 let score = match info.score {
                     Some(Score::Mate(n)) if n > 0 => 100000 + (n + 1) / 2,
                     Some(Score::Mate(n)) => -100000 - (-n + 1) / 2,
@@ -337,9 +337,9 @@ impl Cecp {
                 let pv: Vec<String> = info.pv.iter().map(chess).collect();
                 vec![format!("{} {score} {} {} {}", info.depth, info.time_ms / 10, info.nodes, pv.join(" "))]
             }
-            Reply::BestMove { mv, .. } if self.searching => {
+            Event::BestMove { mv, .. } if self.searching => {
                 self.searching = false;
-                let Some(m) = mv else {
+                let Some(m) = mv.clone() else {
                     return vec![self.result().unwrap_or_else(|| "resign".into())];
                 };
                 let mut moves = self.moves.clone();
@@ -353,12 +353,23 @@ impl Cecp {
                 out.extend(self.result());
                 out
             }
-            Reply::Error(e) => {
-                let e = game.map_or(e.clone(), |g| g.text_to_chess(&e));
+            Event::Error(e) => {
+                let e = game.map_or(e.clone(), |g| g.text_to_chess(e));
                 vec![format!("Error ({e}): {}", self.last)]
             }
-            Reply::InfoString(s) => vec![format!("# {s}")],
-            Reply::Text(t) => vec![format!("# {t}")],
+            // What USI writes as `info string` or plain text (`d`, the perft total, bench)
+            // is a comment for xboard; moves lists and perft's move lines are not shown.
+            Event::Message(_)
+            | Event::BookMove(_)
+            | Event::State(_)
+            | Event::VariantChanged { .. }
+            | Event::PerftTotal { .. }
+            | Event::BenchPosition { .. }
+            | Event::BenchStopped { .. }
+            | Event::BenchTotal { .. } => super::usi::format(e)
+                .into_iter()
+                .map(|l| format!("# {}", l.strip_prefix("info string ").unwrap_or(&l)))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -382,11 +393,9 @@ fn level(args: &str) -> Option<u64> {
 }
 
 /// `setup` and `piece` for xboard: the board size, holdings, start position and moves.
-fn setup_lines(g: &ChessGame, tracker: Option<&dyn Session>) -> Vec<String> {
+fn setup_lines(g: &ChessGame, tracker: Option<&dyn Board>) -> Vec<String> {
     let n = &g.notation;
-    let start = tracker
-        .and_then(|t| t.display().ok())
-        .and_then(|lines| lines.last().and_then(|l| l.strip_prefix("sfen ")).and_then(|s| g.sfen_to_fen(s).ok()));
+    let start = tracker.and_then(|t| t.state().ok()).and_then(|state| g.sfen_to_fen(&state.sfen).ok());
     // One holdings slot per piece letter of a side but the royal king (the last).
     let side = &n.xboard_pieces[..n.xboard_pieces.len() / 2 - 1];
     let holdings = if n.holdings { side.chars().filter(char::is_ascii_alphabetic).count() } else { 0 };

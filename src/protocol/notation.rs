@@ -11,6 +11,7 @@
 use thiserror::Error;
 
 use crate::game::ChessNotation;
+use crate::games::Descriptor;
 
 /// A game as the chess protocols see it.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +42,11 @@ fn split_digits(s: &str) -> (&str, &str) {
 }
 
 impl ChessGame {
+    /// The game's chess notation, if it has one.
+    pub fn of(d: &Descriptor) -> Option<ChessGame> {
+        d.chess.map(|notation| ChessGame { name: d.name, files: d.files, ranks: d.ranks, notation })
+    }
+
     /// USI `<file digits><rank letter>` at the start of `s`; the rest of `s`.
     fn usi_square<'a>(&self, s: &'a str) -> Option<(Square, &'a str)> {
         let (digits, rest) = split_digits(s);
@@ -55,7 +61,12 @@ impl ChessGame {
         let col = (s.bytes().next().filter(u8::is_ascii_lowercase)? - b'a') as usize;
         let (digits, rest) = split_digits(&s[1..]);
         let rank: usize = digits.parse().ok()?;
-        (col < self.files && (1..=self.ranks).contains(&rank)).then_some(((col, self.ranks - rank), rest))
+        // Checked before `ranks - rank` is computed (it would overflow past the board).
+        if col < self.files && (1..=self.ranks).contains(&rank) {
+            Some(((col, self.ranks - rank), rest))
+        } else {
+            None
+        }
     }
 
     fn usi_name(&self, (col, row): Square) -> String {

@@ -1,19 +1,22 @@
 //! The UCI dialect at the protocol edge: UCI lines become the engine's typed
-//! [`Command`]s (USI tokens and SFEN inside), its typed [`Reply`]s become UCI lines.
+//! [`Command`]s (USI tokens and SFEN inside), its typed [`Event`]s become UCI lines.
 //!
 //! Notation is Fairy-Stockfish's (see [`super::notation`]); the first player is UCI's
 //! white, so `wtime`/`winc` are the first player's clock (USI `btime`/`binc`). Scores in
 //! `mate` count moves, not plies. Only games with a chess notation are playable; the
 //! others (compound turns) answer a clear error and `go` answers `bestmove (none)`.
 
-use super::command::{parse_command, Command, CommandError};
 use super::notation::ChessGame;
-use super::reply::{Info, Reply, Score};
+use super::usi::{self, parse_command, CommandError};
 use super::Step;
+use crate::engine::{Command, Event, Info, Score};
+use crate::games;
+use crate::options::OptionKind;
 
-/// The games that have a chess notation, in `UCI_Variant` order.
+/// The games that have a chess notation, in `UCI_Variant` order (from the registry's
+/// descriptors: no session is made).
 pub fn chess_games() -> Vec<ChessGame> {
-    crate::games::names().into_iter().filter_map(|n| crate::games::new_session(n)?.chess_game()).collect()
+    games::descriptors().iter().filter_map(ChessGame::of).collect()
 }
 
 /// Their names.
@@ -94,13 +97,13 @@ fn go(args: &str, game: &ChessGame) -> Result<Command, String> {
 pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
     let line = line.trim();
     let (name, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let error = |e: String| vec![Step::Say(Reply::Error(e))];
+    let error = |e: String| vec![Step::Say(usi::error_line(&e))];
     let needs_game = |f: &dyn Fn(&ChessGame) -> Result<Command, String>| match game {
         Ok(g) => f(g).map_or_else(error, |c| vec![Step::Run(c)]),
         Err(v) => error(no_notation(v)),
     };
     match name {
-        "uci" if args.trim().is_empty() => vec![Step::Run(Command::Usi)],
+        "uci" if args.trim().is_empty() => vec![Step::Run(Command::Hello)],
         "position" => needs_game(&|g| position(args, g)),
         "go" if args.split_whitespace().next() == Some("perft") => {
             needs_game(&|_| parse_command(line).map_err(|e| e.to_string()).map(|c| c.unwrap_or(Command::Stop)))
@@ -108,28 +111,22 @@ pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
         "go" => match game {
             Ok(g) => match go(args, g) {
                 Ok(c) => vec![Step::Run(c)],
-                Err(e) => vec![Step::Say(Reply::Error(e)), Step::Say(Reply::Text("bestmove (none)".into()))],
+                Err(e) => vec![Step::Say(usi::error_line(&e)), Step::Say("bestmove (none)".into())],
             },
-            Err(v) => vec![Step::Say(Reply::Error(no_notation(v))), Step::Say(Reply::Text("bestmove (none)".into()))],
+            Err(v) => vec![Step::Say(usi::error_line(&no_notation(v))), Step::Say("bestmove (none)".into())],
         },
         "setoption" => match parse_command(line) {
             Ok(Some(Command::SetOption { name, value })) => {
                 let is = |n: &str| name.eq_ignore_ascii_case(n);
                 if is("UCI_Variant") || is("USI_Variant") {
                     let v = value.clone().unwrap_or_default();
-                    if let Some(s) = crate::games::new_session(&v.to_ascii_lowercase()) {
-                        if s.chess_game().is_none() {
-                            return error(format!("setoption: {}", no_notation(s.variant())));
+                    if let Some(d) = games::descriptor(&v.to_ascii_lowercase()) {
+                        if d.chess.is_none() {
+                            return error(format!("setoption: {}", no_notation(d.name)));
                         }
                     }
                 }
-                let name = if is("Hash") {
-                    "USI_Hash".into()
-                } else if is("Ponder") {
-                    "USI_Ponder".into()
-                } else {
-                    name
-                };
+                // The engine's options answer to their chess names too (`Hash`, `Ponder`).
                 vec![Step::Run(Command::SetOption { name, value })]
             }
             Ok(_) => Vec::new(),
@@ -148,61 +145,61 @@ fn moves_to_chess(game: &ChessGame, moves: &[String]) -> Vec<String> {
     moves.iter().map(|m| game.move_to_chess(m).unwrap_or_else(|_| m.clone())).collect()
 }
 
-/// One engine reply as UCI lines.
-pub fn reply(r: Reply, game: Option<&ChessGame>) -> Vec<String> {
+/// One engine event as UCI lines. `game` is the current variant's notation, if it has one.
+pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
     let mv = |m: &String| game.and_then(|g| g.move_to_chess(m).ok()).unwrap_or_else(|| m.clone());
-    let line = match r {
-        Reply::UsiOk => "uciok".to_string(),
-        Reply::Option(body) => {
-            if body.starts_with("name USI_Variant ") {
-                let vars = chess_variants();
-                let default = game.map_or(vars[0], |g| g.name);
-                let list: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                format!("option name UCI_Variant type combo default {default}{list}")
-            } else {
-                let body =
-                    body.replacen("name USI_Hash ", "name Hash ", 1).replacen("name USI_Ponder ", "name Ponder ", 1);
-                format!("option {body}")
+    let line = match e {
+        Event::Hello { name, author, options } => {
+            let mut out = vec![format!("id name {name}"), format!("id author {author}")];
+            for o in options {
+                if let OptionKind::Combo(_) = o.kind {
+                    if o.chess_name == "UCI_Variant" {
+                        let vars: Vec<&str> = chess_games().iter().map(|g| g.name).collect();
+                        let default = game.map_or(vars[0], |g| g.name);
+                        let list: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                        out.push(format!("option name UCI_Variant type combo default {default}{list}"));
+                        continue;
+                    }
+                }
+                out.push(usi::option_line_named(o.chess_name, o));
             }
+            out.push("uciok".into());
+            return out;
         }
-        Reply::Info(info) => {
+        Event::Info(info) => {
             let score = info.score.map(|s| match s {
                 Score::Mate(n) if n > 0 => Score::Mate((n + 1) / 2),
                 Score::Mate(n) => Score::Mate(-((-n + 1) / 2)),
                 cp => cp,
             });
             let pv = game.map_or_else(|| info.pv.clone(), |g| moves_to_chess(g, &info.pv));
-            Info { score, pv, ..info }.to_string()
+            usi::info_line(&Info { score, pv, ..info.clone() })
         }
-        Reply::BestMove { mv: None, .. } => "bestmove (none)".to_string(),
-        Reply::BestMove { mv: Some(m), ponder } => match ponder {
-            Some(p) => format!("bestmove {} ponder {}", mv(&m), mv(&p)),
-            None => format!("bestmove {}", mv(&m)),
+        Event::BestMove { mv: None, .. } => "bestmove (none)".to_string(),
+        Event::BestMove { mv: Some(m), ponder } => match ponder {
+            Some(p) => format!("bestmove {} ponder {}", mv(m), mv(p)),
+            None => format!("bestmove {}", mv(m)),
         },
-        Reply::Moves(list) => game.map_or_else(|| list.clone(), |g| moves_to_chess(g, &list)).join(" "),
-        Reply::PerftMove { mv: m, nodes } => format!("{}: {nodes}", mv(&m)),
-        Reply::Text(t) => {
-            if let (Some(sfen), Some(g)) = (t.strip_prefix("sfen "), game) {
-                if let Ok(fen) = g.sfen_to_fen(sfen) {
-                    return vec![t.clone(), format!("fen {fen}")];
-                }
+        Event::Moves(list) => game.map_or_else(|| list.clone(), |g| moves_to_chess(g, list)).join(" "),
+        Event::PerftMove { mv: m, nodes } => format!("{}: {nodes}", mv(m)),
+        Event::State(state) => {
+            let mut out = state.lines();
+            if let Some(fen) = game.and_then(|g| g.sfen_to_fen(&state.sfen).ok()) {
+                out.push(format!("fen {fen}"));
             }
-            t
+            return out;
         }
-        Reply::InfoString(s) => match (s.split_once(" startpos "), s.strip_prefix("book move ")) {
+        Event::VariantChanged { name, files, ranks, startpos } => {
             // The new variant's start position, in its own notation.
-            (Some((head, sfen)), _) if s.starts_with("variant ") => {
-                let name = head.split_whitespace().nth(1).unwrap_or_default();
-                match chess_games().iter().find(|g| g.name == name).map(|g| g.sfen_to_fen(sfen)) {
-                    Some(Ok(fen)) => format!("info string {head} startpos {fen}"),
-                    _ => format!("info string {s}"),
-                }
-            }
-            (_, Some(m)) => format!("info string book move {}", mv(&m.to_string())),
-            _ => format!("info string {s}"),
-        },
-        Reply::Error(e) => Reply::Error(game.map_or(e.clone(), |g| g.text_to_chess(&e))).to_string(),
-        other => other.to_string(),
+            let fen = chess_games().iter().find(|g| g.name == *name).and_then(|g| g.sfen_to_fen(startpos).ok());
+            format!(
+                "info string variant {name} files {files} ranks {ranks} startpos {}",
+                fen.as_ref().unwrap_or(startpos)
+            )
+        }
+        Event::BookMove(m) => format!("info string book move {}", mv(m)),
+        Event::Error(e) => usi::error_line(&game.map_or(e.clone(), |g| g.text_to_chess(e))),
+        other => return usi::format(other),
     };
     vec![line]
 }

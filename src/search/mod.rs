@@ -6,6 +6,7 @@
 
 mod alphabeta;
 pub mod history;
+pub mod limits;
 pub mod mate;
 pub mod params;
 pub mod smp;

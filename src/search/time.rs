@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use super::Signals;
 use crate::game::Color;
-use crate::protocol::GoParams;
+use crate::search::limits::GoParams;
 
 /// Engine options that shape time use.
 #[derive(Clone, Copy, Debug)]

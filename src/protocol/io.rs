@@ -1,19 +1,19 @@
-//! The protocol loop: reads lines, parses them, hands commands to the [`Engine`].
+//! The protocol loop: reads lines, lets the session's dialect parse them, hands the
+//! commands to the [`Engine`], and writes the engine's events in the same dialect.
 //!
 //! The session speaks USI until a line is `uci` or `xboard` (the first line, for a GUI of
-//! those protocols); from then on every line goes through that dialect's edge
-//! (`protocol::uci`, `protocol::cecp`), which turns it into the same typed commands and
-//! turns the engine's replies back into its lines.
+//! those protocols); from then on every line goes through that dialect
+//! ([`super::usi`], [`super::uci`], [`super::cecp`]: peers, each a parser and a formatter
+//! over the same typed commands and events).
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::engine::{Engine, Flow};
-use crate::protocol::cecp::Cecp;
-use crate::protocol::notation::ChessGame;
-use crate::protocol::{parse_command, uci, Command, Reply, Step};
-use crate::session::Sink;
-use crate::transcript::Recorder;
+use super::cecp::Cecp;
+use super::notation::ChessGame;
+use super::{parse_command, uci, usi, Step};
+use crate::engine::{Command, Engine, Event, Flow, Sink};
+use crate::games;
 
 /// The dialect of the session, with the current game's chess notation.
 enum Dialect {
@@ -28,19 +28,19 @@ impl Dialect {
             Dialect::Usi => match parse_command(line) {
                 Ok(None) => Vec::new(),
                 Ok(Some(cmd)) => vec![Step::Run(cmd)],
-                Err(e) => vec![Step::Say(Reply::Error(e.to_string()))],
+                Err(e) => vec![Step::Say(usi::error_line(&e.to_string()))],
             },
             Dialect::Uci(game) => uci::command(line, game.as_ref().map_err(|v| *v)),
             Dialect::Cecp(cecp) => cecp.command(line),
         }
     }
 
-    /// The engine's reply as lines; `None`: the reply as it is (USI).
-    fn reply(&mut self, r: Reply) -> Result<Vec<String>, Reply> {
+    /// An engine event as lines of this dialect.
+    fn format(&mut self, e: &Event) -> Vec<String> {
         match self {
-            Dialect::Usi => Err(r),
-            Dialect::Uci(game) => Ok(uci::reply(r, game.as_ref().ok())),
-            Dialect::Cecp(cecp) => Ok(cecp.reply(r)),
+            Dialect::Usi => usi::format(e),
+            Dialect::Uci(game) => uci::format(e, game.as_ref().ok()),
+            Dialect::Cecp(cecp) => cecp.format(e),
         }
     }
 
@@ -49,33 +49,46 @@ impl Dialect {
         match self {
             Dialect::Usi => Vec::new(),
             Dialect::Uci(game) => {
-                *game = engine.chess_game().ok_or(engine.variant());
+                *game = chess_game(engine).ok_or(engine.variant());
                 Vec::new()
             }
-            Dialect::Cecp(cecp) => cecp.sync(engine.chess_game()),
+            Dialect::Cecp(cecp) => cecp.sync(chess_game(engine)),
         }
     }
 }
 
-/// A sink that writes each reply as whole lines to stdout, flushed at once. Write errors
-/// (a closed pipe) are ignored: the engine still ends cleanly at EOF.
-pub fn stdout_sink() -> Sink {
-    recording_stdout_sink(None)
+/// Something that sees every line the loop reads and writes (the transcript recorder,
+/// `koma --record`).
+pub trait Tap: Send + Sync {
+    /// A line read.
+    fn input(&self, line: &str);
+    /// A line written.
+    fn output(&self, line: &str);
+    /// The input ended (or a script's `quit`).
+    fn end_of_input(&self);
 }
 
-/// [`stdout_sink`] that also shows each reply to `recorder`.
-pub fn recording_stdout_sink(recorder: Option<Arc<Recorder>>) -> Sink {
+/// Where the loop's output lines go: one call a line, in order.
+pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// A sink that writes each line to stdout, flushed at once, and shows it to `recorder`.
+/// Write errors (a closed pipe) are ignored: the engine still ends cleanly at EOF.
+pub fn recording_stdout_sink(recorder: Option<Arc<dyn Tap>>) -> LineSink {
     let lock = Arc::new(Mutex::new(()));
-    Arc::new(move |r: Reply| {
+    Arc::new(move |text: &str| {
         let _guard = lock.lock().unwrap_or_else(|p| p.into_inner());
-        let text = r.to_string();
         if let Some(rec) = &recorder {
-            rec.output(&text);
+            rec.output(text);
         }
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{text}");
         let _ = out.flush();
     })
+}
+
+/// The engine's game in the chess protocols, from the registry (no session is made).
+fn chess_game(engine: &Engine) -> Option<ChessGame> {
+    games::descriptor(engine.variant()).and_then(ChessGame::of)
 }
 
 fn lock(d: &Mutex<Dialect>) -> std::sync::MutexGuard<'_, Dialect> {
@@ -87,24 +100,25 @@ fn lock(d: &Mutex<Dialect>) -> std::sync::MutexGuard<'_, Dialect> {
 struct Loop<'r> {
     engine: Engine,
     dialect: Arc<Mutex<Dialect>>,
-    sink: Sink,
-    recorder: Option<&'r Recorder>,
+    sink: LineSink,
+    recorder: Option<&'r dyn Tap>,
 }
 
 impl<'r> Loop<'r> {
-    fn new(sink: Sink, recorder: Option<&'r Recorder>) -> Self {
+    fn new(sink: LineSink, recorder: Option<&'r dyn Tap>) -> Self {
         let dialect = Arc::new(Mutex::new(Dialect::Usi));
         let out = Arc::clone(&sink);
         let translated = Arc::clone(&dialect);
-        let engine_sink: Sink = Arc::new(move |r: Reply| match lock(&translated).reply(r) {
-            Err(r) => out(r),
-            Ok(lines) => lines.into_iter().for_each(|l| out(Reply::Text(l))),
+        // The engine's events, in the dialect of the moment.
+        let engine_sink: Sink = Arc::new(move |e: Event| {
+            let lines = lock(&translated).format(&e);
+            lines.iter().for_each(|l| out(l));
         });
         Loop { engine: Engine::new(engine_sink), dialect, sink, recorder }
     }
 
     fn say(&self, lines: Vec<String>) {
-        lines.into_iter().for_each(|l| (self.sink)(Reply::Text(l)));
+        lines.iter().for_each(|l| (self.sink)(l));
     }
 
     /// Parses one line in the current dialect and hands its commands to the engine.
@@ -125,7 +139,7 @@ impl<'r> Loop<'r> {
         let steps = lock(&self.dialect).command(line);
         for step in steps {
             match step {
-                Step::Say(r) => (self.sink)(r),
+                Step::Say(line) => (self.sink)(&line),
                 Step::Run(cmd) => {
                     if self.engine.handle(cmd) == Flow::Quit {
                         return Flow::Quit;
@@ -147,11 +161,6 @@ impl<'r> Loop<'r> {
     }
 }
 
-/// Runs the protocol on `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, sink: Sink) {
-    run_script(&[], input, sink, None)
-}
-
 /// Runs `script` (the command-line commands, one line each), then `input`, until `quit`
 /// or end of input; every line read is shown to `recorder`.
 ///
@@ -161,7 +170,7 @@ pub fn run(input: impl BufRead, sink: Sink) {
 /// `koma "position startpos" "go depth 12" quit` the whole search; a `quit` in the script
 /// is the end of the script's input. `quit` read from stdin stops a search at once, as
 /// USI asks.
-pub fn run_script(script: &[String], input: impl BufRead, sink: Sink, recorder: Option<&Recorder>) {
+pub fn run_script(script: &[String], input: impl BufRead, sink: LineSink, recorder: Option<&dyn Tap>) {
     let mut state = Loop::new(sink, recorder);
     for line in script.iter().flat_map(|l| l.lines()) {
         if matches!(parse_command(line), Ok(Some(Command::Quit))) {

@@ -35,9 +35,9 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
     }
 
     /// Starts making a fresh table of `mib` MiB on a thread of its own, after dropping
-    /// `old` there. A fresh table is a cleared one: the allocator hands out zeroed pages
-    /// lazily, so making it is quick whatever its size and the pages are mapped as the
-    /// searches first touch them (lazily and incrementally, never all inside one move).
+    /// `old` there. Making it writes every page once (`Table::new`), so that the pages are
+    /// mapped here, off the clock, and not during the first search; for a big table that
+    /// takes a while, which is why it happens on this thread.
     fn prepare(&mut self, mib: usize, old: Option<Table<M>>) {
         let job = move || {
             drop(old);
@@ -97,11 +97,22 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
         self.prepare(self.mib, old);
     }
 
+    /// Drops the table (waiting for one being made): its memory is given back now. A
+    /// later search or `isready` makes a new one.
+    pub fn release(&mut self) {
+        self.settle(true);
+        self.fresh = None;
+        if let Ok(mut t) = self.table.lock() {
+            *t = None;
+        }
+    }
+
     /// `isready`: waits until the table is made.
     pub fn wait_ready(&mut self) {
         self.settle(true);
     }
 
+    #[cfg(test)]
     /// Whether a table of the set size is ready for the next search.
     pub fn is_ready(&mut self) -> bool {
         self.settle(false);
@@ -121,6 +132,17 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
             self.prepare(self.mib, None);
         }
         Arc::new(Mutex::new(Some(Table::new(STAND_IN_MIB))))
+    }
+}
+
+impl<M: Copy + Send + 'static> Drop for TableSlot<M> {
+    /// A slot dropped while its table is being made (a variant switch right after
+    /// another) waits for that thread, so that tables of dropped slots never pile up in
+    /// memory at once.
+    fn drop(&mut self) {
+        if let Some((_, handle)) = self.pending.take() {
+            let _ = handle.join();
+        }
     }
 }
 

@@ -1,8 +1,10 @@
-//! Commands from the GUI, parsed from one line of text (nom).
+//! The USI dialect: USI lines to the engine's typed [`Command`]s (nom), and its typed
+//! [`Event`]s to USI lines.
 //!
 //! The grammar is USI with the Shogidokoro extensions plus the script verbs `d`, `moves`,
 //! `go perft N` and `bench`. Parsing knows no rule of any game: move tokens and SFENs stay
-//! text here and are checked by the game when the engine applies them.
+//! text here and are checked by the game when the engine applies them. The UCI dialect
+//! reads its common commands with the same parser ([`parse_command`]).
 
 use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::multispace0;
@@ -10,56 +12,10 @@ use nom::sequence::{preceded, tuple};
 use nom::IResult;
 use thiserror::Error;
 
-/// One command from the GUI or a script.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Usi,
-    IsReady,
-    /// `setoption name N [value V]`; the value may contain spaces.
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
-    /// `usinewgame` / `ucinewgame`.
-    NewGame,
-    /// `position startpos|sfen <sfen> [moves m1 m2 ...]`; `sfen: None` is startpos.
-    Position {
-        sfen: Option<String>,
-        moves: Vec<String>,
-    },
-    Go(GoParams),
-    /// `go perft N`.
-    Perft(u32),
-    Stop,
-    PonderHit,
-    /// `gameover win|lose|draw` (the result is accepted and not used).
-    GameOver(String),
-    Quit,
-    /// `d`: board diagram and SFEN.
-    Display,
-    /// `moves`: every legal move on one line.
-    Moves,
-    /// `bench [depth]`.
-    Bench(Option<u32>),
-}
-
-/// The limits of a `go` command. Times are milliseconds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    pub btime: Option<u64>,
-    pub wtime: Option<u64>,
-    pub binc: Option<u64>,
-    pub winc: Option<u64>,
-    pub byoyomi: Option<u64>,
-    pub movetime: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub infinite: bool,
-    pub ponder: bool,
-    /// `go mate <ms>` / `go mate infinite` (`Some(None)` = no time limit).
-    pub mate: Option<Option<u64>>,
-    pub searchmoves: Vec<String>,
-}
+use super::shown;
+use crate::engine::{Command, Event, Info, MateResult, Score};
+use crate::options::{OptionKind, OptionLine};
+use crate::search::limits::GoParams;
 
 /// A line that is not a command koma understands.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -222,7 +178,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
     let Ok((args, name)) = word(line) else { return Ok(None) };
     let args = args.trim_start();
     let cmd = match name {
-        "usi" => no_args(Command::Usi, name, args)?,
+        "usi" => no_args(Command::Hello, name, args)?,
         "isready" => no_args(Command::IsReady, name, args)?,
         "setoption" => setoption(args)?,
         "usinewgame" | "ucinewgame" => no_args(Command::NewGame, name, args)?,
@@ -247,9 +203,150 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
     Ok(Some(cmd))
 }
 
+/// An option as a USI `option` line.
+pub fn option_line(o: &OptionLine) -> String {
+    option_line_named(o.name, o)
+}
+
+/// An option's line under another name (the chess protocols' names for the same option).
+pub fn option_line_named(name: &str, o: &OptionLine) -> String {
+    let default = &o.default;
+    match &o.kind {
+        OptionKind::Spin { min, max } => format!("option name {name} type spin default {default} min {min} max {max}"),
+        OptionKind::Check => format!("option name {name} type check default {default}"),
+        OptionKind::Combo(values) => {
+            let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        OptionKind::Text => format!("option name {name} type string default {default}"),
+    }
+}
+
+/// A score as USI writes it.
+pub fn score(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// An `info` line of search progress (UCI writes the same fields).
+pub fn info_line(info: &Info) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth.max(info.depth));
+    if let Some(k) = info.multipv {
+        line += &format!(" multipv {k}");
+    }
+    if let Some(s) = info.score {
+        line += &format!(" score {}", score(s));
+    }
+    line += &format!(" nodes {} nps {} time {} hashfull {}", info.nodes, info.nps, info.time_ms, info.hashfull);
+    if !info.pv.is_empty() {
+        line += &format!(" pv {}", info.pv.join(" "));
+    }
+    line
+}
+
+/// An error line: `info string error: <text>`, the text made safe for one line.
+pub fn error_line(text: &str) -> String {
+    format!("info string error: {}", shown(text))
+}
+
+/// The lines of `go perft`'s and `bench`'s closing events, which every dialect writes
+/// alike; `None` for the other events.
+pub fn count_lines(e: &Event) -> Option<Vec<String>> {
+    Some(match e {
+        Event::PerftTotal { nodes, stopped: None } => vec![format!("Nodes searched: {nodes}")],
+        Event::PerftTotal { nodes, stopped: Some((done, of)) } => {
+            vec![format!("Nodes searched: {nodes} (stopped: {done} of {of} moves counted)")]
+        }
+        Event::BenchTotal { ms, nodes, nps, stopped } => {
+            let stopped = if *stopped { " (stopped)" } else { "" };
+            vec![
+                format!("Total time (ms) : {ms}"),
+                format!("Nodes searched  : {nodes}{stopped}"),
+                format!("Nodes/second    : {nps}"),
+            ]
+        }
+        _ => return None,
+    })
+}
+
+/// One engine event as USI lines.
+pub fn format(e: &Event) -> Vec<String> {
+    let line = match e {
+        Event::Hello { name, author, options } => {
+            let mut out = vec![format!("id name {name}"), format!("id author {author}")];
+            out.extend(options.iter().map(option_line));
+            out.push("usiok".into());
+            return out;
+        }
+        Event::Ready => "readyok".into(),
+        Event::Info(info) => info_line(info),
+        Event::Message(s) => format!("info string {s}"),
+        Event::BookMove(m) => format!("info string book move {m}"),
+        Event::Error(s) => error_line(s),
+        Event::BestMove { mv: None, .. } => "bestmove resign".into(),
+        Event::BestMove { mv: Some(m), ponder: Some(p) } => format!("bestmove {m} ponder {p}"),
+        Event::BestMove { mv: Some(m), ponder: None } => format!("bestmove {m}"),
+        Event::Checkmate(MateResult::Mate(pv)) => format!("checkmate {}", pv.join(" ")),
+        Event::Checkmate(MateResult::NoMate) => "checkmate nomate".into(),
+        Event::Checkmate(MateResult::Timeout) => "checkmate timeout".into(),
+        Event::Moves(moves) => moves.join(" "),
+        Event::State(state) => return state.lines(),
+        Event::VariantChanged { name, files, ranks, startpos } => {
+            format!("info string variant {name} files {files} ranks {ranks} startpos {startpos}")
+        }
+        Event::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+        Event::BenchPosition { index, nodes, best, sfen } => {
+            let best = best.as_deref().unwrap_or("resign");
+            format!("info string bench position {index} nodes {nodes} bestmove {best} sfen {sfen}")
+        }
+        Event::BenchStopped { index, of } => format!("info string bench stopped in position {index} of {of}"),
+        Event::PerftTotal { .. } | Event::BenchTotal { .. } => return count_lines(e).unwrap_or_default(),
+    };
+    vec![line]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::MAX_ERROR_CHARS;
+
+    #[test]
+    fn lines_are_exact() {
+        let line = |e: Event| format(&e).join("\n");
+        assert_eq!(line(Event::BestMove { mv: None, ponder: None }), "bestmove resign");
+        assert_eq!(
+            line(Event::BestMove { mv: Some("2e2d".into()), ponder: Some("3b3c".into()) }),
+            "bestmove 2e2d ponder 3b3c"
+        );
+        let info = Info {
+            depth: 3,
+            seldepth: 5,
+            score: Some(Score::Mate(-2)),
+            nodes: 10,
+            pv: vec!["a".into()],
+            ..Default::default()
+        };
+        assert_eq!(info_line(&info), "info depth 3 seldepth 5 score mate -2 nodes 10 nps 0 time 0 hashfull 0 pv a");
+        assert_eq!(line(Event::Checkmate(MateResult::NoMate)), "checkmate nomate");
+    }
+
+    /// Class 10: input echoed in an error line is escaped and cut.
+    #[test]
+    fn control_bytes_are_escaped_and_long_input_cut_in_error_lines() {
+        let line = error_line("takes no arguments, got 'x\rbestmove 1e1d\ry\u{0}\u{1b}[2J'");
+        assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+        assert!(line.contains("x\\rbestmove 1e1d\\ry"), "{line}");
+        let huge = "v".repeat(1 << 20);
+        let line = error_line(&format!("option X: bad value '{huge}'"));
+        assert!(line.len() < 400, "{} bytes", line.len());
+        assert!(
+            line.ends_with(&format!("... ({} more characters)", (1 << 20) + 22 - MAX_ERROR_CHARS)),
+            "{}",
+            &line[300..]
+        );
+    }
 
     #[test]
     fn setoption_with_and_without_value() {

@@ -1,0 +1,172 @@
+//! One game behind an object-safe face: its rules switches, the current position and the
+//! moves that led there. [`Board`] speaks in move tokens and SFEN text; [`Tracked`]
+//! implements it once for every game. It owns no table and starts no thread, so it is
+//! cheap: the CECP dialect follows its game with one, and the engine's session
+//! (`super::session`) keeps one beside its job runner.
+
+use thiserror::Error;
+
+use crate::game::{Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
+use crate::games::{self, Visitor};
+use crate::state::GameState;
+
+/// A `position` command that could not be applied. Nothing of it was applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("{0}")]
+    Sfen(#[from] SfenError),
+    #[error("move {index} of the moves list: {source}")]
+    Move { index: usize, source: MoveError },
+}
+
+/// The variant-independent face of a game and its position.
+pub trait Board: Send {
+    fn variant(&self) -> &'static str;
+    /// The start position under the current rules (SFEN).
+    fn startpos_sfen(&self) -> String;
+    fn rule_options(&self) -> &'static [RuleOption];
+    /// Changes a rules switch; the position goes back to the start position.
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
+    /// `position`: applied whole or not at all. On error the board has no position.
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
+    /// Why there is no position to work on, if there is none.
+    fn position_error(&self) -> Option<String>;
+    /// The position and where its game stands (`d`, `koma analyse`).
+    fn state(&self) -> Result<GameState, String>;
+    /// `moves`: legal move tokens.
+    fn legal_moves(&self) -> Result<Vec<String>, String>;
+    /// Whether the game is over in the current position: by a rule, or because the side
+    /// to move has no legal move. From the side to move's view. Repetitions are not judged.
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+/// The current position of game `G` and the keys of the positions before it.
+#[derive(Clone)]
+pub struct Current<G: Game> {
+    pub pos: G,
+    /// `(key, in_check)` of every position since the `position` root, current last.
+    pub history: Vec<(u64, bool)>,
+}
+
+impl<G: Game> Current<G> {
+    fn root(pos: G) -> Self {
+        let history = vec![(pos.key(), pos.in_check())];
+        Current { pos, history }
+    }
+}
+
+/// [`Board`] for game `G`.
+pub struct Tracked<G: Game> {
+    rules: G::Rules,
+    current: Result<Current<G>, String>,
+}
+
+impl<G: Game> Tracked<G> {
+    pub fn new() -> Self {
+        let rules = G::Rules::default();
+        Tracked { rules, current: Ok(Current::root(G::startpos(&rules))) }
+    }
+
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
+    }
+
+    /// The current position, or why there is none.
+    pub fn current(&self) -> Result<&Current<G>, String> {
+        self.current.as_ref().map_err(|e| e.clone())
+    }
+}
+
+impl<G: Game> Default for Tracked<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Board for Tracked<G> {
+    fn variant(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn startpos_sfen(&self) -> String {
+        G::startpos(&self.rules).to_sfen()
+    }
+
+    fn rule_options(&self) -> &'static [RuleOption] {
+        G::rule_options()
+    }
+
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        let mut rules = self.rules;
+        G::set_rule(&mut rules, name, value)?;
+        self.rules = rules;
+        self.current = Ok(Current::root(G::startpos(&self.rules)));
+        Ok(())
+    }
+
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
+        let applied = (|| {
+            let pos = match sfen {
+                None => G::startpos(&self.rules),
+                Some(s) => G::from_sfen(s, &self.rules)?,
+            };
+            let mut cur = Current::root(pos);
+            for (i, token) in moves.iter().enumerate() {
+                let mv = cur.pos.parse_move(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
+                cur.pos.play(mv);
+                cur.history.push((cur.pos.key(), cur.pos.in_check()));
+            }
+            Ok(cur)
+        })();
+        match applied {
+            Ok(cur) => {
+                self.current = Ok(cur);
+                Ok(())
+            }
+            Err(e) => {
+                self.current = Err(format!("the last position command was rejected ({e})"));
+                Err(e)
+            }
+        }
+    }
+
+    fn position_error(&self) -> Option<String> {
+        self.current.as_ref().err().cloned()
+    }
+
+    fn state(&self) -> Result<GameState, String> {
+        let cur = self.current()?;
+        Ok(GameState::of(&cur.pos, &cur.history))
+    }
+
+    fn legal_moves(&self) -> Result<Vec<String>, String> {
+        let cur = self.current()?;
+        let mut list = Vec::new();
+        cur.pos.legal_moves(&mut list);
+        Ok(list.iter().map(|&m| cur.pos.format_move(m)).collect())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.current().ok()?.pos;
+        if let Some(o) = pos.result() {
+            return Some(o);
+        }
+        let mut list = Vec::new();
+        pos.legal_moves(&mut list);
+        list.is_empty().then(|| pos.no_move_outcome())
+    }
+}
+
+struct NewBoard;
+
+impl Visitor for NewBoard {
+    type Output = Box<dyn Board>;
+    fn visit<G: Strategy + Notation>(self) -> Box<dyn Board> {
+        Box::new(Tracked::<G>::new())
+    }
+}
+
+/// A board of the variant named `name` at its start position, default rules.
+pub fn new_board(name: &str) -> Option<Box<dyn Board>> {
+    games::visit(name, NewBoard)
+}

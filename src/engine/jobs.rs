@@ -1,0 +1,302 @@
+//! The job runner: searches, perft counts and `bench` runs, each on a thread of its own,
+//! with the transposition table and move-ordering statistics that a game's searches share.
+//! Every job reports through the [`Sink`] as typed [`Event`]s and ends with its closing
+//! event (`BestMove`, `Checkmate`, `PerftTotal`, `BenchTotal`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::board::Current;
+use super::event::{Event, Info, MateResult, Score, Sink};
+use super::table_slot::{SharedTable, TableSlot};
+use crate::game::Strategy;
+use crate::perft;
+use crate::search::history::Histories;
+use crate::search::limits::GoParams;
+use crate::search::mate::{self, MateAnswer};
+use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
+use crate::search::tt::Table;
+use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
+
+/// What every job carries: how it is stopped, where it reports, and when it was asked for.
+#[derive(Clone)]
+pub struct JobContext {
+    pub signals: Arc<Signals>,
+    pub sink: Sink,
+    /// When the command arrived (a search's clock starts here).
+    pub start: Instant,
+}
+
+impl JobContext {
+    fn say(&self, e: Event) {
+        (self.sink)(e)
+    }
+
+    fn stopped(&self) -> bool {
+        self.signals.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// The engine's settings a search reads (from the options).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchSettings {
+    pub time: TimeOptions,
+    pub multipv: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+}
+
+/// Everything a search needs besides the position.
+pub struct SearchJob {
+    pub params: GoParams,
+    pub settings: SearchSettings,
+    pub ctx: JobContext,
+}
+
+type SharedStats<M> = Arc<Mutex<Vec<Histories<M>>>>;
+
+/// The table and statistics of one game's searches, and the threads that use them.
+pub struct Runner<G: Strategy> {
+    tt: TableSlot<G::Move>,
+    /// The move-ordering statistics (one per search thread) that the searches of a game
+    /// hand on to the next; `usinewgame` starts afresh (a new set, so that a running
+    /// search is never waited for).
+    stats: SharedStats<G::Move>,
+}
+
+fn spawn(name: &str, stack: Option<usize>, body: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, String> {
+    let mut builder = std::thread::Builder::new().name(name.into());
+    if let Some(bytes) = stack {
+        builder = builder.stack_size(bytes);
+    }
+    builder.spawn(body).map_err(|e| format!("cannot start the {name} thread: {e}"))
+}
+
+impl<G: Strategy> Runner<G> {
+    /// Starts making a table of `hash_mib` MiB in the background.
+    pub fn new(hash_mib: usize) -> Self {
+        Runner { tt: TableSlot::new(hash_mib), stats: SharedStats::default() }
+    }
+
+    /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.stats = SharedStats::default();
+    }
+
+    /// `USI_Hash`: a table of this size is made in the background.
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt.resize(mib);
+    }
+
+    /// `isready`: waits until the table is ready.
+    pub fn wait_ready(&mut self) {
+        self.tt.wait_ready();
+    }
+
+    /// Drops the table now; a later search makes a new one.
+    pub fn release_table(&mut self) {
+        self.tt.release();
+    }
+
+    /// `go perft N`: one event per move (sorted by token), then the total; a stop ends it
+    /// early with what it has, marked.
+    pub fn start_perft(&self, cur: &Current<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+        let pos = cur.pos.clone();
+        spawn("perft", None, move || {
+            let (lines, of) = perft::divide_until(&pos, depth, &ctx.signals.stop);
+            let total: u64 = lines.iter().map(|l| l.1).sum();
+            let done = lines.len();
+            for (mv, nodes) in lines {
+                ctx.say(Event::PerftMove { mv, nodes });
+            }
+            let (nodes, stopped) =
+                if ctx.stopped() { (total, Some((done, of))) } else { (if depth == 0 { 1 } else { total }, None) };
+            ctx.say(Event::PerftTotal { nodes, stopped });
+        })
+    }
+
+    /// `go`: a search thread that ends with exactly one `BestMove` or `Checkmate`.
+    pub fn start_search(&mut self, cur: &Current<G>, job: SearchJob) -> Result<JoinHandle<()>, String> {
+        let cur = cur.clone();
+        let mut searchmoves = Vec::new();
+        for t in &job.params.searchmoves {
+            match cur.pos.parse_move(t) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => {
+                    // A bad list is ignored whole: all moves are searched, never a resignation.
+                    job.ctx.say(Event::Error(format!("go: searchmoves ignored, all moves are searched: {e}")));
+                    searchmoves.clear();
+                    break;
+                }
+            }
+        }
+        let tt = self.tt.for_search();
+        let stats = Arc::clone(&self.stats);
+        spawn("search", Some(smp::STACK_BYTES), move || run_search(cur, job, searchmoves, tt, stats))
+    }
+
+    /// `bench`: `positions` to a fixed depth, each reported, then the totals; a stop
+    /// ends it early with the totals so far, marked.
+    pub fn start_bench(&self, positions: Vec<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+        spawn("bench", Some(smp::STACK_BYTES), move || bench(&positions, depth, &ctx))
+    }
+}
+
+/// The tokens of a line of moves from `pos`.
+fn tokens<G: Strategy>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let t = p.format_move(m);
+            p.play(m);
+            t
+        })
+        .collect()
+}
+
+fn info_of<G: Strategy>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
+    let ms = r.elapsed.as_millis() as u64;
+    Info {
+        depth: r.depth,
+        seldepth: r.seldepth,
+        multipv: (multipv > 1).then_some(r.multipv),
+        score: Some(match mate_plies(r.score) {
+            Some(n) => Score::Mate(n),
+            None => Score::Cp(r.score),
+        }),
+        nodes: r.nodes,
+        nps: r.nodes * 1000 / ms.max(1),
+        time_ms: ms,
+        hashfull: r.hashfull,
+        pv: tokens(root, &r.pv),
+    }
+}
+
+/// The body of the bench thread.
+fn bench<G: Strategy>(positions: &[G], depth: u32, ctx: &JobContext) {
+    let table = Table::new(crate::options::DEFAULT_HASH_MIB);
+    let limits = Limits {
+        time: time::TimePlan::unlimited(Duration::ZERO),
+        depth: Some(depth),
+        nodes: None,
+        multipv: 1,
+        searchmoves: Vec::new(),
+    };
+    let start = Instant::now();
+    let mut total = 0;
+    for (i, pos) in positions.iter().enumerate() {
+        let history = [(pos.key(), pos.in_check())];
+        let mut s = Searcher::new(&table, &ctx.signals, &history);
+        let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
+        total += r.nodes;
+        if ctx.stopped() {
+            ctx.say(Event::BenchStopped { index: i + 1, of: positions.len() });
+            break;
+        }
+        let best = r.best.map(|m| pos.format_move(m));
+        ctx.say(Event::BenchPosition { index: i + 1, nodes: r.nodes, best, sfen: pos.to_sfen() });
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    ctx.say(Event::BenchTotal { ms, nodes: total, nps: total * 1000 / ms.max(1), stopped: ctx.stopped() });
+}
+
+/// The body of the search thread.
+fn run_search<G: Strategy>(
+    cur: Current<G>,
+    job: SearchJob,
+    searchmoves: Vec<G::Move>,
+    tt: SharedTable<G::Move>,
+    stats: SharedStats<G::Move>,
+) {
+    let ctx = &job.ctx;
+    let root = &cur.pos;
+    let plan = time::plan(&job.params, root.side_to_move(), job.settings.time);
+
+    if let Some(mate_limit) = job.params.mate {
+        // A deadline too far to represent is no deadline.
+        let deadline = mate_limit.and_then(|ms| ctx.start.checked_add(Duration::from_millis(ms)));
+        let answer = match mate::solve(root, &ctx.signals, deadline) {
+            MateAnswer::Mate(pv) => MateResult::Mate(tokens(root, &pv)),
+            MateAnswer::NoMate => MateResult::NoMate,
+            MateAnswer::Timeout => MateResult::Timeout,
+        };
+        ctx.say(Event::Checkmate(answer));
+        return;
+    }
+
+    // The hard deadline, by the wall clock, on a thread of its own.
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(deadline) = Deadline::new(&plan, ctx.start, ctx.signals.pondering.load(Ordering::SeqCst)) {
+            let (signals, done) = (&*ctx.signals, &done);
+            let spawned = std::thread::Builder::new()
+                .name("deadline".into())
+                .spawn_scoped(scope, move || time::watch(deadline, &SystemClock, signals, done));
+            if let Err(e) = spawned {
+                log::warn!("cannot start the deadline thread: {e}");
+            }
+        }
+        search_and_answer(&cur, &job, searchmoves, &tt, &stats, plan);
+        done.store(true, Ordering::Release);
+    });
+}
+
+/// The search proper and its `bestmove`, while the deadline is watched.
+fn search_and_answer<G: Strategy>(
+    cur: &Current<G>,
+    job: &SearchJob,
+    searchmoves: Vec<G::Move>,
+    tt: &SharedTable<G::Move>,
+    stats: &SharedStats<G::Move>,
+    plan: time::TimePlan,
+) {
+    let (ctx, root) = (&job.ctx, &cur.pos);
+    let signals = &ctx.signals;
+    let mut guard = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The slot hands out a table that is ready; an empty one would be a bug, not a reason
+    // to allocate a big table inside the move's time.
+    let table = guard.get_or_insert_with(|| Table::new(1));
+    let book = root.book_move().filter(|m| {
+        let mut legal = Vec::new();
+        root.legal_moves(&mut legal);
+        legal.contains(m) && (searchmoves.is_empty() || searchmoves.contains(m))
+    });
+    let (best, ponder) = if let Some(m) = book {
+        ctx.say(Event::BookMove(root.format_move(m)));
+        (Some(m), None)
+    } else {
+        let multipv = job.settings.multipv;
+        let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv, searchmoves };
+        let mut report = |rep: &Report<G::Move>| ctx.say(Event::Info(info_of(root, rep, multipv)));
+        let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let threads = job.settings.threads;
+        let r =
+            smp::search_with(root, &cur.history, &limits, table, signals, &mut stats, threads, ctx.start, &mut report);
+        (r.best, r.ponder)
+    };
+    drop(guard);
+
+    // Never answer sooner than the minimum time, and never before `stop`/`ponderhit`
+    // in an infinite or ponder search.
+    loop {
+        if signals.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let waiting_for_gui = job.params.infinite || signals.pondering.load(Ordering::Relaxed);
+        if !waiting_for_gui && ctx.start.elapsed() >= plan.minimum {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ponder = ponder.map(|p| {
+        let mut after = root.clone();
+        if let Some(b) = best {
+            after.play(b);
+        }
+        after.format_move(p)
+    });
+    ctx.say(Event::BestMove { mv: best.map(|m| root.format_move(m)), ponder });
+}

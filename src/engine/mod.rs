@@ -1,0 +1,286 @@
+//! The engine: owns the options, the current game session and the running job. It knows
+//! no protocol: it takes typed [`Command`]s and tells what happens as typed [`Event`]s
+//! through its [`Sink`]; the dialects in `crate::protocol` turn lines into commands and
+//! events into lines, as Stockfish's `Engine` sits under its `UCIEngine`.
+//!
+//! `isready`, `stop`, `ponderhit`, `gameover`, `d` and `moves` are answered while a job
+//! runs; anything that would change what the job works on stops it first (its closing
+//! event comes out before the command's own answer).
+//!
+//! - [`board`]: one game's rules and position behind an object-safe face (no threads);
+//! - [`session`]: the engine's game, a board joined to its job [`jobs::Runner`];
+//! - [`jobs`]: search, perft and bench threads, the table and the statistics;
+//! - [`command`], [`event`]: the typed requests and answers.
+
+pub mod board;
+pub mod command;
+pub mod event;
+pub mod jobs;
+pub mod session;
+mod table_slot;
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+pub use board::{new_board, Board, PositionError};
+pub use command::Command;
+pub use event::{Event, Info, MateResult, Score, Sink};
+pub use session::{new_session, Session};
+
+use crate::games;
+use crate::options::{self, Change, Options};
+use crate::search::limits::GoParams;
+use crate::search::time::TimeOptions;
+use crate::search::Signals;
+use jobs::{JobContext, SearchJob, SearchSettings};
+
+/// The engine's name in the handshake.
+pub fn name() -> String {
+    format!("koma {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Whether the caller goes on reading commands after one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Engine {
+    options: Options,
+    session: Box<dyn Session>,
+    signals: Arc<Signals>,
+    job: Option<JoinHandle<()>>,
+    /// The running job only ends on `stop`/`ponderhit` (infinite, ponder, mate infinite).
+    job_is_open_ended: bool,
+    sink: Sink,
+}
+
+impl Engine {
+    pub fn new(sink: Sink) -> Engine {
+        let options = Options::default();
+        let session = new_session(options.variant, options.hash_mib)
+            .or_else(|| games::names().first().and_then(|n| new_session(n, options.hash_mib)))
+            .expect("at least one game is registered");
+        Engine { options, session, signals: Arc::new(Signals::default()), job: None, job_is_open_ended: false, sink }
+    }
+
+    fn say(&self, e: Event) {
+        (self.sink)(e)
+    }
+
+    fn error(&self, msg: impl Into<String>) {
+        self.say(Event::Error(msg.into()));
+    }
+
+    /// Stops a running job and waits for its closing event.
+    fn finish_job(&mut self) {
+        if let Some(handle) = self.job.take() {
+            self.signals.stop.store(true, Ordering::SeqCst);
+            self.signals.pondering.store(false, Ordering::SeqCst);
+            if handle.join().is_err() {
+                self.error("the search thread failed; the position is unchanged");
+            }
+        }
+    }
+
+    /// End of input: like `quit`, but a job with limits of its own (time, depth, nodes)
+    /// is allowed to finish, so `echo "go depth 8" | koma` prints the whole search.
+    pub fn end_of_input(&mut self) {
+        self.wait_for_limited_job();
+        self.finish_job();
+    }
+
+    /// Waits for a running search, perft or bench that ends by limits of its own (not
+    /// for an open-ended one: infinite, ponder, mate infinite, a bare `go`).
+    pub fn wait_for_limited_job(&mut self) {
+        if !self.job_is_open_ended {
+            if let Some(handle) = self.job.take() {
+                if handle.join().is_err() {
+                    self.error("the search thread failed; the position is unchanged");
+                }
+            }
+        }
+    }
+
+    /// The current variant's name.
+    pub fn variant(&self) -> &'static str {
+        self.session.board().variant()
+    }
+
+    /// The current position and where its game stands (what `d` shows).
+    pub fn state(&self) -> Result<crate::state::GameState, String> {
+        self.session.board().state()
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.job.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    pub fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Hello => {
+                self.say(Event::Hello { name: name(), author: "the koma developers".into(), options: options::lines() })
+            }
+            Command::IsReady => {
+                // A table being made for `USI_Hash` or `usinewgame` is waited for here.
+                self.session.wait_ready();
+                self.say(Event::Ready);
+            }
+            Command::SetOption { name, value } => {
+                self.finish_job();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::NewGame => {
+                self.finish_job();
+                self.session.new_game();
+            }
+            Command::Position { sfen, moves } => {
+                self.finish_job();
+                if let Err(e) = self.session.board_mut().set_position(sfen.as_deref(), &moves) {
+                    self.error(format!("position rejected: {e}"));
+                }
+            }
+            Command::Go(params) => {
+                self.finish_job();
+                self.go(params);
+            }
+            Command::Perft(depth) => {
+                self.finish_job();
+                let ctx = self.new_job(false);
+                let started = self.session.start_perft(depth, ctx);
+                self.started(started, "perft");
+            }
+            Command::Bench(depth) => {
+                self.finish_job();
+                let ctx = self.new_job(false);
+                let started = self.session.start_bench(depth, ctx);
+                self.started(started, "bench");
+            }
+            Command::Stop | Command::GameOver(_) => self.finish_job(),
+            Command::PonderHit => self.signals.pondering.store(false, Ordering::SeqCst),
+            Command::Quit => {
+                self.finish_job();
+                return Flow::Quit;
+            }
+            Command::Display => match self.session.board().state() {
+                Ok(state) => self.say(Event::State(Box::new(state))),
+                Err(e) => self.error(format!("d: {e}")),
+            },
+            Command::Moves => match self.session.board().legal_moves() {
+                Ok(moves) => self.say(Event::Moves(moves)),
+                Err(e) => self.error(format!("moves: {e}")),
+            },
+        }
+        Flow::Continue
+    }
+
+    /// Keeps a started job's thread, or says why it did not start.
+    fn started(&mut self, started: Result<JoinHandle<()>, String>, what: &str) {
+        match started {
+            Ok(handle) => self.job = Some(handle),
+            Err(e) => self.error(format!("{what}: {e}")),
+        }
+    }
+
+    /// Fresh signals for a job (search, perft, bench); `open_ended`: only `stop` (or the
+    /// end of input) ends it.
+    fn new_job(&mut self, open_ended: bool) -> JobContext {
+        self.signals = Arc::new(Signals::default());
+        self.job_is_open_ended = open_ended;
+        JobContext { signals: Arc::clone(&self.signals), sink: Arc::clone(&self.sink), start: Instant::now() }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut next = self.options.clone();
+        let change = match next.set(name, value) {
+            Ok(change) => change,
+            Err(e) => return self.error(e.to_string()),
+        };
+        match change {
+            Change::Variant => {
+                // The old session's table goes first, so that two tables are never held at
+                // once (the option was checked: the new session cannot fail to start).
+                self.session.release_table();
+                let Some(mut session) = new_session(next.variant, next.hash_mib) else {
+                    return self.error(format!("no variant '{}'", next.variant));
+                };
+                for (opt_name, v) in &next.rules {
+                    let board = session.board_mut();
+                    if board.rule_options().iter().any(|o| o.name == *opt_name) {
+                        if let Err(e) = board.set_rule(opt_name, v) {
+                            return self.error(e.to_string());
+                        }
+                    }
+                }
+                self.session = session;
+                self.announce_variant();
+            }
+            Change::Hash => self.session.set_hash(next.hash_mib),
+            Change::Rule { variant, name, value } => {
+                if variant == self.variant() {
+                    if let Err(e) = self.session.board_mut().set_rule(name, &value) {
+                        return self.error(e.to_string());
+                    }
+                }
+            }
+            Change::Other => {}
+        }
+        self.options = next;
+    }
+
+    fn announce_variant(&self) {
+        if let Some(d) = games::descriptor(self.variant()) {
+            let startpos = self.session.board().startpos_sfen();
+            self.say(Event::VariantChanged { name: d.name, files: d.files, ranks: d.ranks, startpos });
+        }
+    }
+
+    /// The answer to a `go` that cannot search: its closing event, after the error.
+    fn cannot_search(&self, why: String, is_mate: bool) {
+        self.error(why);
+        if is_mate {
+            // Not `nomate`: that would claim a proof about a position there is none of.
+            self.say(Event::Checkmate(MateResult::Timeout));
+        } else {
+            self.say(Event::BestMove { mv: None, ponder: None });
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        let is_mate = params.mate.is_some();
+        if let Some(why) = self.session.board().position_error() {
+            return self.cannot_search(format!("go: no position to search: {why}"), is_mate);
+        }
+        // Open-ended: nothing but `stop` (or the end of input) ends it.
+        let p = &params;
+        let own_limit = [p.btime, p.wtime, p.binc, p.winc, p.byoyomi, p.movetime, p.nodes].iter().any(Option::is_some)
+            || p.depth.is_some()
+            || matches!(p.mate, Some(Some(_)));
+        let open_ended = p.infinite || p.ponder || !own_limit;
+        let ctx = self.new_job(open_ended);
+        self.signals.pondering.store(params.ponder, Ordering::SeqCst);
+        let o = &self.options;
+        let settings = SearchSettings {
+            time: TimeOptions {
+                minimum_ms: o.minimum_thinking_ms,
+                overhead_ms: o.move_overhead_ms,
+                byoyomi_overhead_ms: o.byoyomi_overhead_ms,
+            },
+            multipv: o.multipv,
+            threads: o.threads,
+        };
+        match self.session.start_search(SearchJob { params, settings, ctx }) {
+            Ok(handle) => self.job = Some(handle),
+            Err(e) => self.cannot_search(format!("go: {e}"), is_mate),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.finish_job();
+    }
+}

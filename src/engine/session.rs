@@ -1,0 +1,111 @@
+//! A game session: the engine's one game, behind an object-safe face. It joins the
+//! game's [`Board`] (rules, position) and its job [`Runner`] (table, statistics,
+//! threads). The engine picks the session when the variant is chosen and from then on
+//! never matches on the variant again.
+
+use std::thread::JoinHandle;
+
+use super::board::{Board, Tracked};
+use super::event::Event;
+use super::jobs::{JobContext, Runner, SearchJob};
+use crate::game::{Notation, Strategy};
+use crate::games::{self, Visitor};
+
+/// The variant-independent face of the engine's game.
+pub trait Session: Send {
+    fn board(&self) -> &dyn Board;
+    fn board_mut(&mut self) -> &mut dyn Board;
+    /// `go perft N` on a thread of its own.
+    fn start_perft(&self, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String>;
+    /// `go`: starts a search thread that ends with exactly one `bestmove` or `checkmate`.
+    fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String>;
+    /// `bench` on a thread of its own: the start position and the game's bench positions
+    /// to `depth` (the game's bench depth if `None`).
+    fn start_bench(&self, depth: Option<u32>, ctx: JobContext) -> Result<JoinHandle<()>, String>;
+    /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
+    fn new_game(&mut self);
+    /// `USI_Hash`: a table of this size is made in the background.
+    fn set_hash(&mut self, mib: usize);
+    /// `isready`: waits until the table is ready.
+    fn wait_ready(&mut self);
+    /// Drops the table now (before another session makes its own); a later search makes
+    /// a new one.
+    fn release_table(&mut self);
+}
+
+/// [`Session`] for game `G`.
+pub struct GameSession<G: Strategy> {
+    board: Tracked<G>,
+    runner: Runner<G>,
+}
+
+impl<G: Strategy> GameSession<G> {
+    /// The start position with default rules; a table of `hash_mib` MiB is made in the
+    /// background.
+    pub fn new(hash_mib: usize) -> Self {
+        GameSession { board: Tracked::new(), runner: Runner::new(hash_mib) }
+    }
+}
+
+impl<G: Strategy> Session for GameSession<G> {
+    fn board(&self) -> &dyn Board {
+        &self.board
+    }
+
+    fn board_mut(&mut self) -> &mut dyn Board {
+        &mut self.board
+    }
+
+    fn start_perft(&self, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+        self.runner.start_perft(self.board.current()?, depth, ctx)
+    }
+
+    fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
+        let cur = self.board.current()?;
+        self.runner.start_search(cur, job)
+    }
+
+    fn start_bench(&self, depth: Option<u32>, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+        let depth = depth.unwrap_or(G::BENCH_DEPTH).clamp(1, 64);
+        let rules = self.board.rules();
+        let mut positions = vec![G::startpos(rules)];
+        for s in G::BENCH_POSITIONS {
+            match G::from_sfen(s, rules) {
+                Ok(p) => positions.push(p),
+                Err(e) => (ctx.sink)(Event::Error(format!("bench position '{s}': {e}"))),
+            }
+        }
+        self.runner.start_bench(positions, depth, ctx)
+    }
+
+    fn new_game(&mut self) {
+        self.runner.new_game();
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.runner.set_hash(mib);
+    }
+
+    fn wait_ready(&mut self) {
+        self.runner.wait_ready();
+    }
+
+    fn release_table(&mut self) {
+        self.runner.release_table();
+    }
+}
+
+struct NewSession(usize);
+
+impl Visitor for NewSession {
+    type Output = Box<dyn Session>;
+    fn visit<G: Strategy + Notation>(self) -> Box<dyn Session> {
+        Box::new(GameSession::<G>::new(self.0))
+    }
+}
+
+/// A session of the variant named `name` (start position, default rules) with a table of
+/// `hash_mib` MiB made in the background.
+pub fn new_session(name: &str, hash_mib: usize) -> Option<Box<dyn Session>> {
+    games::visit(name, NewSession(hash_mib))
+}

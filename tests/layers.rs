@@ -1,0 +1,86 @@
+//! The library's layers (src/lib.rs) only point downward: a module uses `crate::` paths
+//! of lower layers and of itself, never of its own layer or a higher one, so there are no
+//! cycles. Test code (`#[cfg(test)]` modules, which may build a concrete game) and
+//! comments are not counted.
+
+use std::path::{Path, PathBuf};
+
+/// The top-level modules of the library, lowest layer first.
+const LAYERS: &[&[&str]] = &[
+    &["game"],
+    &["tune"],
+    &["games"],
+    &["search", "perft", "state", "referee"],
+    &["options"],
+    &["engine"],
+    &["protocol"],
+    &["transcript", "analyse"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules named by `crate::` paths in the code of `text`, with their lines.
+fn uses(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if code.starts_with("//") {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            found.push((i + 1, name));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_module_uses_only_lower_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    let mut modules_seen = 0;
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+        let module = first.trim_end_matches(".rs").to_string();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let Some(own) = layer(&module) else {
+            wrong.push(format!("src/{module}: not in LAYERS (add it where it belongs)"));
+            continue;
+        };
+        modules_seen += 1;
+        for (line, used) in uses(&std::fs::read_to_string(&file).unwrap()) {
+            match layer(&used) {
+                Some(l) if l < own || used == module => {}
+                Some(_) => wrong.push(format!("{}:{line}: {module} uses {used}", rel.display())),
+                // Not a module: an exported macro (`crate::weights_files!`) at the root.
+                None => {}
+            }
+        }
+    }
+    assert!(modules_seen > 10, "only {modules_seen} files read");
+    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+}
