@@ -3,7 +3,7 @@
 positions; prints each one's last completed depth, nodes and nodes/s.
 
 Usage:
-  python3 tools/depth_speed.py --koma target/release/koma --fsf FSF [--ms 5000]
+  python3 -m tools.depth_speed --koma target/release/koma --fsf FSF [--ms 5000]
          [--threads 1] [--only NAME]
 
 The positions (koma SFEN, given to FSF as its FEN with tools/match_fsf.py's
@@ -13,11 +13,9 @@ engine thinks at a time, but a timing is only as good as the cores it had.
 """
 import argparse
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match_fsf import variant_setup, sfen_to_fen  # noqa: E402
-from usi_engine import Engine, start_koma  # noqa: E402
+from tools.match_fsf import variant_setup, sfen_to_fen
+from tools.usi_engine import Engine, start_koma
 
 POSITIONS = [
     ("kokesu-start", "kokesu", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"),

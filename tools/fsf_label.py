@@ -7,7 +7,7 @@ in FSF's own scale, side to move's view). Positions FSF scores as a mate are lef
 The tuner (`examples/tune.rs --score-k fit`) fits the scale of these scores to the game
 results on its own, so FSF's centipawns need not be koma's.
 
-  tools/fsf_label.py --variant shogi66 --fsf /work/fsf/fairy-stockfish --nodes 10000 \\
+  python3 -m tools.fsf_label --variant shogi66 --fsf /work/fsf/fairy-stockfish --nodes 10000 \\
       --in target/tune/shogi66-1600.txt --out target/tune/shogi66-fsf.txt [--jobs 2]
 
 Kokesu, and 66 shogi after the placement (the variants tools/match_fsf.py plays).
@@ -20,9 +20,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match_fsf import sfen_to_fen, variant_setup  # noqa: E402
-from usi_engine import Engine  # noqa: E402
+from tools.match_fsf import sfen_to_fen, variant_setup
+from tools.usi_engine import Engine
 
 
 def fen_of(variant, sfen):

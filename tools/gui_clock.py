@@ -3,7 +3,7 @@
 Tests check the time logic on a hand-moved clock; this script measures what a GUI sees.
 
 Usage:
-  python3 tools/gui_clock.py [--koma target/release/koma] [--part all|gui|stop|isready|hash]
+  python3 -m tools.gui_clock [--koma target/release/koma] [--part all|gui|stop|isready|hash]
          [--games N] [--max-plies P] [--byoyomi MS ...] [--samples S] [--no-load]
 
 Parts:
@@ -23,11 +23,9 @@ import multiprocessing
 import os
 import random
 import subprocess
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import Engine, start_koma  # noqa: E402
+from tools.usi_engine import Engine, start_koma
 
 GAMES = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
 

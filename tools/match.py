@@ -4,9 +4,9 @@ koma build, or Fairy-Stockfish) in any of koma's five games, paired openings wit
 colours swapped, Elo with its 95% error bar, LOS, and an SPRT stop rule.
 
 Usage:
-  python3 tools/match.py --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
+  python3 -m tools.match --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
          [--games N] [--sprt ELO0,ELO1] [--seed S] [--option NAME=VALUE ...]
-  python3 tools/match.py --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
+  python3 -m tools.match --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
   V: shogi66 kokesu numbershogi kanishogi kaninariebi (against fsf: shogi66 kokesu numbershogi)
 
 A clock game instead (--tc BASE+INC, seconds): each side's clock starts at BASE, is charged
@@ -61,9 +61,8 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import match_stats as stats  # noqa: E402
-from usi_engine import EngineError, reported_ms, start_koma  # noqa: E402
+from tools import match_stats as stats
+from tools.usi_engine import EngineError, reported_ms, start_koma
 
 VARIANTS = {
     #               repetition, perpetual check loses, placement plies, random plies
@@ -524,7 +523,7 @@ def main():
     referee = Referee(args.a, args.variant, rule_opts)
     a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)
     if fsf:
-        import match_fsf  # pyffish only where it is needed
+        from tools import match_fsf  # pyffish only where it is needed
         b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout, referee)
     else:
         b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)

@@ -26,7 +26,7 @@ import os
 import sys
 import tempfile
 
-from usi_engine import Engine, reported_ms
+from tools.usi_engine import Engine, reported_ms
 
 try:
     import pyffish as sf

@@ -2,7 +2,7 @@
 """Perft speed of koma beside Fairy-Stockfish on the same positions, one thread each.
 
 Usage:
-  python3 tools/perft_speed.py --fsf PATH --game kokesu|numbershogi|shogi66 CASE:DEPTH ...
+  python3 -m tools.perft_speed --fsf PATH --game kokesu|numbershogi|shogi66 CASE:DEPTH ...
 
 CASE is an `id` of fixtures/perft/<game>.perft (its sfen and `option` lines are used).
 Both engines run as processes already started; the time is measured from sending

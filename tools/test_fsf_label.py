@@ -1,12 +1,11 @@
-"""Unit tests of tools/fsf_label.py: python3 -m unittest discover tools
+"""Unit tests of tools/fsf_label.py: python3 -m unittest discover -s tools -t .
 
 The positions koma writes must reach Fairy-Stockfish as the same positions. With pyffish
 installed (tests/reference/requirements.txt, as in CI) each converted FEN is also checked
 by Fairy-Stockfish itself: accepted, with the side to move and the move count koma gives."""
 import unittest
 
-import fsf_label
-import match_fsf
+from tools import fsf_label, match_fsf
 
 try:
     import pyffish as sf

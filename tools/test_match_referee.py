@@ -1,4 +1,4 @@
-"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover tools
+"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover -s tools -t .
 
 The games against koma's own referee need a koma binary: $KOMA, else target/release/koma;
 they are skipped without one. Each takes a few milliseconds."""
@@ -8,9 +8,7 @@ import tempfile
 import types
 import unittest
 
-import match
-import match_fsf
-import usi_engine
+from tools import match, match_fsf, usi_engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plays one of koma's games to the end in a real xboard window, in a virtual X display.
 
-    tools/xboard_demo.py VARIANT [--mode human|machines] [--out DIR] [--depth N]
+    python3 -m tools.xboard_demo VARIANT [--mode human|machines] [--out DIR] [--depth N]
 
 VARIANT is an xboard variant name koma lists (kokesu, rokurokushogi, numbershogi).
 
