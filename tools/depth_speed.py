@@ -14,8 +14,8 @@ engine thinks at a time, but a timing is only as good as the cores it had.
 import argparse
 import os
 
-from tools.match_fsf import variant_setup, sfen_to_fen
-from tools.usi_engine import Engine, start_koma
+from tools.match_fsf import fen_of, start_fsf, variant_setup
+from tools.usi_engine import start_koma
 
 POSITIONS = [
     ("kokesu-start", "kokesu", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"),
@@ -45,19 +45,9 @@ def koma_think(path, variant, sfen, ms, threads):
 
 
 def fsf_think(path, variant, sfen, ms, threads):
-    name, ini, _ = variant_setup(variant, {"KokesuPromotion": "free"})
-    ini_path = "/tmp/depth_speed_%d.ini" % os.getpid()
-    with open(ini_path, "w") as f:
-        f.write(ini)
-    e = Engine([path], "fsf")
-    e.send("uci")
-    e.until("uciok", timeout=30)
-    for n, v in [("VariantPath", ini_path), ("UCI_Variant", name), ("Threads", str(threads)),
-                 ("Hash", "64"), ("Move Overhead", "0")]:
-        e.send("setoption name %s value %s" % (n, v))
-    e.send("isready")
-    e.until("readyok", timeout=30)
-    e.send("position fen " + sfen_to_fen(sfen))
+    name, _ = variant_setup(variant, {"KokesuPromotion": "free"})
+    e = start_fsf(path, name, [("Threads", str(threads)), ("Hash", "64"), ("Move Overhead", "0")])
+    e.send("position fen " + fen_of(variant, sfen))
     e.send("go movetime %d" % ms)
     r = last_info(e.until("bestmove", timeout=ms / 1000 + 30))
     e.close()

@@ -86,14 +86,26 @@ def reported_ms(lines):
     return None
 
 
+def start(path, protocol, options=(), name="engine", timeout=None):
+    """An engine process after `usi` or `uci` (`protocol`), `setoption name N value V` for
+    each (N, V) of `options`, and `isready`; EngineError if a reply takes more than
+    `timeout` seconds (None: wait for ever)."""
+    e = Engine([path], name)
+    e.send(protocol)
+    e.until(protocol + "ok", timeout=timeout)
+    for n, v in options:
+        e.send("setoption name %s value %s" % (n, v))
+    e.send("isready")
+    e.until("readyok", timeout=timeout)
+    return e
+
+
 def start_koma(path, variant, options=(), name="koma"):
     """A koma process after `usi`, `USI_Variant`, `setoption name N value V` for each
     (N, V) of `options`, and `isready`."""
-    e = Engine([path], name)
-    e.send("usi")
-    e.until("usiok")
-    for n, v in [("USI_Variant", variant)] + list(options):
-        e.send("setoption name %s value %s" % (n, v))
-    e.send("isready")
-    e.until("readyok")
-    return e
+    return start(path, "usi", [("USI_Variant", variant)] + list(options), name)
+
+
+def start_uci(path, options=(), name="engine", timeout=None):
+    """A UCI engine (Fairy-Stockfish, or koma in UCI) after `uci`, the `options` and `isready`."""
+    return start(path, "uci", options, name, timeout)
