@@ -58,8 +58,8 @@ def variant_setup(variant, rules):
 
 
 def load_pyffish():
-    """pyffish with koma's variants defined, or None when it is not installed."""
-    if sf is not None:
+    """pyffish with koma's variants defined (once), or None when it is not installed."""
+    if sf is not None and "shogi66" not in sf.variants():
         with open(VARIANTS_INI) as f:
             sf.load_variant_config(f.read())
     return sf
