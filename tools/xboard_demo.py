@@ -26,6 +26,8 @@ import sys
 import tempfile
 import time
 
+from tools.usi_engine import position_command, start_uci
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KOMA = os.environ.get("KOMA", os.path.join(ROOT, "target", "release", "koma"))
 XBOARD = shutil.which("xboard") or "/usr/games/xboard"
@@ -79,30 +81,16 @@ class UciPlayer:
 
     def __init__(self, variant, depth):
         self.depth = depth
-        self.p = subprocess.Popen([KOMA], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name UCI_Variant value " + UCI_NAME[variant])
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        for line in self.p.stdout:
-            if line.startswith(prefix):
-                return line.strip()
-        sys.exit("koma (UCI) ended")
+        self.e = start_uci(KOMA, [("UCI_Variant", UCI_NAME[variant])], "koma (UCI)")
 
     def move(self, moves):
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send("go depth %d" % self.depth)
-        best = self.wait("bestmove").split()[1]
+        self.e.send(position_command(moves))
+        self.e.send("go depth %d" % self.depth)
+        best = self.e.until("bestmove")[-1].split()[1]
         return None if best == "(none)" else best
 
     def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+        self.e.close(timeout=10)
 
 
 MOVE_RE = re.compile(r">first : usermove \d+ >first : (\S+)|<first : move (\S+)|^GameEnds\(([1-9]\d*),")
