@@ -1,5 +1,6 @@
 //! The Python tools' own unit tests (match statistics, the match referee against this
 //! binary), run with the test suite's Python: `.venv` when the README's command made it.
+//! `tools` is a package: the tests import `tools.match` and the like from the root.
 
 use std::path::Path;
 use std::process::Command;
@@ -10,7 +11,7 @@ fn python_tools_pass_their_unit_tests() {
     let venv = root.join(".venv/bin/python");
     let python = if venv.exists() { venv } else { "python3".into() };
     let out = Command::new(&python)
-        .args(["-m", "unittest", "discover", "-s", "tools"])
+        .args(["-m", "unittest", "discover", "-s", "tools", "-t", "."])
         .current_dir(root)
         .env("KOMA", assert_cmd::cargo::cargo_bin("koma"))
         .output()

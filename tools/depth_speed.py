@@ -3,7 +3,7 @@
 positions; prints each one's last completed depth, nodes and nodes/s.
 
 Usage:
-  python3 tools/depth_speed.py --koma target/release/koma --fsf FSF [--ms 5000]
+  python3 -m tools.depth_speed --koma target/release/koma --fsf FSF [--ms 5000]
          [--threads 1] [--only NAME]
 
 The positions (koma SFEN, given to FSF as its FEN with tools/match_fsf.py's
@@ -13,11 +13,9 @@ engine thinks at a time, but a timing is only as good as the cores it had.
 """
 import argparse
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match_fsf import variant_setup, sfen_to_fen  # noqa: E402
-from usi_engine import Engine, start_koma  # noqa: E402
+from tools.match_fsf import fen_of, start_fsf, variant_setup
+from tools.usi_engine import start_koma
 
 POSITIONS = [
     ("kokesu-start", "kokesu", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"),
@@ -47,19 +45,9 @@ def koma_think(path, variant, sfen, ms, threads):
 
 
 def fsf_think(path, variant, sfen, ms, threads):
-    name, ini, _ = variant_setup(variant, {"KokesuPromotion": "free"})
-    ini_path = "/tmp/depth_speed_%d.ini" % os.getpid()
-    with open(ini_path, "w") as f:
-        f.write(ini)
-    e = Engine([path], "fsf")
-    e.send("uci")
-    e.until("uciok", timeout=30)
-    for n, v in [("VariantPath", ini_path), ("UCI_Variant", name), ("Threads", str(threads)),
-                 ("Hash", "64"), ("Move Overhead", "0")]:
-        e.send("setoption name %s value %s" % (n, v))
-    e.send("isready")
-    e.until("readyok", timeout=30)
-    e.send("position fen " + sfen_to_fen(sfen))
+    name, _ = variant_setup(variant, {"KokesuPromotion": "free"})
+    e = start_fsf(path, name, [("Threads", str(threads)), ("Hash", "64"), ("Move Overhead", "0")])
+    e.send("position fen " + fen_of(variant, sfen))
     e.send("go movetime %d" % ms)
     r = last_info(e.until("bestmove", timeout=ms / 1000 + 30))
     e.close()

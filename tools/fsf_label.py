@@ -7,7 +7,7 @@ in FSF's own scale, side to move's view). Positions FSF scores as a mate are lef
 The tuner (`examples/tune.rs --score-k fit`) fits the scale of these scores to the game
 results on its own, so FSF's centipawns need not be koma's.
 
-  tools/fsf_label.py --variant shogi66 --fsf /work/fsf/fairy-stockfish --nodes 10000 \\
+  python3 -m tools.fsf_label --variant shogi66 --fsf /work/fsf/fairy-stockfish --nodes 10000 \\
       --in target/tune/shogi66-1600.txt --out target/tune/shogi66-fsf.txt [--jobs 2]
 
 Kokesu, and 66 shogi after the placement (the variants tools/match_fsf.py plays).
@@ -15,21 +15,10 @@ Deterministic: one thread, `ucinewgame` before every position, a fixed node coun
 `--jobs N` runs N Fairy-Stockfish processes side by side and keeps the input's order.
 """
 import argparse
-import os
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match_fsf import sfen_to_fen, variant_setup  # noqa: E402
-from usi_engine import Engine  # noqa: E402
-
-
-def fen_of(variant, sfen):
-    if variant == "kokesu":
-        f = sfen.split()
-        return "%s %s - - 0 1" % (f[0], "w" if f[1] == "b" else "b")
-    return sfen_to_fen(sfen)
+from tools.match_fsf import fen_of, start_fsf, variant_setup
 
 
 def main():
@@ -43,18 +32,9 @@ def main():
     ap.add_argument("--option", action="append", default=[], help="koma rules switch NAME=VALUE")
     args = ap.parse_args()
     rules = dict(o.split("=", 1) for o in args.option)
-    fsf_variant, ini, _ = variant_setup(args.variant, rules)
-    fd, ini_path = tempfile.mkstemp(prefix="fsf_label_", suffix=".ini")
-    with os.fdopen(fd, "w") as f:
-        f.write(ini)
-    engines = []
-    for j in range(args.jobs):
-        e = Engine([args.fsf], "fsf%d" % j)
-        e.send("uci")
-        e.until("uciok", timeout=30)
-        for name, value in (("VariantPath", ini_path), ("UCI_Variant", fsf_variant), ("Threads", "1"), ("Hash", "16")):
-            e.send("setoption name %s value %s" % (name, value))
-        engines.append(e)
+    fsf_variant, _ = variant_setup(args.variant, rules)
+    engines = [start_fsf(args.fsf, fsf_variant, [("Threads", "1"), ("Hash", "16")], "fsf%d" % j, timeout=30)
+               for j in range(args.jobs)]
     t0 = time.time()
     done = kept = 0
 
@@ -87,7 +67,6 @@ def main():
                     print("%d positions, %d kept, %.0f s" % (done, kept, time.time() - t0), file=sys.stderr, flush=True)
     for e in engines:
         e.close()
-    os.unlink(ini_path)
     print("%d positions, %d kept, %.0f s" % (done, kept, time.time() - t0), file=sys.stderr)
 
 

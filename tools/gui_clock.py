@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Wall-clock measurements of koma's time use and responsiveness (issue 11's targets).
+"""Wall-clock measurements of koma's time use and responsiveness.
 Tests check the time logic on a hand-moved clock; this script measures what a GUI sees.
 
 Usage:
-  python3 tools/gui_clock.py [--koma target/release/koma] [--part all|gui|stop|isready|hash]
+  python3 -m tools.gui_clock [--koma target/release/koma] [--part all|gui|stop|isready|hash]
          [--games N] [--max-plies P] [--byoyomi MS ...] [--samples S] [--no-load]
 
 Parts:
@@ -22,12 +22,9 @@ import argparse
 import multiprocessing
 import os
 import random
-import subprocess
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import Engine, start_koma  # noqa: E402
+from tools.usi_engine import Engine, Referee, position_command, start, start_koma
 
 GAMES = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
 
@@ -60,62 +57,29 @@ def summary(name, ms):
         name, len(ms), percentile(ms, 50), percentile(ms, 99), max(ms) if ms else float("nan"))
 
 
-def position(moves):
-    return "position startpos moves " + " ".join(moves) if moves else "position startpos"
-
-
 def gui_move(koma, moves, byoyomi):
     """One move the RokuRokuGUI way; returns (ms as the GUI clocks it, bestmove)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([koma], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise RuntimeError("koma closed its output")
-            if line.startswith(prefix):
-                return line.strip()
-
-    send("usi")
-    until("usiok")
-    send("isready")
-    until("readyok")
-    send(position(moves))
-    send("go btime 0 wtime 0 byoyomi %d" % byoyomi)
-    best = until("bestmove").split()[1]
+    e = start(koma, "usi", name="koma")
+    e.send(position_command(moves))
+    e.send("go btime 0 wtime 0 byoyomi %d" % byoyomi)
+    best = e.until("bestmove")[-1].split()[1]
     ms = (time.perf_counter() - t0) * 1000
-    try:
-        send("quit")
-    except BrokenPipeError:
-        pass
-    p.terminate()
-    p.wait()
+    e.close()
     return ms, best
 
 
 def part_gui(args):
-    referee = start_koma(args.koma, "shogi66")
+    referee = Referee(args.koma, "shogi66")
     procs = load(not args.no_load)
     try:
         for byo in args.byoyomi:
             times, losses, slow = [], 0, []
             for g in range(args.games):
                 moves = []
-                seen = {}
                 for ply in range(args.max_plies):
-                    referee.send(position(moves))
-                    referee.send("moves")
-                    legal = referee.until("")[-1].split()
-                    referee.send("d")
-                    key = referee.until("sfen ")[-1].rsplit(" ", 1)[0]
-                    seen[key] = seen.get(key, 0) + 1
-                    if not legal or seen[key] >= 4:
+                    legal, _, result = referee.state(moves)
+                    if result is not None:
                         break
                     ms, best = gui_move(args.koma, moves, byo)
                     assert best in legal, (best, moves)
@@ -145,13 +109,13 @@ def setup_position(e, variant):
     moves = []
     rnd = random.Random(11)
     for _ in range(14 if variant in ("shogi66", "numbershogi") else 4):
-        e.send(position(moves))
+        e.send(position_command(moves))
         e.send("moves")
         legal = e.until("")[-1].split()
         if not legal:
             break
         moves.append(rnd.choice(legal))
-    e.send(position(moves))
+    e.send(position_command(moves))
 
 
 def part_stop(args):
@@ -177,13 +141,13 @@ def part_stop(args):
 def part_isready(args):
     e = start_koma(args.koma, "shogi66")
     setup_position(e, "shogi66")
-    for kind, start, end, final in [("idle", None, None, None),
+    for kind, begin, end, final in [("idle", None, None, None),
                                     ("search", "go infinite", "stop", "bestmove"),
                                     ("perft", "go perft 9", "stop", "Nodes searched"),
                                     ("bench", "bench 30", "stop", "Nodes/second")]:
         ms = []
-        if start:
-            e.send(start)
+        if begin:
+            e.send(begin)
         for _ in range(args.samples * 2):
             time.sleep(random.uniform(0.005, 0.03))
             t, _ = timed(e, "isready", "readyok")
@@ -202,7 +166,7 @@ def part_hash(args):
         e.send("usi")
         e.until("usiok")
         e.send("setoption name USI_Hash value 4096")
-        t_ready, _ = timed(e, "isready", "readyok")
+        t_ready, _ = timed(e, "isready", "readyok")  # timed: not start()'s isready
         e.send("position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a")
         t_go, _ = timed(e, "go btime 0 wtime 0 byoyomi 300", "bestmove")
         worst.append(t_go)

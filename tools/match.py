@@ -4,9 +4,9 @@ koma build, or Fairy-Stockfish) in any of koma's five games, paired openings wit
 colours swapped, Elo with its 95% error bar, LOS, and an SPRT stop rule.
 
 Usage:
-  python3 tools/match.py --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
+  python3 -m tools.match --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
          [--games N] [--sprt ELO0,ELO1] [--seed S] [--option NAME=VALUE ...]
-  python3 tools/match.py --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
+  python3 -m tools.match --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
   V: shogi66 kokesu numbershogi kanishogi kaninariebi (against fsf: shogi66 kokesu numbershogi)
 
 A clock game instead (--tc BASE+INC, seconds): each side's clock starts at BASE, is charged
@@ -30,22 +30,15 @@ adds K random plies to any of them. No opening is played by two pairs: a repeat 
 again, with one more random ply after every 20 repeats (so kokesu's book lines get a
 random ply once all of them have been played).
 
-Referee: a third koma process of A's binary says which moves are legal (`moves`) and gives
-each position's SFEN (`d`); the script keeps the game's end rules:
-  * no legal move: the side to move has lost (named: checkmate in 66 shogi, sum of seven
-    in Number Shogi; otherwise a crab win or no normal move), except: kokesu without check is stalemate, a draw (a loss with
-    --option KokesuStalemate=loss); Kani Shogi's rule end is scored as rules.md §4 says
-    (parent, three children, two each by pip sum then larger pip), the side to move may
-    be the winner there;
-  * the position (board, side, hands) for the 4th time is a draw (kokesu: the 3rd); in 66
-    shogi a side whose every move since the position first stood gave check loses;
-  * kokesu: 100 plies without capture or pawn move is a draw (checkmate on that ply
-    counts first);
-  * --max-plies reached: adjudicated draw;
-  * an illegal move, a crash, or no `bestmove` within --move-timeout loses for that
-    engine, and the line says so (a crashed engine is restarted for the next game).
-In check is asked of koma itself: the SFEN with the other side to move is rejected by
-`position sfen` exactly when the side to move was in check.
+Referee: a third koma process of A's binary (tools/usi_engine.py's Referee) judges every
+game: it says which moves are legal (`moves`) and, through `d`'s `result` line, when the
+game is over, who won and by which rule. The game's rules are koma's alone (checkmate,
+stalemate and its switch, repetition, perpetual check, kokesu's 100 plies, sum of seven,
+the crab games' captures); this script adds only what a match runner decides:
+  * --max-plies reached: a draw adjudicated by the match runner, not a rule of any game;
+  * an illegal move (one not in the referee's list), a crash, or no `bestmove` within
+    --move-timeout loses for that engine, and the line says so (a crashed engine is
+    restarted for the next game); in a clock game (--tc) a side whose clock runs out loses.
 
 Statistics (tools/match_stats.py): W/D/L and score from A's view, Elo ± 95% from the pair
 scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood ratio for
@@ -61,17 +54,17 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import match_stats as stats  # noqa: E402
-from usi_engine import EngineError, reported_ms, start_koma  # noqa: E402
+from tools import match_stats as stats
+from tools.usi_engine import EngineError, Referee, position_command, reported_ms, start_koma
 
 VARIANTS = {
-    #               repetition, perpetual check loses, placement plies, random plies
-    "shogi66": dict(repetition=4, perpetual=True, placement=12, plies=0),
-    "kokesu": dict(repetition=3, perpetual=False, placement=0, plies=0),
-    "numbershogi": dict(repetition=4, perpetual=False, placement=12, plies=0),
-    "kanishogi": dict(repetition=4, perpetual=False, placement=0, plies=2),
-    "kaninariebi": dict(repetition=4, perpetual=False, placement=0, plies=2),
+    # How a pair's opening is made (the game's rules are the referee's): the random
+    # placement plies and the random plies after it.
+    "shogi66": dict(placement=12, plies=0),
+    "kokesu": dict(placement=0, plies=0),
+    "numbershogi": dict(placement=12, plies=0),
+    "kanishogi": dict(placement=0, plies=2),
+    "kaninariebi": dict(placement=0, plies=2),
 }
 
 # Balanced kokesu openings in chess notation (white first). Kokesu has no castling, so
@@ -102,115 +95,6 @@ def koma_to_chess(tok):
     return sq(tok[0:2]) + sq(tok[2:4]) + tok[4:]
 
 
-def board_cells(sfen):
-    """{(file, rank letter): piece} of an SFEN board field, '+' kept with its piece."""
-    rows = sfen.split()[0].split("/")
-    files = 0
-    for ch in rows[0]:
-        files += int(ch) if ch.isdigit() else (0 if ch == "+" else 1)
-    cells = {}
-    for r, row in enumerate(rows):
-        f, promo = files, ""
-        for ch in row:
-            if ch.isdigit():
-                f -= int(ch)
-            elif ch == "+":
-                promo = "+"
-            else:
-                cells[(f, chr(ord("a") + r))] = promo + ch
-                f -= 1
-                promo = ""
-    return cells
-
-
-def kanishogi_outcome(sfen):
-    """1 (side to move won), -1 (lost) or None (no rule end) by rules.md §4's order:
-    a parent captured, three children captured, two each by pip sum then larger pip."""
-    pieces = [p.lstrip("+") for p in board_cells(sfen).values()]
-    me_upper = sfen.split()[1] == "b"
-
-    def lost(upper):
-        have = {p for p in pieces if p.isupper() == upper}
-        return {i for i, c in enumerate("ABCD", 1) if (c if upper else c.lower()) not in have}
-
-    def parent(upper):
-        return ("K" if upper else "k") in pieces
-
-    if not parent(me_upper):
-        return -1
-    if not parent(not me_upper):
-        return 1
-    mine, theirs = lost(me_upper), lost(not me_upper)
-    if len(mine) >= 3:
-        return -1
-    if len(theirs) >= 3:
-        return 1
-    if len(mine) == 2 and len(theirs) == 2 and mine != theirs:
-        if sum(mine) != sum(theirs):
-            return 1 if sum(theirs) > sum(mine) else -1
-        return 1 if max(theirs) > max(mine) else -1
-    return None
-
-
-def sum_of_seven(sfen, color):
-    """Number Shogi: whether the hand of `color` (0 sente) holds pieces worth exactly 7."""
-    values, n = [], ""
-    for ch in sfen.split()[2]:
-        if ch.isdigit():
-            n += ch
-        elif ch != "-":
-            if ch.isupper() == (color == 0):
-                values += [ord(ch.upper()) - ord("A") + 1] * int(n or 1)
-            n = ""
-    sums = {0}
-    for v in values:
-        sums |= {x + v for x in sums}
-    return 7 in sums
-
-
-class Referee:
-    """A koma process that knows the rules: legal moves, SFEN, check."""
-
-    def __init__(self, path, variant, options):
-        self.args = (path, variant, options)
-        self.e = start_koma(path, variant, options, "referee")
-
-    def _position(self, moves):
-        self.e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-
-    def legal(self, moves):
-        self._position(moves)
-        self.e.send("moves")
-        line = self.e.until("", timeout=60)[-1]
-        if line.startswith("info string error"):
-            raise EngineError("referee: " + line)
-        return line.split()
-
-    def state(self, moves):
-        """(legal moves, SFEN) after `moves`, with one `position`."""
-        legal = self.legal(moves)
-        self.e.send("d")
-        return legal, self.e.until("sfen ", timeout=60)[-1][5:]
-
-    def sfen(self, moves):
-        self._position(moves)
-        self.e.send("d")
-        return self.e.until("sfen ", timeout=60)[-1][5:]
-
-    def in_check(self, sfen):
-        """Whether the side to move is in check: koma rejects the same position with the
-        other side to move (`the side not to move is in check`)."""
-        f = sfen.split()
-        f[1] = "w" if f[1] == "b" else "b"
-        self.e.send("position sfen " + " ".join(f))
-        self.e.send("isready")
-        lines = self.e.until("readyok", timeout=60)
-        return any("in check" in line for line in lines)
-
-    def close(self):
-        self.e.close()
-
-
 class KomaPlayer:
     def __init__(self, path, variant, options, name, go, timeout):
         self.path, self.variant, self.options, self.name = path, variant, options, name
@@ -228,7 +112,7 @@ class KomaPlayer:
 
     def best(self, moves, legal, clock=None):
         """`clock`: (first player's ms, second player's ms, increment ms) for a clock game."""
-        self.e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        self.e.send(position_command(moves))
         if clock:
             self.e.send("go btime %d wtime %d binc %d winc %d" % (clock[0], clock[1], clock[2], clock[2]))
         else:
@@ -271,23 +155,12 @@ def timed_best(mover, moves, legal, clocks, side, args):
     return chosen
 
 
-def quiet_move(sfen, token):
-    """Kokesu: neither a capture nor a pawn move (for the 100-ply rule)."""
-    cells = board_cells(sfen)
-    frm, to = (int(token[0]), token[1]), (int(token[2]), token[3])
-    return to not in cells and cells.get(frm, "").lower() != "p"
-
-
 def play_game(players, referee, opening, args):
     """players[0] has the first player's side (sente / white). The opening's moves are
-    played for them, through the same bookkeeping (repetition, 100 plies). Returns
-    (0 first player won | 1 second won | None draw, reason, moves)."""
-    rules = VARIANTS[args.variant]
+    played for them. The referee ends the game by its rules; the match runner adds the
+    ply cap and the losses by failure. Returns (0 first player won | 1 second won | None
+    draw, reason, moves)."""
     moves = []
-    sfens, seen = [], {}
-    quiet = 0
-    kokesu = args.variant == "kokesu"
-    stalemate_loses = args.rule_options.get("KokesuStalemate") == "loss"
     # --tc: each side's clock in ms, charged with the wall time from `go` to `bestmove`.
     clocks = [args.clock[0], args.clock[0]] if args.clock else None
     for p in players:
@@ -297,39 +170,13 @@ def play_game(players, referee, opening, args):
             p.kill()  # one more try with a fresh process; a second failure stops the match
             p.new_game(opening)
     while True:
-        legal, sfen = referee.state(moves)
-        side = 0 if sfen.split()[1] == "b" else 1
-        key = " ".join(sfen.split()[:3])  # board, side to move, hands
-        sfens.append(sfen)
-        seen.setdefault(key, []).append(len(sfens) - 1)
-        if not legal:
-            if kokesu:
-                if referee.in_check(sfen):
-                    return 1 - side, "checkmate", moves
-                return (1 - side if stalemate_loses else None), "stalemate", moves
-            if args.variant == "kanishogi":
-                o = kanishogi_outcome(sfen)
-                if o is not None:
-                    return (side if o > 0 else 1 - side), "rule end", moves
-            if args.variant == "numbershogi" and sum_of_seven(sfen, 1 - side):
-                return 1 - side, "sum of seven", moves
-            if args.variant == "shogi66" and referee.in_check(sfen):
-                return 1 - side, "checkmate", moves
-            return 1 - side, "no legal move", moves
-        if len(seen[key]) >= rules["repetition"]:
-            if rules["perpetual"]:
-                # Since the position first stood: the positions after the opponent's
-                # moves (we are to move), and those after ours.
-                first, cur = seen[key][0], len(sfens) - 1
-                if all(referee.in_check(sfens[k]) for k in range(first + 2, cur + 1, 2)):
-                    return side, "perpetual check", moves
-                if all(referee.in_check(sfens[k]) for k in range(first + 1, cur, 2)):
-                    return 1 - side, "perpetual check", moves
-            return None, "repetition", moves
-        if kokesu and quiet >= 100:
-            return None, "100 plies", moves
+        legal, sfen, result = referee.state(moves)
+        if result is not None:
+            winner, reason = result
+            return (None if winner is None else "bw".index(winner)), reason, moves
         if len(moves) >= args.max_plies:
-            return None, "ply limit (adjudicated)", moves
+            return None, "ply limit (adjudicated)", moves  # the match runner's cap, not a game rule
+        side = 0 if sfen.split()[1] == "b" else 1
         if len(moves) < len(opening):
             chosen = opening[len(moves)]
         else:
@@ -348,8 +195,6 @@ def play_game(players, referee, opening, args):
                 return 1 - side, "%s gave no move" % mover.name, moves
             if chosen not in legal:
                 return 1 - side, "illegal move %s by %s" % (chosen, mover.name), moves
-        if kokesu:
-            quiet = quiet + 1 if quiet_move(sfen, chosen) else 0
         moves.append(chosen)
 
 
@@ -465,7 +310,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--random-plies", type=int, default=None,
                     help="random plies after the placement / book line (default 2 in the crab games, else 0)")
-    ap.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many plies")
+    ap.add_argument("--max-plies", type=int, default=400,
+                    help="the match runner adjudicates a draw after this many plies (no game's rule)")
     ap.add_argument("--hash", type=int, default=16, help="hash MiB of each engine")
     ap.add_argument("--move-overhead", type=int, default=10,
                     help="ms of a movetime each engine keeps in hand (koma's default is 100)")
@@ -524,7 +370,7 @@ def main():
     referee = Referee(args.a, args.variant, rule_opts)
     a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)
     if fsf:
-        import match_fsf  # pyffish only where it is needed
+        from tools import match_fsf  # pyffish only where it is needed
         b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout, referee)
     else:
         b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)

@@ -4,7 +4,7 @@
 A change worth a few Elo needs more games than one match: play it again with other seeds
 (`--seed S`, each seed its own openings) and combine the logs:
 
-    python3 tools/match_combine.py m-s16.log m-s17.log m-s18.log [--sprt 0,10]
+    python3 -m tools.match_combine m-s16.log m-s17.log m-s18.log [--sprt 0,10]
 
 One line per log (its seed and result), then the combined one: W/D/L, Elo ± 95% from the
 pair scores (pentanomial), LOS and the GSPRT log-likelihood ratio with its verdict, as
@@ -18,8 +18,8 @@ import argparse
 import re
 import sys
 
-import match_stats as stats
-from match import fmt_elo
+from tools import match_stats as stats
+from tools.match import fmt_elo
 
 HEADER = re.compile(r"match: (\S+), A (\S+), B (\S+), (.*), up to \d+ games, seed (\d+),")
 GAME = re.compile(r"game \d+ \(pair (\d+)\): A plays (first|second), (A wins|B wins|draw) by ")

@@ -1,8 +1,8 @@
 """Fairy-Stockfish as engine B of tools/match.py (`--b fsf:PATH`): kokesu, 66 shogi after
 the placement, Number Shogi after the setup.
 
-FSF speaks UCI with its own variant definitions (INI below, from tests/reference/*_pyffish.py,
-with the draw rules of a real game instead of perft's). Its squares are a..(files) from the
+FSF speaks UCI with its own variant definitions (tools/fsf_variants.ini, which the
+cross-check scripts tests/reference/*_pyffish.py read too). Its squares are a..(files) from the
 left and 1..(ranks) from the bottom; koma's are files numbered from the right and ranks
 lettered from the top, so a token is translated square by square, `*` <-> `@` for drops;
 `+` (shogi promotion) and `q r b n` (kokesu) are the same in both.
@@ -24,9 +24,8 @@ move list against move list, and a koma move FSF does not know is reported once 
 """
 import os
 import sys
-import tempfile
 
-from usi_engine import Engine, reported_ms
+from tools.usi_engine import reported_ms, start_uci
 
 try:
     import pyffish as sf
@@ -35,84 +34,42 @@ except ImportError:  # the cross-check is optional
 
 SQUARES = {"kokesu": (8, 8), "shogi66": (6, 6), "numbershogi": (3, 5)}
 
-KOKESU_INI = """
-[kokesu-free:chess]
-castling = false
-enPassantRegion = -
-stalemateValue = %(stalemate)s
-
-[kokesu-captured:chess]
-castling = false
-enPassantRegion = -
-stalemateValue = %(stalemate)s
-promotionLimit = q:1 r:2 b:2 n:2
-mandatoryPawnPromotion = false
-"""
-
-SHOGI66_INI = """
-[shogi66:shogi]
-maxRank = 6
-maxFile = 6
-startFen = 6/pppppp/6/6/PPPPPP/6[KRBGSNLkrbgsnl] w 0 1
-promotionRegionWhite = *5 *6
-promotionRegionBlack = *1 *2
-"""
-
-NUMBERSHOGI_INI = """
-[numbershogi]
-maxRank = 5
-maxFile = 3
-king = -
-customPiece1 = a:fW
-customPiece2 = b:fF
-customPiece3 = c:fWfF
-customPiece4 = d:F
-customPiece5 = e:fWF
-customPiece6 = f:WfF
-customPiece7 = g:K
-customPiece8 = h:K
-customPiece9 = i:K
-customPiece10 = j:K
-customPiece11 = k:K
-customPiece12 = l:K
-promotedPieceType = a:g b:h c:i d:j e:k f:l
-pieceDrops = true
-capturesToHand = true
-promotionRegionWhite = *5
-promotionRegionBlack = *1
-mandatoryPiecePromotion = false
-immobilityIllegal = false
-doubleStep = false
-castling = false
-checking = false
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 4
-startFen = 3/3/3/3/3[ABCDEFabcdef] w - - 0 1
-
-[numbershogi-nopromo:numbershogi]
-promotionRegionWhite = -
-promotionRegionBlack = -
-"""
+# The variant definitions, shared with the cross-check scripts (tests/reference/*_pyffish.py).
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf_variants.ini")
 
 DEFAULT_TABLE = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S"
 
 
 def variant_setup(variant, rules):
-    """(FSF variant name, INI text, placement plies) for koma's variant and rules switches,
-    or SystemExit when FSF cannot play them."""
+    """(FSF variant name in fsf_variants.ini, placement plies) for koma's variant and rules
+    switches, or SystemExit when FSF cannot play them."""
     if variant == "kokesu":
         promo = rules.get("KokesuPromotion", "captured")
-        stalemate = "loss" if rules.get("KokesuStalemate") == "loss" else "draw"
-        return "kokesu-" + promo, KOKESU_INI % {"stalemate": stalemate}, 0
+        stalemate = "-stalemateloss" if rules.get("KokesuStalemate") == "loss" else ""
+        return "kokesu-" + promo + stalemate, 0
     if variant == "shogi66":
-        return "shogi66", SHOGI66_INI, 12
+        return "shogi66", 12
     if variant == "numbershogi":
         if " ".join(rules.get("NumberShogiPieceMoves", DEFAULT_TABLE).split()) != DEFAULT_TABLE:
             sys.exit("Fairy-Stockfish plays Number Shogi with the default direction table only")
         off = rules.get("NumberShogiPromotion", "on") == "off"
-        return ("numbershogi-nopromo" if off else "numbershogi"), NUMBERSHOGI_INI, 12
+        return ("numbershogi-nopromo" if off else "numbershogi"), 12
     sys.exit("Fairy-Stockfish does not play %s: use another koma build as B" % variant)
+
+
+def load_pyffish():
+    """pyffish with koma's variants defined (once), or None when it is not installed."""
+    if sf is not None and "shogi66" not in sf.variants():
+        with open(VARIANTS_INI) as f:
+            sf.load_variant_config(f.read())
+    return sf
+
+
+def start_fsf(path, fsf_variant, options=(), name="fsf", timeout=30):
+    """A Fairy-Stockfish process after `uci`, the variant file, `UCI_Variant`, each (N, V)
+    of `options`, and `isready`."""
+    return start_uci(path, [("VariantPath", VARIANTS_INI), ("UCI_Variant", fsf_variant)] + list(options),
+                     name, timeout)
 
 
 def to_fsf(token, files, ranks):
@@ -155,17 +112,22 @@ def sfen_to_fen(sfen):
     return "%s[%s] %s - - 0 1" % (f[0], hand, "w" if f[1] == "b" else "b")
 
 
+def fen_of(variant, sfen):
+    """A koma SFEN as FSF's FEN: kokesu has no hands (and no brackets), the shogi games'
+    hands go in brackets."""
+    if variant == "kokesu":
+        f = sfen.split()
+        return "%s %s - - 0 1" % (f[0], "w" if f[1] == "b" else "b")
+    return sfen_to_fen(sfen)
+
+
 class FsfPlayer:
     def __init__(self, path, args, name, timeout, referee):
         self.path, self.name, self.timeout, self.referee = path, name, timeout, referee
         self.variant = args.variant
         self.files, self.ranks = SQUARES[args.variant] if args.variant in SQUARES else (0, 0)
-        self.fsf_variant, ini, self.base = variant_setup(args.variant, args.rule_options)
-        fd, self.ini = tempfile.mkstemp(prefix="match_fsf_", suffix=".ini")
-        with os.fdopen(fd, "w") as f:
-            f.write(ini)
-        if sf is not None:
-            sf.load_variant_config(ini)
+        self.fsf_variant, self.base = variant_setup(args.variant, args.rule_options)
+        load_pyffish()
         self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))] + \
             [tuple(o.split("=", 1)) for o in args.fsf_option]
         self.go = args.go_b or args.go
@@ -173,21 +135,11 @@ class FsfPlayer:
         self.fen = None
         self.warned = False
 
-    def start(self):
-        e = Engine([self.path], self.name)
-        e.send("uci")
-        e.until("uciok", timeout=30)
-        for n, v in [("VariantPath", self.ini), ("UCI_Variant", self.fsf_variant)] + self.options:
-            e.send("setoption name %s value %s" % (n, v))
-        e.send("isready")
-        e.until("readyok", timeout=30)
-        return e
-
     def new_game(self, opening):
         if self.e is None or not self.e.alive():
             if self.e is not None:
                 self.e.close()
-            self.e = self.start()
+            self.e = start_fsf(self.path, self.fsf_variant, self.options, self.name)
         self.e.send("ucinewgame")
         self.e.send("isready")
         self.e.until("readyok", timeout=self.timeout)
@@ -230,7 +182,4 @@ class FsfPlayer:
             self.e.close(timeout=1)
         self.e = None
 
-    def close(self):
-        self.kill()
-        if os.path.exists(self.ini):
-            os.unlink(self.ini)
+    close = kill

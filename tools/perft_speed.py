@@ -2,7 +2,7 @@
 """Perft speed of koma beside Fairy-Stockfish on the same positions, one thread each.
 
 Usage:
-  python3 tools/perft_speed.py --fsf PATH --game kokesu|numbershogi|shogi66 CASE:DEPTH ...
+  python3 -m tools.perft_speed --fsf PATH --game kokesu|numbershogi|shogi66 CASE:DEPTH ...
 
 CASE is an `id` of fixtures/perft/<game>.perft (its sfen and `option` lines are used).
 Both engines run as processes already started; the time is measured from sending
@@ -10,39 +10,19 @@ Both engines run as processes already started; the time is measured from sending
 counts (they differ where Fairy-Stockfish cannot express a rule: Number Shogi's sum of
 seven ends the game in koma only) and both speeds.
 
-The Fairy-Stockfish variant definitions and SFEN -> FEN conversions are the cross-check
-scripts' own (tests/reference/*_pyffish.py); a current Fairy-Stockfish is built from the
-pyffish source release as kokesu_pyffish.py explains.
+The Fairy-Stockfish variant definitions are tools/fsf_variants.ini (the cross-check
+scripts' too) and the SFEN -> FEN conversion tools/match_fsf.py's; a current
+Fairy-Stockfish is built from the pyffish source release as
+tests/reference/kokesu_pyffish.py explains.
 """
 import argparse
 import os
-import sys
-import tempfile
 import time
 
+from tools.match_fsf import fen_of, start_fsf, variant_setup
+from tools.usi_engine import start_koma
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
-
-from usi_engine import Engine, start_koma  # noqa: E402
-
-
-def fsf_setup(game, options):
-    """(ini text, variant name, sfen -> fen) for the game and the fixture's options."""
-    if game == "kokesu":
-        import kokesu_pyffish as r
-        free = options.get("KokesuPromotion") == "free"
-        return r.INI, "kokesu-free" if free else "kokesu-captured", r.sfen_to_fen
-    if game == "numbershogi":
-        import numbershogi_pyffish as r
-        variant = "numbershogi-nopromo" if options.get("NumberShogiPromotion") == "off" else "numbershogi"
-        return r.BASE, variant, r.sfen_to_fen
-    if game == "shogi66":
-        import shogi66_pyffish as r
-        def conv(sfen):
-            grid, side, hands, _ = r.parse_sfen(sfen)
-            return r.to_fen(grid, side, hands)
-        return r.INI, r.VARIANT, conv
-    sys.exit("no Fairy-Stockfish definition for " + game)
 
 
 def read_cases(game):
@@ -82,20 +62,15 @@ def main():
     for spec in args.cases:
         cid, depth = spec.rsplit(":", 1)
         case = cases[cid]
-        ini, variant, conv = fsf_setup(args.game, case["options"])
+        variant, _ = variant_setup(args.game, case["options"])
         koma = start_koma(args.koma, args.game, case["options"].items())
         koma.send("position sfen " + case["sfen"])
         kn, kt = perft(koma, int(depth))
         koma.close()
-        with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
-            f.write(ini)
-        fsf = Engine([args.fsf], "fsf")
-        fsf.send("setoption name VariantPath value " + f.name)
-        fsf.send("setoption name UCI_Variant value " + variant)
-        fsf.send("position fen " + conv(case["sfen"]))
+        fsf = start_fsf(args.fsf, variant)
+        fsf.send("position fen " + fen_of(args.game, case["sfen"]))
         fn, ft = perft(fsf, int(depth))
         fsf.close()
-        os.unlink(f.name)
         print("%-34s %5s %14d %9.1f %14d %9.1f" % (cid, depth, kn, kn / kt / 1e6, fn, fn / ft / 1e6), flush=True)
 
 

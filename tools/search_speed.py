@@ -5,7 +5,7 @@ the search faster without changing its moves (the same bench node count), this i
 figure that says how much faster; a match at equal time says what it is worth.
 
 Usage:
-  python3 tools/search_speed.py --variant kaninariebi BUILD [BUILD ...]
+  python3 -m tools.search_speed --variant kaninariebi BUILD [BUILD ...]
          [--nodes 1000000] [--repeat 3] [--position "startpos moves ..."]
 
 Each repetition runs every build once on every position, builds alternating, each in a
@@ -17,11 +17,9 @@ positions where no build finds one within the nodes.
 import argparse
 import os
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import start_koma  # noqa: E402
+from tools.usi_engine import start_koma
 
 # `position` arguments: the start, six plies of koma at 20000 nodes a move from it, and
 # a middlegame (66 shogi: after a placement, which `go` answers from its book; Number

@@ -1,4 +1,4 @@
-"""Unit tests of tools/match_combine.py: python3 -m unittest discover tools"""
+"""Unit tests of tools/match_combine.py: python3 -m unittest discover -s tools -t ."""
 import contextlib
 import io
 import os
@@ -6,9 +6,9 @@ import tempfile
 import types
 import unittest
 
-import match
-import match_combine as c
-import match_stats as stats
+from tools import match
+from tools import match_combine as c
+from tools import match_stats as stats
 
 
 def log_lines(seed, pair_scores, variant="kokesu", limit="nodes 20000", tail=()):

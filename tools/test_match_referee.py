@@ -1,16 +1,15 @@
-"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover tools
+"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover -s tools -t .
 
-The games against koma's own referee need a koma binary: $KOMA, else target/release/koma;
-they are skipped without one. Each takes a few milliseconds."""
+The referee is koma itself (`moves`, and `d`'s `result` line): the games against it need
+a koma binary, $KOMA (tests/tools.rs sets it), else target/release/koma; they are skipped
+without one. Each takes a few milliseconds."""
 import os
 import sys
 import tempfile
 import types
 import unittest
 
-import match
-import match_fsf
-import usi_engine
+from tools import match, match_fsf, usi_engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")
@@ -65,61 +64,39 @@ class NotationTest(unittest.TestCase):
         self.assertEqual(match_fsf.sfen_to_fen("l1k1r1/pppppp/6/6/PPPPPP/LGKSN1 w 2Pp 13"),
                          "l1k1r1/pppppp/6/6/PPPPPP/LGKSN1[PPp] b - - 0 1")
 
-    def test_quiet_move(self):
-        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"
-        self.assertTrue(match.quiet_move(start, match.chess_to_koma("g1f3")))
-        self.assertFalse(match.quiet_move(start, match.chess_to_koma("e2e4")))
-        self.assertFalse(match.quiet_move("4k3/8/8/8/8/8/3q4/3QK3 b - 1", match.chess_to_koma("d1d2")))
+class ResultLineTest(unittest.TestCase):
+    """`d`'s lines as koma prints them (src/state.rs): the winner by the players' names."""
 
-    def test_sum_of_seven(self):
-        self.assertTrue(match.sum_of_seven("3/3/3/3/3 w AF 13", 0))
-        self.assertFalse(match.sum_of_seven("3/3/3/3/3 w AF 13", 1))
-        self.assertFalse(match.sum_of_seven("3/3/3/3/3 b B2Ec 13", 1))
-        self.assertFalse(match.sum_of_seven("3/3/3/3/3 b 2Bc 13", 0))
-        self.assertTrue(match.sum_of_seven("3/3/3/3/3 b 2BC 13", 0))
+    def lines(self, hands, result=None):
+        return ["side x (b)", hands, "ply 9", "phase over" if result else "phase play"] + \
+            (["result " + result] if result else []) + ["sfen 3/3/3/3/3 b - 9"]
 
-    def test_board_cells(self):
-        cells = match.board_cells("A3b/D3c/K3k/C3+d/B3a b - 1")
-        self.assertEqual(cells[(5, "a")], "A")
-        self.assertEqual(cells[(1, "a")], "b")
-        self.assertEqual(cells[(1, "d")], "+d")
-        self.assertEqual(len(cells), 10)
+    def test_shogi_names(self):
+        hands = "hands sente -  gote AF"
+        self.assertIsNone(usi_engine.parse_result(self.lines(hands)))
+        self.assertEqual(usi_engine.parse_result(self.lines(hands, "gote wins: sum of seven")), ("w", "sum of seven"))
+        self.assertEqual(usi_engine.parse_result(self.lines(hands, "sente wins: checkmate")), ("b", "checkmate"))
+        self.assertEqual(usi_engine.parse_result(self.lines(hands, "draw: repetition")), (None, "repetition"))
 
+    def test_crab_names(self):
+        hands = "hands black -  red -"
+        self.assertEqual(usi_engine.parse_result(self.lines(hands, "red wins: three children")), ("w", "three children"))
+        self.assertEqual(usi_engine.parse_result(self.lines(hands, "black wins: no legal move")), ("b", "no legal move"))
 
-class KaniShogiOutcomeTest(unittest.TestCase):
-    def test_rules_in_order(self):
-        o = match.kanishogi_outcome
-        self.assertIsNone(o("A3b/D3c/K3k/C3d/B3a b - 1"))
-        self.assertEqual(o("A3b/D3c/5/C3d/B3a b - 1"), -1)          # my parent gone
-        self.assertEqual(o("A3b/D3c/K4/C3d/B3a b - 1"), 1)          # theirs gone
-        self.assertEqual(o("5/4c/K3k/4d/B3a b - 1"), -1)            # I lost A C D
-        # two each: I lost A and B (3), they lost c and d (7): I win
-        self.assertEqual(o("5/D3a/K3k/C3b/5 b - 1"), 1)
-        self.assertEqual(o("5/D3a/K3k/C3b/5 w - 1"), -1)
-        # equal sums: I lost A and D (5), they lost b and c (5): the larger pip, mine, loses
-        self.assertEqual(o("5/4a/K3k/+C3d/B4 b - 1"), -1)
-        # the same pips lost: play on
-        self.assertIsNone(o("5/D3c/K3k/C3d/5 b - 1"))
+    def test_an_unknown_name_is_an_error(self):
+        with self.assertRaises(usi_engine.EngineError):
+            usi_engine.parse_result(self.lines("hands sente -  gote -", "white wins: checkmate"))
 
 
 class FakeReferee:
-    """Positions cycling through `cycle` (sente to move at even plies), `checks` the set
-    of those in which the side to move is in check."""
+    """Any move legal; the game ends by `result` once `end` plies are played."""
 
-    def __init__(self, cycle, checks):
-        self.cycle, self.checks = cycle, checks
-
-    def legal(self, moves):
-        return ["m"]
-
-    def sfen(self, moves):
-        return "%s %s - %d" % (self.cycle[len(moves) % len(self.cycle)], "bw"[len(moves) % 2], len(moves) + 1)
+    def __init__(self, end=1000, result=(None, "repetition")):
+        self.end, self.result = end, result
 
     def state(self, moves):
-        return self.legal(moves), self.sfen(moves)
-
-    def in_check(self, sfen):
-        return sfen.split()[0] in self.checks
+        sfen = "p%d %s - %d" % (len(moves), "bw"[len(moves) % 2], len(moves) + 1)
+        return ["m"], sfen, (self.result if len(moves) >= self.end else None)
 
 
 class Thinker(Script):
@@ -148,8 +125,7 @@ class ClockGameTest(unittest.TestCase):
         # 1 s + 0.1 s a move: B spends 400 ms a move, so after its third move it has
         # 1000 - 3 * 300 = 100 ms left and its fourth move takes it below zero.
         a, b = Thinker("A", 10, self.now), Thinker("B", 400, self.now)
-        cycle = ["p%d" % i for i in range(50)]
-        winner, why, moves = match.play_game([a, b], FakeReferee(cycle, set()), [], args_for("shogi66", clock=(1000, 100)))
+        winner, why, moves = match.play_game([a, b], FakeReferee(), [], args_for("shogi66", clock=(1000, 100)))
         self.assertEqual((winner, why, len(moves)), (0, "B lost on time", 7))
         # Each side is sent both clocks (first player's, second's) and the increment.
         self.assertEqual(b.sent[:3], [(1090, 1000, 100), (1180, 700, 100), (1270, 400, 100)])
@@ -163,27 +139,21 @@ class ClockGameTest(unittest.TestCase):
 
     def test_without_a_clock_the_players_are_sent_none(self):
         a, b = Thinker("A", 10_000, self.now), Thinker("B", 10_000, self.now)
-        winner, why, moves = match.play_game([a, b], FakeReferee(["p0", "p1", "p2", "p3"], set()), [], args_for("shogi66"))
-        self.assertEqual(why, "repetition")
+        winner, why, moves = match.play_game([a, b], FakeReferee(end=8), [], args_for("shogi66"))
+        self.assertEqual((winner, why, len(moves)), (None, "repetition", 8))
         self.assertEqual(set(a.sent + b.sent), {None})
 
 
-class PerpetualCheckTest(unittest.TestCase):
-    def play(self, checks):
+class RefereeDecidesTest(unittest.TestCase):
+    def test_the_referees_result_ends_the_game(self):
         players = [Script("A", ["m"] * 20), Script("B", ["m"] * 20)]
-        return match.play_game(players, FakeReferee(["p0", "p1", "p2", "p3"], checks), [], args_for("shogi66"))
+        self.assertEqual(match.play_game(players, FakeReferee(12, ("w", "perpetual check")), [], args_for("shogi66")),
+                         (1, "perpetual check", ["m"] * 12))
 
-    def test_sente_checks_throughout(self):
-        winner, why, moves = self.play({"p1", "p3"})
-        self.assertEqual((winner, why, len(moves)), (1, "perpetual check", 12))
-
-    def test_gote_checks_throughout(self):
-        winner, why, _ = self.play({"p0", "p2"})
-        self.assertEqual((winner, why), (0, "perpetual check"))
-
-    def test_not_every_move_a_check(self):
-        winner, why, _ = self.play({"p1"})
-        self.assertEqual((winner, why), (None, "repetition"))
+    def test_the_ply_cap_is_the_match_runners(self):
+        players = [Script("A", ["m"] * 20), Script("B", ["m"] * 20)]
+        self.assertEqual(match.play_game(players, FakeReferee(), [], args_for("shogi66", max_plies=5))[:2],
+                         (None, "ply limit (adjudicated)"))
 
 
 @unittest.skipUnless(os.access(KOMA, os.X_OK), "no koma binary (set KOMA or build target/release/koma)")
@@ -195,25 +165,12 @@ class KokesuRefereeTest(unittest.TestCase):
     def referee(self, **rules):
         key = tuple(sorted(rules.items()))
         if key not in self.ref:
-            self.ref[key] = match.Referee(KOMA, "kokesu", list(rules.items()))
+            self.ref[key] = usi_engine.Referee(KOMA, "kokesu", list(rules.items()))
         return self.ref[key]
 
     @classmethod
     def tearDownClass(cls):
         for r in cls.ref.values():
-            r.close()
-
-    def test_in_check(self):
-        r = self.referee()
-        self.assertTrue(r.in_check("7k/6Q1/6K1/8/8/8/8/8 w - 1"))
-        self.assertFalse(r.in_check("7k/5Q2/6K1/8/8/8/8/8 w - 1"))
-
-    def test_in_check_66_shogi(self):
-        r = match.Referee(KOMA, "shogi66", [])
-        try:
-            self.assertTrue(r.in_check("5k/4G1/6/6/6/K5 w - 13"))
-            self.assertFalse(r.in_check("5k/6/4G1/6/6/K5 w - 13"))
-        finally:
             r.close()
 
     def test_fools_mate(self):
@@ -289,6 +246,65 @@ class KokesuRefereeTest(unittest.TestCase):
         line = "g1f3 g8f6 f3g1 f6g8"
         self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu", max_plies=3))[:2],
                          (None, "ply limit (adjudicated)"))
+
+
+
+class RandomPlayer(Script):
+    """A player that picks any legal move (seeded)."""
+
+    def __init__(self, name, rng):
+        self.name, self.rng = name, rng
+
+    def best(self, moves, legal, clock=None):
+        return self.rng.choice(legal)
+
+
+def hand_sums_to_seven(sfen, side):
+    """Number Shogi, for the test's own check: whether `side`'s (b, w) hand in `sfen`
+    holds pieces worth exactly 7 (A..F are 1..6)."""
+    values, n = [], ""
+    for ch in sfen.split()[2]:
+        if ch.isdigit():
+            n += ch
+        elif ch != "-":
+            if ch.isupper() == (side == "b"):
+                values += [ord(ch.upper()) - ord("A") + 1] * int(n or 1)
+            n = ""
+    sums = {0}
+    for v in values:
+        sums |= {x + v for x in sums}
+    return 7 in sums
+
+
+@unittest.skipUnless(os.access(KOMA, os.X_OK), "no koma binary (set KOMA or build target/release/koma)")
+class EveryGameRefereeTest(unittest.TestCase):
+    """Random games of every game to their end, judged by koma's `d`: the winner read
+    from the `result` line agrees with the final position."""
+
+    def test_random_games_end_by_the_games_rules(self):
+        seen = set()
+        for variant in sorted(match.VARIANTS):
+            referee = usi_engine.Referee(KOMA, variant)
+            try:
+                rng = match.random.Random(1)
+                for _ in range(2):
+                    players = [RandomPlayer("A", rng), RandomPlayer("B", rng)]
+                    winner, why, moves = match.play_game(players, referee, [], args_for(variant, max_plies=1000))
+                    legal, sfen, result = referee.state(moves)
+                    self.assertEqual(result, (None if winner is None else "bw"[winner], why), (variant, moves))
+                    loser_to_move = sfen.split()[1] == "bw"[1 - winner] if winner is not None else None
+                    if why in ("checkmate", "no legal move"):
+                        self.assertEqual(legal, [], (variant, moves))
+                        self.assertTrue(loser_to_move, (variant, why, sfen))
+                    if why == "sum of seven":
+                        self.assertTrue(hand_sums_to_seven(sfen, "bw"[winner]), sfen)
+                    seen.add((variant, why))
+            finally:
+                referee.close()
+        # Seed 1 reaches these ends (among others): each side letter is read both ways.
+        for end in (("numbershogi", "sum of seven"), ("shogi66", "checkmate"), ("kokesu", "the move-count rule"),
+                    ("kanishogi", "capture of the parent crab")):
+            self.assertIn(end, seen)
 
 
 if __name__ == "__main__":

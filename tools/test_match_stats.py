@@ -1,8 +1,8 @@
-"""Unit tests of tools/match_stats.py: python3 -m unittest discover tools"""
+"""Unit tests of tools/match_stats.py: python3 -m unittest discover -s tools -t ."""
 import math
 import unittest
 
-import match_stats as m
+from tools import match_stats as m
 
 
 def penta(ll, ld, wl_dd, wd, ww):

@@ -1,11 +1,11 @@
-"""Unit tests of tools/search_speed.py: python3 -m unittest discover tools
+"""Unit tests of tools/search_speed.py: python3 -m unittest discover -s tools -t .
 
 The timed search needs a koma binary: $KOMA, else target/release/koma; it is skipped
 without one. It searches a few thousand nodes."""
 import os
 import unittest
 
-import search_speed
+from tools import search_speed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")

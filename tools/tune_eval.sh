@@ -27,7 +27,7 @@ kokesu)
         nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed $seed > target/tune/kokesu-g$seed.txt
     done
     cat target/tune/kokesu-g1.txt target/tune/kokesu-g2.txt > target/tune/kokesu-800.txt
-    nice -n 10 python3 tools/fsf_label.py --variant kokesu --fsf "$fsf" --nodes 10000 --jobs 2 \
+    nice -n 10 python3 -m tools.fsf_label --variant kokesu --fsf "$fsf" --nodes 10000 --jobs 2 \
         --in target/tune/kokesu-800.txt --out target/tune/kokesu-800-fsf.txt
     nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800-fsf.txt --from src/games/kokesu/weights.txt \
         --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit --out src/games/kokesu/weights.txt
@@ -43,7 +43,7 @@ shogi66)
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-s1.txt
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 2 > target/tune/shogi66-s2.txt
     cat target/tune/shogi66-s1.txt target/tune/shogi66-s2.txt > target/tune/shogi66-800.txt
-    nice -n 10 python3 tools/fsf_label.py --variant shogi66 --fsf "$fsf" --nodes 10000 --jobs 2 \
+    nice -n 10 python3 -m tools.fsf_label --variant shogi66 --fsf "$fsf" --nodes 10000 --jobs 2 \
         --in target/tune/shogi66-800.txt --out target/tune/shogi66-800-fsf.txt
     nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800-fsf.txt --from src/games/shogi66/weights.txt \
         --epochs 600 --rate 1 --l2 0.000000001 --lambda 0.25 --score-k fit --out src/games/shogi66/weights.txt

@@ -86,14 +86,87 @@ def reported_ms(lines):
     return None
 
 
+def start(path, protocol, options=(), name="engine", timeout=None):
+    """An engine process after `usi` or `uci` (`protocol`), `setoption name N value V` for
+    each (N, V) of `options`, and `isready`; EngineError if a reply takes more than
+    `timeout` seconds (None: wait for ever)."""
+    e = Engine([path], name)
+    e.send(protocol)
+    e.until(protocol + "ok", timeout=timeout)
+    for n, v in options:
+        e.send("setoption name %s value %s" % (n, v))
+    e.send("isready")
+    e.until("readyok", timeout=timeout)
+    return e
+
+
 def start_koma(path, variant, options=(), name="koma"):
     """A koma process after `usi`, `USI_Variant`, `setoption name N value V` for each
     (N, V) of `options`, and `isready`."""
-    e = Engine([path], name)
-    e.send("usi")
-    e.until("usiok")
-    for n, v in [("USI_Variant", variant)] + list(options):
-        e.send("setoption name %s value %s" % (n, v))
-    e.send("isready")
-    e.until("readyok")
-    return e
+    return start(path, "usi", [("USI_Variant", variant)] + list(options), name)
+
+
+def start_uci(path, options=(), name="engine", timeout=None):
+    """A UCI engine (Fairy-Stockfish, or koma in UCI) after `uci`, the `options` and `isready`."""
+    return start(path, "uci", options, name, timeout)
+
+
+def position_command(moves):
+    """`position startpos`, with ` moves ...` when there are any."""
+    return "position startpos moves " + " ".join(moves) if moves else "position startpos"
+
+
+def parse_result(lines):
+    """The end of the game in the lines koma's `d` prints: None while it goes on, else
+    (winner, reason) with winner `b` (the first player), `w`, or None for a draw.
+
+    `d` names the players as the game does (`hands sente ...  gote ...`, `black`/`red` in
+    the crab games) and ends, once the game is over, with `result sente wins: checkmate`
+    or `result draw: repetition` before the `sfen` line (src/state.rs)."""
+    names = None
+    for line in lines:
+        words = line.split()
+        if words[:1] == ["hands"] and len(words) >= 5:
+            names = (words[1], words[3])
+        elif line.startswith("result "):
+            text = line[len("result "):]
+            if text.startswith("draw: "):
+                return None, text[len("draw: "):]
+            who, sep, reason = text.partition(" wins: ")
+            if not sep or names is None or who not in names:
+                raise EngineError("cannot read the result line %r" % line)
+            return "bw"[names.index(who)], reason
+    return None
+
+
+class Referee:
+    """A koma process that judges a game: which moves are legal (`moves`), the position's
+    SFEN and, once the game is over, who won and by which rule (`d`'s `result` line).
+    Every end-of-game rule (checkmate, stalemate, repetition, perpetual check, the
+    move-count rule, sum of seven, the crab games' captures) is koma's own."""
+
+    def __init__(self, path, variant, options=(), name="referee"):
+        self.e = start_koma(path, variant, options, name)
+
+    def legal(self, moves):
+        """koma's legal moves after `moves` from the start; EngineError if koma rejects them."""
+        self.e.send(position_command(moves))
+        self.e.send("moves")
+        line = self.e.until("", timeout=60)[-1]
+        if line.startswith("info string error"):
+            raise EngineError("referee: " + line)
+        return line.split()
+
+    def state(self, moves):
+        """(legal moves, SFEN, result) after `moves`, with one `position`; result as
+        parse_result gives it (None while the game goes on)."""
+        legal = self.legal(moves)
+        self.e.send("d")
+        lines = self.e.until("sfen ", timeout=60)
+        return legal, lines[-1][len("sfen "):], parse_result(lines)
+
+    def sfen(self, moves):
+        return self.state(moves)[1]
+
+    def close(self):
+        self.e.close()

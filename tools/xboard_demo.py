@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plays one of koma's games to the end in a real xboard window, in a virtual X display.
 
-    tools/xboard_demo.py VARIANT [--mode human|machines] [--out DIR] [--depth N]
+    python3 -m tools.xboard_demo VARIANT [--mode human|machines] [--out DIR] [--depth N]
 
 VARIANT is an xboard variant name koma lists (kokesu, rokurokushogi, numbershogi).
 
@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from tools.usi_engine import position_command, start_uci
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KOMA = os.environ.get("KOMA", os.path.join(ROOT, "target", "release", "koma"))
@@ -79,30 +81,16 @@ class UciPlayer:
 
     def __init__(self, variant, depth):
         self.depth = depth
-        self.p = subprocess.Popen([KOMA], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name UCI_Variant value " + UCI_NAME[variant])
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        for line in self.p.stdout:
-            if line.startswith(prefix):
-                return line.strip()
-        sys.exit("koma (UCI) ended")
+        self.e = start_uci(KOMA, [("UCI_Variant", UCI_NAME[variant])], "koma (UCI)")
 
     def move(self, moves):
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send("go depth %d" % self.depth)
-        best = self.wait("bestmove").split()[1]
+        self.e.send(position_command(moves))
+        self.e.send("go depth %d" % self.depth)
+        best = self.e.until("bestmove")[-1].split()[1]
         return None if best == "(none)" else best
 
     def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+        self.e.close(timeout=10)
 
 
 MOVE_RE = re.compile(r">first : usermove \d+ >first : (\S+)|<first : move (\S+)|^GameEnds\(([1-9]\d*),")

@@ -8,9 +8,10 @@ pyffish builds a whole Position for every call (about 3 ms each here), so this w
 only ~300 nodes/s: the default --max-nodes 200000 checks every figure up to that size in
 about a minute or two (CI); `--max-nodes 10000000` checks all of them (about half an hour).
 
-How kokesu is expressed in Fairy-Stockfish:
+How kokesu is expressed in Fairy-Stockfish (tools/fsf_variants.ini, shared with the match
+tools):
 - Both switches: chess with `castling = false` and `enPassantRegion = -` (double steps
-  kept), `nMoveRule = 0` (perft never stops on a move count anyway).
+  kept); FSF's draw rules stay (perft never stops on a move count or a repetition).
 - KokesuPromotion=free: FIDE promotion (q r b n, compulsory) is exactly FSF's default.
 - KokesuPromotion=captured: FSF's `promotionLimit = q:1 r:2 b:2 n:2` offers a type only
   while the mover has fewer of it on the board than that limit, as in kokesu. Kokesu
@@ -27,11 +28,12 @@ release: `pip download pyffish==0.0.90 --no-binary :all: --no-deps`, unpack, the
 src/nnue/features/*.cpp` leaving out src/pyffish.cpp and src/ffishjs.cpp (about 5 minutes
 on one core; the defines are pyffish's own, and 66 shogi needs LARGEBOARDS for its
 `shogi` template; a build without them died in 4 of 30 kokesu match games, in endgame
-searches); load INI below with `setoption name VariantPath value FILE` and
-`setoption name UCI_Variant value kokesu-free`.
+searches); load the variants with `setoption name VariantPath value
+tools/fsf_variants.ini` and `setoption name UCI_Variant value kokesu-free`.
 SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = rank 8);
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """
+import os
 import sys
 import time
 
@@ -40,19 +42,8 @@ try:
 except ImportError:
     sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
-INI = """
-[kokesu-free:chess]
-castling = false
-enPassantRegion = -
-nMoveRule = 0
-
-[kokesu-captured:chess]
-castling = false
-enPassantRegion = -
-nMoveRule = 0
-promotionLimit = q:1 r:2 b:2 n:2
-mandatoryPawnPromotion = false
-"""
+# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/match_fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
 
 
 def sfen_to_fen(sfen):
@@ -121,7 +112,8 @@ def main():
         max_nodes = int(args[i + 1])
         del args[i:i + 2]
     path = args[0] if args else "fixtures/perft/kokesu.perft"
-    sf.load_variant_config(INI)
+    with open(VARIANTS_INI) as f:
+        sf.load_variant_config(f.read())
     cases = parse_suite(open(path).read())
     bad = checked = 0
     for case in cases:

@@ -19,6 +19,7 @@ with empty promotion regions (an "8" already on the board keeps its moves).
 
 Exits 1 if any figure differs, 0 otherwise.
 """
+import os
 import sys
 import time
 
@@ -27,48 +28,10 @@ try:
 except ImportError:
     sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
-BASE = """
-[numbershogi]
-maxRank = 5
-maxFile = 3
-king = -
-customPiece1 = a:fW
-customPiece2 = b:fF
-customPiece3 = c:fWfF
-customPiece4 = d:F
-customPiece5 = e:fWF
-customPiece6 = f:WfF
-customPiece7 = g:K
-customPiece8 = h:K
-customPiece9 = i:K
-customPiece10 = j:K
-customPiece11 = k:K
-customPiece12 = l:K
-promotedPieceType = a:g b:h c:i d:j e:k f:l
-pieceDrops = true
-capturesToHand = true
-promotionRegionWhite = *5
-promotionRegionBlack = *1
-mandatoryPiecePromotion = false
-immobilityIllegal = false
-doubleStep = false
-castling = false
-checking = false
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 99
-startFen = 3/3/3/3/3[ABCDEFabcdef] w - - 0 1
-
-[numbershogi-setup:numbershogi]
-mustDrop = true
-whiteDropRegion = *1 *2
-blackDropRegion = *4 *5
-
-[numbershogi-nopromo:numbershogi]
-promotionRegionWhite = -
-promotionRegionBlack = -
-"""
-sf.load_variant_config(BASE)
+# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/match_fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
+with open(VARIANTS_INI) as f:
+    sf.load_variant_config(f.read())
 
 VALUE = {ch: i + 1 for i, ch in enumerate("abcdef")}
 VALUE.update({ch: i + 1 for i, ch in enumerate("ghijkl")})  # a promoted type, should it reach a hand

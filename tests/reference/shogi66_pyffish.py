@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Recomputes the figures of fixtures/perft/shogi66.perft independently of koma.
 
-Play positions are counted by pyffish (Fairy-Stockfish), with 66 shogi defined below as a
-variant derived from its built-in `shogi`. Fairy-Stockfish has no placement phase, so
+Play positions are counted by pyffish (Fairy-Stockfish), with 66 shogi defined in
+tools/fsf_variants.ini as a variant derived from its built-in `shogi`. Fairy-Stockfish has no placement phase, so
 placement plies are enumerated here by a small independent implementation of the
 placement rules (rules.md §1: one reserve piece per ply onto an empty square of one's own
 camp; placing R boxes B and vice versa); once both reserves are empty the position is
@@ -33,33 +33,33 @@ except ImportError:  # pragma: no cover
     sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
 
 VARIANT = "shogi66"
-# 66 shogi as Fairy-Stockfish sees it: shogi's pieces and drop rules (nifu =
-# dropNoDoubled p, uchifuzume = shogiPawnDropMateIllegal, no dead pieces =
-# immobilityIllegal, all inherited from `shogi`) on a 6x6 board with a 2-rank zone.
-INI = """
-[shogi66:shogi]
-maxRank = 6
-maxFile = 6
-startFen = 6/pppppp/6/6/PPPPPP/6[KRBGSNLkrbgsnl] w 0 1
-promotionRegionWhite = *5 *6
-promotionRegionBlack = *1 *2
-"""
+# 66 shogi as Fairy-Stockfish sees it (section [shogi66:shogi] of the file): shogi's
+# pieces and drop rules (nifu = dropNoDoubled p, uchifuzume = shogiPawnDropMateIllegal,
+# no dead pieces = immobilityIllegal, all inherited from `shogi`) on a 6x6 board with a
+# 2-rank zone. The one copy of the definitions, shared with tools/match_fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
 
-# The same variant for the Fairy-Stockfish 11.1 binary (Debian package fairy-stockfish),
-# whose variant files name the zone by its first rank.
-INI_FSF11 = """
-[shogi66:shogi]
-maxRank = 6
-maxFile = 6
-startFen = 6/pppppp/6/6/PPPPPP/6[KRBGSNLkrbgsnl] w 0 1
-promotionRank = 5
-"""
+
+def variants_ini():
+    with open(VARIANTS_INI) as f:
+        return f.read()
+
+
+def ini_fsf11():
+    """The same variant for the Fairy-Stockfish 11.1 binary (Debian package
+    fairy-stockfish), whose variant files name the zone by its first rank: the shared
+    section with `promotionRegion*` replaced by `promotionRank = 5`."""
+    section = variants_ini().split("[shogi66:shogi]", 1)[1].split("\n[", 1)[0]
+    lines = [line for line in section.splitlines()
+             if line.strip() and not line.startswith(("#", "promotionRegion"))]
+    return "\n".join(["[shogi66:shogi]"] + lines + ["promotionRank = 5", ""])
+
 
 ORDER = "KRBGSNLP"
 
 
 def load_variant():
-    sf.load_variant_config(INI)
+    sf.load_variant_config(variants_ini())
     if VARIANT not in sf.variants():
         sys.exit("could not define shogi66 in pyffish")
 
@@ -241,7 +241,7 @@ def fsf_perft(binary, fen, depth):
     import tempfile
 
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
-        f.write(INI_FSF11)
+        f.write(ini_fsf11())
         path = f.name
     try:
         cmd = ("setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\n"
