@@ -70,6 +70,9 @@ enum Target {
     /// Accepted and checked; pondering is the GUI's decision (`go ponder`), so the value
     /// changes nothing in the engine.
     Ponder,
+    /// Whether the search plays a game's book moves (66 shogi's placements, Number
+    /// Shogi's arrangement) instead of searching them.
+    OwnBook,
     MultiPv,
     Threads,
     MinimumThinking,
@@ -126,6 +129,11 @@ fn table() -> Vec<Spec> {
             aliases: &[],
             target: Target::Ponder,
         },
+        Spec {
+            line: OptionLine { name: "USI_OwnBook", chess_name: "OwnBook", kind: OptionKind::Check, default: "true".into() },
+            aliases: &[],
+            target: Target::OwnBook,
+        },
         spin("MultiPV", 1, 1, MAX_MULTIPV as u64, Target::MultiPv),
         spin("Threads", 1, 1, MAX_THREADS as u64, Target::Threads),
         spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, MAX_TIME_OPTION_MS, Target::MinimumThinking),
@@ -159,6 +167,8 @@ pub fn lines() -> Vec<OptionLine> {
 pub struct Options {
     pub variant: &'static str,
     pub hash_mib: usize,
+    /// Play book moves where a game has them (`USI_OwnBook`).
+    pub own_book: bool,
     pub multipv: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
@@ -175,6 +185,7 @@ impl Default for Options {
         let mut o = Options {
             variant: DEFAULT_VARIANT,
             hash_mib: DEFAULT_HASH_MIB,
+            own_book: true,
             multipv: 1,
             threads: 1,
             minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
@@ -249,6 +260,10 @@ impl Options {
                 Change::Hash
             }
             Target::Ponder => Change::Other,
+            Target::OwnBook => {
+                self.own_book = value.eq_ignore_ascii_case("true");
+                Change::Other
+            }
             Target::MultiPv => {
                 self.multipv = number()? as usize;
                 Change::Other

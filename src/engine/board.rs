@@ -15,8 +15,24 @@ use crate::state::GameState;
 pub enum PositionError {
     #[error("{0}")]
     Sfen(#[from] SfenError),
-    #[error("move {index} of the moves list: {source}")]
+    #[error("move {index} of the moves list: {source}{}", hint_for(source))]
     Move { index: usize, source: MoveError },
+}
+
+/// A word of help after a malformed move that looks like chess notation (`e2e4`).
+fn hint_for(e: &MoveError) -> &'static str {
+    let MoveError::Syntax(token) = e else { return "" };
+    let b = token.as_bytes();
+    let chess_like = b.len() >= 4
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b.iter().skip(2).any(u8::is_ascii_lowercase);
+    if chess_like {
+        " (USI squares are a file number and a rank letter, as in 7g7f or P*5e; chess \
+         notation such as e2e4 is read in UCI sessions, which start with the line 'uci')"
+    } else {
+        ""
+    }
 }
 
 /// The variant-independent face of a game and its position.

@@ -46,6 +46,8 @@ pub struct SearchSettings {
     pub multipv: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Play the game's book move where it has one (`USI_OwnBook`).
+    pub own_book: bool,
 }
 
 /// Everything a search needs besides the position.
@@ -259,7 +261,7 @@ fn search_and_answer<G: Strategy>(
     // The slot hands out a table that is ready; an empty one would be a bug, not a reason
     // to allocate a big table inside the move's time.
     let table = guard.get_or_insert_with(|| Table::new(1));
-    let book = root.book_move().filter(|m| {
+    let book = root.book_move().filter(|_| job.settings.own_book).filter(|m| {
         let mut legal = Vec::new();
         root.legal_moves(&mut legal);
         legal.contains(m) && (searchmoves.is_empty() || searchmoves.contains(m))

@@ -4,8 +4,10 @@
 //! events into lines, as Stockfish's `Engine` sits under its `UCIEngine`.
 //!
 //! `isready`, `stop`, `ponderhit`, `gameover`, `d` and `moves` are answered while a job
-//! runs; anything that would change what the job works on stops it first (its closing
-//! event comes out before the command's own answer).
+//! runs (`stop`, `gameover` and `quit` end it). Any other command waits for a job with
+//! limits of its own (a timed or fixed-depth search, perft, bench) to end, and stops an
+//! open-ended one (infinite, ponder) first; the job's closing event always comes out
+//! before the command's own answer. `quit` waits for a perft or bench.
 //!
 //! - [`board`]: one game's rules and position behind an object-safe face (no threads);
 //! - [`session`]: the engine's game, a board joined to its job [`jobs::Runner`];
@@ -36,9 +38,26 @@ use crate::search::time::TimeOptions;
 use crate::search::Signals;
 use jobs::{JobContext, SearchJob, SearchSettings};
 
+/// The deepest `go perft` (deeper counts would never end, and their move lists would not fit
+/// in memory).
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 /// The engine's name in the handshake.
 pub fn name() -> String {
     format!("koma {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// What kind of job runs, which decides what a new command does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    /// A search with limits of its own (time, depth, nodes, mate N): the next command that
+    /// needs the engine waits for it; `stop` and `quit` end it at once.
+    Search,
+    /// A search that only `stop` (or `ponderhit`, or the end of input) ends: infinite,
+    /// ponder, mate infinite, a bare `go`. A new command stops it.
+    OpenEnded,
+    /// `go perft` or `bench`: runs to its end before any other command but `stop`.
+    Script,
 }
 
 /// Whether the caller goes on reading commands after one.
@@ -53,8 +72,8 @@ pub struct Engine {
     session: Box<dyn Session>,
     signals: Arc<Signals>,
     job: Option<JoinHandle<()>>,
-    /// The running job only ends on `stop`/`ponderhit` (infinite, ponder, mate infinite).
-    job_is_open_ended: bool,
+    /// What the running (or last) job is.
+    job_kind: JobKind,
     sink: Sink,
 }
 
@@ -64,7 +83,8 @@ impl Engine {
         let session = new_session(options.variant, options.hash_mib)
             .or_else(|| games::names().first().and_then(|n| new_session(n, options.hash_mib)))
             .expect("at least one game is registered");
-        Engine { options, session, signals: Arc::new(Signals::default()), job: None, job_is_open_ended: false, sink }
+        let job_kind = JobKind::Script;
+        Engine { options, session, signals: Arc::new(Signals::default()), job: None, job_kind, sink }
     }
 
     fn say(&self, e: Event) {
@@ -96,13 +116,21 @@ impl Engine {
     /// Waits for a running search, perft or bench that ends by limits of its own (not
     /// for an open-ended one: infinite, ponder, mate infinite, a bare `go`).
     pub fn wait_for_limited_job(&mut self) {
-        if !self.job_is_open_ended {
+        if self.job_kind != JobKind::OpenEnded {
             if let Some(handle) = self.job.take() {
                 if handle.join().is_err() {
                     self.error("the search thread failed; the position is unchanged");
                 }
             }
         }
+    }
+
+    /// Before a command that needs the engine (another `go`, `position`, `setoption`,
+    /// ...): a job with limits of its own runs to its end, as a script expects and as
+    /// Stockfish does; an open-ended one (infinite, ponder) is stopped.
+    fn settle_job(&mut self) {
+        self.wait_for_limited_job();
+        self.finish_job();
     }
 
     /// The current variant's name.
@@ -130,38 +158,46 @@ impl Engine {
                 self.say(Event::Ready);
             }
             Command::SetOption { name, value } => {
-                self.finish_job();
+                self.settle_job();
                 self.set_option(&name, value.as_deref());
             }
             Command::NewGame => {
-                self.finish_job();
+                self.settle_job();
                 self.session.new_game();
             }
             Command::Position { sfen, moves } => {
-                self.finish_job();
+                self.settle_job();
                 if let Err(e) = self.session.board_mut().set_position(sfen.as_deref(), &moves) {
                     self.error(format!("position rejected: {e}"));
                 }
             }
             Command::Go(params) => {
-                self.finish_job();
+                self.settle_job();
                 self.go(params);
             }
+            Command::Perft(depth) if depth > MAX_PERFT_DEPTH => {
+                self.error(format!("perft: depth {depth} is more than {MAX_PERFT_DEPTH}; nothing was counted"))
+            }
             Command::Perft(depth) => {
-                self.finish_job();
-                let ctx = self.new_job(false);
+                self.settle_job();
+                let ctx = self.new_job(JobKind::Script);
                 let started = self.session.start_perft(depth, ctx);
                 self.started(started, "perft");
             }
             Command::Bench(depth) => {
-                self.finish_job();
-                let ctx = self.new_job(false);
+                self.settle_job();
+                let ctx = self.new_job(JobKind::Script);
                 let started = self.session.start_bench(depth, ctx);
                 self.started(started, "bench");
             }
             Command::Stop | Command::GameOver(_) => self.finish_job(),
             Command::PonderHit => self.signals.pondering.store(false, Ordering::SeqCst),
             Command::Quit => {
+                // `quit` stops a search at once, as the protocols ask; a perft or bench
+                // (a script's verb, which no GUI sends) is counted to its end first.
+                if self.job_kind == JobKind::Script {
+                    self.wait_for_limited_job();
+                }
                 self.finish_job();
                 return Flow::Quit;
             }
@@ -185,11 +221,10 @@ impl Engine {
         }
     }
 
-    /// Fresh signals for a job (search, perft, bench); `open_ended`: only `stop` (or the
-    /// end of input) ends it.
-    fn new_job(&mut self, open_ended: bool) -> JobContext {
+    /// Fresh signals for a job (search, perft, bench) of this kind.
+    fn new_job(&mut self, kind: JobKind) -> JobContext {
         self.signals = Arc::new(Signals::default());
-        self.job_is_open_ended = open_ended;
+        self.job_kind = kind;
         JobContext { signals: Arc::clone(&self.signals), sink: Arc::clone(&self.sink), start: Instant::now() }
     }
 
@@ -260,7 +295,7 @@ impl Engine {
             || p.depth.is_some()
             || matches!(p.mate, Some(Some(_)));
         let open_ended = p.infinite || p.ponder || !own_limit;
-        let ctx = self.new_job(open_ended);
+        let ctx = self.new_job(if open_ended { JobKind::OpenEnded } else { JobKind::Search });
         self.signals.pondering.store(params.ponder, Ordering::SeqCst);
         let o = &self.options;
         let settings = SearchSettings {
@@ -271,6 +306,7 @@ impl Engine {
             },
             multipv: o.multipv,
             threads: o.threads,
+            own_book: o.own_book,
         };
         match self.session.start_search(SearchJob { params, settings, ctx }) {
             Ok(handle) => self.job = Some(handle),

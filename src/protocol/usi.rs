@@ -70,6 +70,11 @@ fn position(args: &str) -> Result<Command, CommandError> {
         Some(&"startpos") => Err(malformed("position", format!("unexpected '{}' after startpos", head[1]))),
         Some(&"sfen") if head.len() > 1 => Ok(Command::Position { sfen: Some(head[1..].join(" ")), moves }),
         Some(&"sfen") => Err(malformed("position", "'sfen' needs a position")),
+        Some(&"fen") => Err(malformed(
+            "position",
+            "expected 'startpos' or 'sfen', got 'fen' (FEN is for UCI sessions, which start with the \
+             line 'uci'; in USI write 'position sfen <sfen>')",
+        )),
         Some(other) => Err(malformed("position", format!("expected 'startpos' or 'sfen', got '{other}'"))),
         None => Err(malformed("position", "expected 'startpos' or 'sfen'")),
     }
