@@ -427,6 +427,83 @@ pub mod testing {
         starts
     }
 
+    /// The sample of a game's weights tests: [`random_play`] from the `sfen` lines of
+    /// the perft suite `suite` and the start position, for each rules value and its
+    /// number of walks in turn.
+    pub fn sample<G: Strategy>(
+        suite: &str,
+        rules: &[(G::Rules, usize)],
+        plies: usize,
+        keep: impl Fn(&G) -> bool,
+    ) -> Vec<G> {
+        let mut out = Vec::new();
+        for (rules, walks) in rules {
+            out.extend(random_play(&suite_starts::<G>(suite, rules), *walks, plies, &keep));
+        }
+        out
+    }
+
+    /// The tests of a game's weights as data, declared in its `eval.rs` test module
+    /// (where `use super::*` brings `PARAMS`, the items of [`crate::weights_files!`],
+    /// `evaluate_with`, `NoTrace` and the module `eval_reference`, the frozen hand-set
+    /// evaluation under tests/reference/eval/) beside the game's `sample_positions()`:
+    /// - `weights_files_parse`: both weights files fit the schema;
+    /// - `initial_weights_file_holds_the_reference_literals`: `weights_initial.txt` is
+    ///   exactly the reference's literals in the schema's order (the terms that came
+    ///   later at zero); to write it again after a schema change:
+    ///   `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib <game>::eval::tests::initial_weights_file`;
+    /// - `initial_weights_reproduce_the_hand_set_evaluation`: with those weights the
+    ///   evaluation gives `reference`'s score exactly on each of the (more than
+    ///   `min_positions`) sample positions; `coverage` (the sample and the initial
+    ///   weights) then checks that the sample reaches the game's rarer terms.
+    macro_rules! weights_tests {
+        (
+            game: $game:ty,
+            title: $title:literal,
+            dir: $dir:literal,
+            min_positions: $min:expr,
+            reference: $reference:expr,
+            coverage: $coverage:expr $(,)?
+        ) => {
+            #[test]
+            fn initial_weights_file_holds_the_reference_literals() {
+                $crate::tune::testing::check_initial_file(
+                    &eval_reference::initial_weights(),
+                    PARAMS,
+                    concat!(
+                        $title,
+                        " evaluation weights: the hand-set values the tuning starts from\n",
+                        "(the evaluation as it was before tools/TUNING.md)."
+                    ),
+                    INITIAL_WEIGHTS_TEXT,
+                    concat!("src/games/", $dir, "/weights_initial.txt"),
+                );
+            }
+
+            #[test]
+            fn initial_weights_reproduce_the_hand_set_evaluation() {
+                let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+                assert_eq!(initial.to_vec(), eval_reference::initial_weights());
+                let positions: Vec<$game> = sample_positions();
+                assert!(positions.len() > $min, "{}", positions.len());
+                let reference: fn(&$game) -> i32 = $reference;
+                for g in &positions {
+                    let got = evaluate_with(g, &initial, &mut NoTrace);
+                    assert_eq!(got, reference(g), "{}", $crate::game::Game::to_sfen(g));
+                }
+                let coverage: fn(&[$game], &Weights) = $coverage;
+                coverage(&positions, &initial);
+            }
+
+            #[test]
+            fn weights_files_parse() {
+                parse(WEIGHTS_TEXT).unwrap();
+                parse(INITIAL_WEIGHTS_TEXT).unwrap();
+            }
+        };
+    }
+    pub(crate) use weights_tests;
+
     /// `text` (a game's `weights_initial.txt`, at `path` under the crate) is exactly
     /// `literals` in the schema's order; `KOMA_WRITE_WEIGHTS=1` writes it first.
     pub fn check_initial_file(literals: &[i32], params: &[Param], header: &str, text: &str, path: &str) {

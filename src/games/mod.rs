@@ -11,6 +11,7 @@ pub mod kanishogi;
 pub mod kokesu;
 pub mod numbershogi;
 pub mod see;
+pub mod sfen_fields;
 pub mod shogi66;
 pub mod zobrist;
 

@@ -14,6 +14,27 @@ pub const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A table of keys drawn from the stream `state` in row-major order, rows from
+/// `first_row` and columns from `first_col` on; the entries before stay 0 (an empty cell
+/// or a count of 0 hashes as nothing).
+pub const fn table<const ROWS: usize, const COLS: usize>(
+    state: &mut u64,
+    first_row: usize,
+    first_col: usize,
+) -> [[u64; COLS]; ROWS] {
+    let mut t = [[0u64; COLS]; ROWS];
+    let mut r = first_row;
+    while r < ROWS {
+        let mut c = first_col;
+        while c < COLS {
+            t[r][c] = next(state);
+            c += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

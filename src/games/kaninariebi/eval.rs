@@ -8,7 +8,7 @@
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
 //! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
 //! scores are exactly those of the evaluation before the weights became data
-//! (`eval_reference.rs`, kept for the tests).
+//! (tests/reference/eval/, kept for the tests).
 
 use super::rules::{Rules, PIECES};
 use super::KaniNariEbi;
@@ -157,7 +157,7 @@ pub fn order_score(mv: CrabMove) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "eval_reference.rs"]
+#[path = "../../../tests/reference/eval/kaninariebi.rs"]
 mod eval_reference;
 
 #[cfg(test)]
@@ -166,19 +166,16 @@ mod tests {
     use crate::games::crab::cell::{self, EMPTY};
     use crate::tune::testing;
 
-    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
-    /// schema's order (the terms that came later at zero). To write it again after a
-    /// schema change:
-    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib kaninariebi::eval::tests::initial_weights_file`.
-    #[test]
-    fn initial_weights_file_holds_the_reference_literals() {
-        testing::check_initial_file(
-            &eval_reference::initial_weights(),
-            PARAMS,
-            "Kani Nari Ebi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
-            INITIAL_WEIGHTS_TEXT,
-            "src/games/kaninariebi/weights_initial.txt",
-        );
+    testing::weights_tests! {
+        game: KaniNariEbi,
+        title: "Kani Nari Ebi",
+        dir: "kaninariebi",
+        min_positions: 10_000,
+        reference: |g| eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
+        coverage: |positions, _| {
+            let shrimp = positions.iter().filter(|g| g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c))).count();
+            assert!(shrimp > 100, "{shrimp}");
+        },
     }
 
     /// Positions reached by random play (captures preferred half the time) from the
@@ -186,29 +183,7 @@ mod tests {
     fn sample_positions() -> Vec<KaniNariEbi> {
         let suite = include_str!("../../../fixtures/perft/kaninariebi.perft");
         let any = Rules { bonds: super::super::Bonds::Any };
-        let mut out =
-            testing::random_play(&testing::suite_starts::<KaniNariEbi>(suite, &Rules::default()), 180, 100, |_| true);
-        out.extend(testing::random_play(&testing::suite_starts::<KaniNariEbi>(suite, &any), 60, 100, |_| true));
-        out
-    }
-
-    #[test]
-    fn initial_weights_reproduce_the_hand_set_evaluation() {
-        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
-        let positions = sample_positions();
-        assert!(positions.len() > 10_000, "{}", positions.len());
-        let mut shrimp = 0;
-        for g in &positions {
-            shrimp += usize::from(g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c)));
-            assert_eq!(
-                evaluate_with(g, &initial, &mut NoTrace),
-                eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
-                "{}",
-                g.to_sfen()
-            );
-        }
-        assert!(shrimp > 100, "{shrimp}");
+        testing::sample(suite, &[(Rules::default(), 180), (any, 60)], 100, |_| true)
     }
 
     /// The word-at-a-time counts of the win checks and captures against the squares.
@@ -235,11 +210,5 @@ mod tests {
         for w in [weights(), &*initial] {
             testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }
-    }
-
-    #[test]
-    fn weights_files_parse() {
-        parse(WEIGHTS_TEXT).unwrap();
-        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 }

@@ -735,7 +735,7 @@ pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "eval_reference.rs"]
+#[path = "../../../tests/reference/eval/kokesu.rs"]
 mod eval_reference;
 
 #[cfg(test)]
@@ -752,53 +752,28 @@ mod tests {
         }
     }
 
-    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
-    /// schema's order. To write it again after a schema change:
-    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib initial_weights_file`.
-    #[test]
-    fn initial_weights_file_holds_the_reference_literals() {
-        testing::check_initial_file(
-            &eval_reference::initial_weights(),
-            PARAMS,
-            "Kokesu evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
-            INITIAL_WEIGHTS_TEXT,
-            "src/games/kokesu/weights_initial.txt",
-        );
+    testing::weights_tests! {
+        game: Kokesu,
+        title: "Kokesu",
+        dir: "kokesu",
+        min_positions: 20_000,
+        reference: eval_reference::evaluate_reference,
+        coverage: |positions, _| {
+            let endings = positions.iter().filter(|pos| phase(pos) < 8).count();
+            assert!(endings > 1000, "{endings}");
+        },
     }
 
     /// Positions reached by random play from the perft suite's positions, under both
     /// promotion rules: a deterministic sample of openings, middlegames and endings.
     fn sample_positions() -> Vec<Kokesu> {
         let suite = include_str!("../../../fixtures/perft/kokesu.perft");
-        let mut out = Vec::new();
-        for promotion in ["captured", "free"] {
+        let rules = ["captured", "free"].map(|promotion| {
             let mut rules = KokesuRules::default();
             Kokesu::set_rule(&mut rules, "KokesuPromotion", promotion).unwrap();
-            out.extend(testing::random_play(&testing::suite_starts::<Kokesu>(suite, &rules), 40, 160, |_| true));
-        }
-        out
-    }
-
-    /// The linear form with the initial weights is the hand-set evaluation, exactly.
-    #[test]
-    fn initial_weights_reproduce_the_hand_set_evaluation() {
-        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
-        let positions = sample_positions();
-        assert!(positions.len() > 20_000, "{}", positions.len());
-        let mut endings = 0;
-        for pos in &positions {
-            if phase(pos) < 8 {
-                endings += 1;
-            }
-            assert_eq!(
-                evaluate_with(pos, &initial, &mut NoTrace),
-                eval_reference::evaluate_reference(pos),
-                "{}",
-                pos.to_sfen()
-            );
-        }
-        assert!(endings > 1000, "{endings}");
+            (rules, 40)
+        });
+        testing::sample(suite, &rules, 160, |_| true)
     }
 
     /// The trace's linear form gives the evaluation, up to the rounding of the integer
@@ -846,12 +821,6 @@ mod tests {
         assert_eq!(coefficient(sfen, CONNECTED_MG + 3), 2.0);
         // The same for black, mirrored: the trace is in sente's view.
         assert_eq!(coefficient("4k3/8/2p5/1p1p4/1P6/8/8/4K3 w - 1", BACKWARD_MG), -1.0);
-    }
-
-    #[test]
-    fn weights_files_parse() {
-        parse(WEIGHTS_TEXT).unwrap();
-        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::board::*;
 use super::movegen::KMove;
 use super::{zobrist, Kokesu, KokesuRules, PromotionRule};
 use crate::game::SfenError;
+use crate::games::sfen_fields;
 
 /// The USI name of an internal square, e.g. chess e2 -> `4g`.
 pub fn square_name(sq: usize) -> [u8; 2] {
@@ -72,90 +73,33 @@ fn piece_char(p: u8) -> char {
 
 pub fn to_sfen(pos: &Kokesu) -> String {
     let mut s = String::with_capacity(80);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let p = pos.board[rank * 8 + file];
-            if p == EMPTY {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                s.push(piece_char(p));
-            }
-        }
-        if empty > 0 {
-            s.push((b'0' + empty) as char);
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
+    sfen_fields::write_board(&mut s, 8, 8, |r, f| match pos.board[(7 - r) * 8 + f] {
+        EMPTY => None,
+        p => Some((piece_char(p), false)),
+    });
     s.push_str(if pos.side == 0 { " b - " } else { " w - " });
     s.push_str(&pos.ply.to_string());
     s
 }
 
 pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    if fields.len() != 3 && fields.len() != 4 {
-        return Err(SfenError::FieldCount(fields.len()));
-    }
+    let fields = sfen_fields::fields(sfen)?;
     let mut board = [EMPTY; 64];
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    if rows.len() != 8 {
-        return Err(SfenError::Board(format!("{} ranks, expected 8", rows.len())));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let rank = 7 - i;
-        let rank_name = (b'a' + i as u8) as char;
-        let mut file = 0usize;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                if d == 0 || d > 8 {
-                    return Err(SfenError::Board(format!("rank {rank_name}: bad empty count '{c}'")));
-                }
-                file += d as usize;
-            } else if c == '+' {
-                return Err(SfenError::Board(format!("rank {rank_name}: kokesu has no promoted pieces ('+')")));
-            } else {
-                let lower = c.to_ascii_lowercase();
-                let kind = match LETTERS.iter().position(|&l| l as char == lower) {
-                    Some(k) if c.is_ascii_alphabetic() => k,
-                    _ => return Err(SfenError::Board(format!("rank {rank_name}: unknown piece '{c}'"))),
-                };
-                let color = if c.is_ascii_uppercase() { 0 } else { 1 };
-                if file >= 8 {
-                    return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
-                }
-                board[rank * 8 + file] = (color * 6 + kind) as u8;
-                file += 1;
-            }
-            if file > 8 {
-                return Err(SfenError::Board(format!("rank {rank_name} has more than 8 squares")));
-            }
+    sfen_fields::board(fields.board, 8, 8, |r, file, c, promoted| {
+        if promoted {
+            return Err("kokesu has no promoted pieces ('+')".to_string());
         }
-        if file != 8 {
-            return Err(SfenError::Board(format!("rank {rank_name} has {file} squares, expected 8")));
-        }
-    }
-    let side = match fields[1] {
-        "b" => 0,
-        "w" => 1,
-        other => return Err(SfenError::Side(other.to_string())),
-    };
-    if fields[2] != "-" {
-        return Err(SfenError::Hand(format!("'{}': kokesu has no hands, the field must be '-'", fields[2])));
-    }
-    let ply = match fields.get(3) {
-        None => 1,
-        Some(t) => match t.parse::<u32>() {
-            Ok(n) if n >= 1 => n,
-            _ => return Err(SfenError::Ply(t.to_string())),
-        },
-    };
+        let kind = match LETTERS.iter().position(|&l| l as char == c.to_ascii_lowercase()) {
+            Some(k) if c.is_ascii_alphabetic() => k,
+            _ => return Err(format!("unknown piece '{c}'")),
+        };
+        let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+        board[(7 - r) * 8 + file] = (color * 6 + kind) as u8;
+        Ok(())
+    })?;
+    let side = fields.side()?.index();
+    fields.no_hand()?;
+    let ply = fields.ply(u32::MAX)?;
 
     let mut pos = Kokesu { pieces: [0; 6], colors: [0; 2], board, side, ply, halfmove: 0, key: 0, rules: *rules };
     for (sq, &p) in board.iter().enumerate() {

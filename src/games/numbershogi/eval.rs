@@ -14,7 +14,7 @@
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
 //! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
 //! scores are exactly those of the evaluation before the weights became data
-//! (`eval_reference.rs`, kept for the tests).
+//! (tests/reference/eval/, kept for the tests).
 
 use super::board::*;
 use super::movegen::Move;
@@ -227,54 +227,37 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "eval_reference.rs"]
+#[path = "../../../tests/reference/eval/numbershogi.rs"]
 mod eval_reference;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::tune::testing;
 
-    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
-    /// schema's order (the terms that came later at zero). To write it again after a
-    /// schema change:
-    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib numbershogi::eval::tests::initial_weights_file`.
-    #[test]
-    fn initial_weights_file_holds_the_reference_literals() {
-        testing::check_initial_file(
-            &eval_reference::initial_weights(),
-            PARAMS,
-            "Number Shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
-            INITIAL_WEIGHTS_TEXT,
-            "src/games/numbershogi/weights_initial.txt",
-        );
+    testing::weights_tests! {
+        game: NumberShogi,
+        title: "Number Shogi",
+        dir: "numbershogi",
+        min_positions: 10_000,
+        reference: eval_reference::evaluate_reference,
+        coverage: |positions, initial| {
+            let (mut promoted, mut win_now, mut two_threats) = (0, 0, 0);
+            for g in positions {
+                promoted += usize::from(g.board.iter().any(|&c| c != EMPTY && is_promoted(c)));
+                let e = evaluate_with(g, initial, &mut NoTrace);
+                win_now += usize::from(e == 10_000);
+                two_threats += usize::from(e.abs() > 1000 && e != 10_000);
+            }
+            assert!(promoted > 100 && win_now > 100 && two_threats > 100, "{promoted} {win_now} {two_threats}");
+        },
     }
 
     /// Positions reached by random play (captures preferred half the time) from the
     /// perft suite's positions and the start (random placement first), play phase only.
     fn sample_positions() -> Vec<NumberShogi> {
         let suite = include_str!("../../../fixtures/perft/numbershogi.perft");
-        testing::random_play(&testing::suite_starts::<NumberShogi>(suite, &Default::default()), 200, 80, |g| {
-            !g.is_placement()
-        })
-    }
-
-    #[test]
-    fn initial_weights_reproduce_the_hand_set_evaluation() {
-        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
-        let positions = sample_positions();
-        assert!(positions.len() > 10_000, "{}", positions.len());
-        let (mut promoted, mut win_now, mut two_threats) = (0, 0, 0);
-        for g in &positions {
-            promoted += usize::from(g.board.iter().any(|&c| c != EMPTY && is_promoted(c)));
-            let e = evaluate_with(g, &initial, &mut NoTrace);
-            win_now += usize::from(e == 10_000);
-            two_threats += usize::from(e.abs() > 1000 && e != 10_000);
-            assert_eq!(e, eval_reference::evaluate_reference(g), "{}", g.to_sfen());
-        }
-        assert!(promoted > 100 && win_now > 100 && two_threats > 100, "{promoted} {win_now} {two_threats}");
+        testing::sample(suite, &[(Default::default(), 200)], 80, |g: &NumberShogi| !g.is_placement())
     }
 
     #[test]
@@ -284,11 +267,5 @@ mod tests {
         for w in [weights(), &*initial] {
             testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }
-    }
-
-    #[test]
-    fn weights_files_parse() {
-        parse(WEIGHTS_TEXT).unwrap();
-        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 }

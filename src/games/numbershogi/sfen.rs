@@ -5,81 +5,28 @@ use super::rules::Rules;
 use super::zobrist::{hand_key, KEYS};
 use super::NumberShogi;
 use crate::game::{Color, SfenError};
+use crate::games::sfen_fields;
 
 fn parse_board(text: &str) -> Result<[Cell; SQUARES], SfenError> {
-    let bad = |m: String| SfenError::Board(m);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != RANKS {
-        return Err(bad(format!("'{text}' has {} ranks, expected {RANKS}", rows.len())));
-    }
     let mut board = [EMPTY; SQUARES];
-    for (r, row) in rows.iter().enumerate() {
-        let rank = (b'a' + r as u8) as char;
-        let mut col = 0usize;
-        let mut promoted = false;
-        for ch in row.chars() {
-            if promoted && !ch.is_ascii_alphabetic() {
-                return Err(bad(format!("rank {rank}: '+' must be followed by a piece letter")));
-            }
-            match ch {
-                '1'..='3' => {
-                    col += ch as usize - '0' as usize;
-                    if col > FILES {
-                        return Err(bad(format!("rank {rank} '{row}' is longer than {FILES} squares")));
-                    }
-                }
-                '+' => promoted = true,
-                _ => {
-                    let value = value_of_letter(ch)
-                        .ok_or_else(|| bad(format!("rank {rank}: '{ch}' is not a piece (A-F or a-f)")))?;
-                    if col >= FILES {
-                        return Err(bad(format!("rank {rank} '{row}' is longer than {FILES} squares")));
-                    }
-                    let color = if ch.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
-                    board[r * FILES + col] = make_cell(color, value, promoted);
-                    promoted = false;
-                    col += 1;
-                }
-            }
-        }
-        if promoted {
-            return Err(bad(format!("rank {rank}: '+' at the end")));
-        }
-        if col != FILES {
-            return Err(bad(format!("rank {rank} '{row}' has {col} squares, expected {FILES}")));
-        }
-    }
+    sfen_fields::board(text, RANKS, FILES, |r, col, ch, promoted| {
+        let value = value_of_letter(ch).ok_or_else(|| format!("'{ch}' is not a piece (A-F or a-f)"))?;
+        let color = if ch.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+        board[r * FILES + col] = make_cell(color, value, promoted);
+        Ok(())
+    })?;
     Ok(board)
 }
 
 fn parse_hand(text: &str) -> Result<[[u8; 7]; 2], SfenError> {
     let mut hand = [[0u8; 7]; 2];
-    if text == "-" {
-        return Ok(hand);
-    }
-    let mut count: Option<u32> = None;
-    for ch in text.chars() {
-        if let Some(d) = ch.to_digit(10) {
-            let n = count.unwrap_or(0) * 10 + d;
-            if n > 12 {
-                return Err(SfenError::Hand(format!("count in '{text}' is too large")));
-            }
-            count = Some(n);
-            continue;
-        }
-        let value =
-            value_of_letter(ch).ok_or_else(|| SfenError::Hand(format!("'{ch}' is not a piece letter (A-F or a-f)")))?;
-        let n = count.take().unwrap_or(1);
-        if n == 0 {
-            return Err(SfenError::Hand(format!("count 0 before '{ch}'")));
-        }
+    sfen_fields::hand(text, usize::MAX, 12, |ch, n| {
+        let value = value_of_letter(ch).ok_or_else(|| format!("'{ch}' is not a piece letter (A-F or a-f)"))?;
         let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
         let slot = &mut hand[color][value as usize];
         *slot = slot.saturating_add(n as u8);
-    }
-    if count.is_some() {
-        return Err(SfenError::Hand(format!("'{text}' ends with a count and no piece")));
-    }
+        Ok(())
+    })?;
     Ok(hand)
 }
 
@@ -172,24 +119,11 @@ impl NumberShogi {
     }
 
     fn parse_sfen_counted(sfen: &str, rules: &Rules, complete: bool) -> Result<NumberShogi, SfenError> {
-        let fields: Vec<&str> = sfen.split_whitespace().collect();
-        if fields.len() != 3 && fields.len() != 4 {
-            return Err(SfenError::FieldCount(fields.len()));
-        }
-        let board = parse_board(fields[0])?;
-        let side = match fields[1] {
-            "b" => Color::Sente,
-            "w" => Color::Gote,
-            s => return Err(SfenError::Side(s.to_string())),
-        };
-        let hand = parse_hand(fields[2])?;
-        let ply = match fields.get(3) {
-            None => 1,
-            Some(s) => match s.parse::<u32>() {
-                Ok(n) if (1..1_000_000_000).contains(&n) => n,
-                _ => return Err(SfenError::Ply(s.to_string())),
-            },
-        };
+        let fields = sfen_fields::fields(sfen)?;
+        let board = parse_board(fields.board)?;
+        let side = fields.side()?;
+        let hand = parse_hand(fields.hand)?;
+        let ply = fields.ply(999_999_999)?;
         let mut total = [0u32; 7];
         for &cell in &board {
             if cell != EMPTY {
@@ -211,60 +145,30 @@ impl NumberShogi {
         Ok(NumberShogi::assemble(board, hand, side, ply, *rules))
     }
 
-    fn board_field(&self) -> String {
-        let mut s = String::new();
-        for r in 0..RANKS {
-            if r > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for c in 0..FILES {
-                let cell = self.board[r * FILES + c];
-                if cell == EMPTY {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                if is_promoted(cell) {
-                    s.push('+');
-                }
-                let l = letter(face(cell));
-                s.push(if owner(cell) == Color::Gote { l.to_ascii_lowercase() } else { l });
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-        }
-        s
+    /// The letter of a piece (its case the colour) and whether it is promoted.
+    fn cell_letter(cell: Cell) -> (char, bool) {
+        let l = letter(face(cell));
+        (if owner(cell) == Color::Gote { l.to_ascii_lowercase() } else { l }, is_promoted(cell))
     }
 
     pub(crate) fn hand_field(&self) -> String {
         let mut s = String::new();
-        for c in 0..2 {
-            for v in 1..=6u8 {
-                let n = self.hand[c][v as usize];
-                if n == 0 {
-                    continue;
-                }
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let l = letter(v);
-                s.push(if c == 1 { l.to_ascii_lowercase() } else { l });
-            }
-        }
-        if s.is_empty() {
-            s.push('-');
-        }
+        let letter = |c: usize, v: u8| if c == 1 { letter(v).to_ascii_lowercase() } else { letter(v) };
+        sfen_fields::write_hand(
+            &mut s,
+            (0..2).flat_map(|c| (1..=6u8).map(move |v| (letter(c, v), self.hand[c][v as usize]))),
+        );
         s
     }
 
     pub(crate) fn write_sfen(&self) -> String {
-        let side = if self.side == Color::Sente { "b" } else { "w" };
-        format!("{} {side} {} {}", self.board_field(), self.hand_field(), self.ply)
+        let mut s = String::new();
+        sfen_fields::write_board(&mut s, RANKS, FILES, |r, c| match self.board[r * FILES + c] {
+            EMPTY => None,
+            cell => Some(Self::cell_letter(cell)),
+        });
+        let side = sfen_fields::side_letter(self.side);
+        format!("{s} {side} {} {}", self.hand_field(), self.ply)
     }
 
     pub(crate) fn draw_diagram(&self) -> String {

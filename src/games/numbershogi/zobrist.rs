@@ -1,6 +1,6 @@
 //! Zobrist keys, fixed at compile time (splitmix64).
 
-use crate::games::zobrist::next;
+use crate::games::zobrist::{next, table};
 
 use super::board::SQUARES;
 
@@ -16,28 +16,10 @@ pub struct Keys {
 const fn build() -> Keys {
     let mut k = Keys { piece: [[0; SQUARES]; 32], hand: [[[0; 4]; 7]; 2], gote_to_move: 0, placing: 0 };
     let mut state = 0x6E75_6D62_6572_7368u64; // "numbersh"
-    let mut c = 1;
-    while c < 32 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let z = next(&mut state);
-            k.piece[c][sq] = z;
-            sq += 1;
-        }
-        c += 1;
-    }
+    k.piece = table(&mut state, 1, 0);
     let mut color = 0;
     while color < 2 {
-        let mut v = 1;
-        while v < 7 {
-            let mut n = 1;
-            while n < 4 {
-                let z = next(&mut state);
-                k.hand[color][v][n] = z;
-                n += 1;
-            }
-            v += 1;
-        }
+        k.hand[color] = table(&mut state, 1, 1);
         color += 1;
     }
     k.gote_to_move = next(&mut state);

@@ -390,54 +390,31 @@ pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "eval_reference.rs"]
+#[path = "../../../tests/reference/eval/shogi66.rs"]
 mod eval_reference;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::tune::testing;
 
-    /// `weights_initial.txt` is exactly the reference evaluation's literals in the
-    /// schema's order (the attack-map terms, which came later, at zero). To write it
-    /// again after a schema change:
-    /// `KOMA_WRITE_WEIGHTS=1 cargo test --release --lib shogi66::eval::tests::initial_weights_file`.
-    #[test]
-    fn initial_weights_file_holds_the_reference_literals() {
-        testing::check_initial_file(
-            &eval_reference::initial_weights(),
-            PARAMS,
-            "66 shogi evaluation weights: the hand-set values the tuning starts from\n(the evaluation as it was before tools/TUNING.md).",
-            INITIAL_WEIGHTS_TEXT,
-            "src/games/shogi66/weights_initial.txt",
-        );
+    testing::weights_tests! {
+        game: Shogi66,
+        title: "66 shogi",
+        dir: "shogi66",
+        min_positions: 10_000,
+        reference: |g| eval_reference::evaluate_reference(&g.pos),
+        coverage: |positions, _| {
+            let placing = positions.iter().filter(|g| g.pos.placing).count();
+            assert!(placing > 100, "{placing}");
+        },
     }
 
     /// Positions reached by random play (placements included) from the perft suite's
     /// positions and the start.
     fn sample_positions() -> Vec<Shogi66> {
         let suite = include_str!("../../../fixtures/perft/shogi66.perft");
-        testing::random_play(&testing::suite_starts::<Shogi66>(suite, &Default::default()), 60, 120, |_| true)
-    }
-
-    #[test]
-    fn initial_weights_reproduce_the_hand_set_evaluation() {
-        let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        assert_eq!(initial.to_vec(), eval_reference::initial_weights());
-        let positions = sample_positions();
-        assert!(positions.len() > 10_000, "{}", positions.len());
-        let mut placing = 0;
-        for g in &positions {
-            placing += usize::from(g.pos.placing);
-            assert_eq!(
-                evaluate_with(g, &initial, &mut NoTrace),
-                eval_reference::evaluate_reference(&g.pos),
-                "{}",
-                g.to_sfen()
-            );
-        }
-        assert!(placing > 100, "{placing}");
+        testing::sample(suite, &[(Default::default(), 60)], 120, |_| true)
     }
 
     #[test]
@@ -451,11 +428,5 @@ mod tests {
             mg_share,
             0.01,
         );
-    }
-
-    #[test]
-    fn weights_files_parse() {
-        parse(WEIGHTS_TEXT).unwrap();
-        parse(INITIAL_WEIGHTS_TEXT).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 
 use super::board::*;
 use crate::game::SfenError;
+use crate::games::sfen_fields;
 
 pub const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
 
@@ -23,94 +24,41 @@ fn empty_position() -> Position {
 }
 
 fn parse_board(text: &str, pos: &mut Position) -> Result<(), SfenError> {
-    let bad = |m: String| SfenError::Board(m);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != 6 {
-        return Err(bad(format!("{} ranks, expected 6", rows.len())));
-    }
-    for (r, row) in rows.iter().enumerate() {
-        let mut c = 0usize;
-        let mut promoted = false;
-        for ch in row.bytes() {
-            if promoted && !ch.is_ascii_alphabetic() {
-                return Err(bad(format!("'+' not followed by a piece letter in rank {}", (b'a' + r as u8) as char)));
+    sfen_fields::board(text, 6, 6, |r, c, ch, promoted| {
+        let k = ascii(ch).and_then(kind_of_letter).ok_or_else(|| format!("unknown piece letter '{ch}'"))?;
+        let k = if promoted {
+            if !can_promote(k) {
+                return Err(format!("'{ch}' cannot be promoted"));
             }
-            match ch {
-                b'1'..=b'6' => {
-                    c += (ch - b'0') as usize;
-                    if c > 6 {
-                        return Err(bad(format!("rank {} is longer than 6 squares", (b'a' + r as u8) as char)));
-                    }
-                }
-                b'+' => promoted = true,
-                _ => {
-                    let k = kind_of_letter(ch).ok_or_else(|| bad(format!("unknown piece letter '{}'", ch as char)))?;
-                    if c >= 6 {
-                        return Err(bad(format!("rank {} is longer than 6 squares", (b'a' + r as u8) as char)));
-                    }
-                    let k = if promoted {
-                        if !can_promote(k) {
-                            return Err(bad(format!("'{}' cannot be promoted", ch as char)));
-                        }
-                        promote(k)
-                    } else {
-                        k
-                    };
-                    promoted = false;
-                    let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
-                    let sq = r * 6 + c;
-                    if k == KING && pos.king[color] as usize != SQUARES {
-                        return Err(bad("a side has two kings".into()));
-                    }
-                    pos.put(sq, piece(k, color));
-                    c += 1;
-                }
-            }
+            promote(k)
+        } else {
+            k
+        };
+        let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+        if k == KING && pos.king[color] as usize != SQUARES {
+            return Err("a side has two kings".into());
         }
-        if promoted {
-            return Err(bad("'+' at the end of a rank".into()));
-        }
-        if c != 6 {
-            return Err(bad(format!("rank {} has {} squares, expected 6", (b'a' + r as u8) as char, c)));
-        }
-    }
-    Ok(())
+        pos.put(r * 6 + c, piece(k, color));
+        Ok(())
+    })
+}
+
+/// The byte of an ASCII character.
+fn ascii(ch: char) -> Option<u8> {
+    ch.is_ascii().then_some(ch as u8)
 }
 
 fn parse_hand(text: &str, pos: &mut Position) -> Result<(), SfenError> {
-    if text == "-" {
-        return Ok(());
-    }
-    let bad = |m: String| SfenError::Hand(m);
-    let mut count: u32 = 0;
-    let mut digits = 0;
-    for ch in text.bytes() {
-        if ch.is_ascii_digit() {
-            digits += 1;
-            if digits > 2 {
-                return Err(bad("count too large".into()));
-            }
-            count = count * 10 + (ch - b'0') as u32;
-            continue;
-        }
-        let k = kind_of_letter(ch).ok_or_else(|| bad(format!("unknown piece letter '{}'", ch as char)))?;
-        if digits > 0 && count == 0 {
-            return Err(bad("a count of 0".into()));
-        }
-        let n = if digits == 0 { 1 } else { count };
+    sfen_fields::hand(text, 2, u32::MAX, |ch, n| {
+        let k = ascii(ch).and_then(kind_of_letter).ok_or_else(|| format!("unknown piece letter '{ch}'"))?;
         let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
         let total = pos.hand[color][k as usize] as u32 + n;
         if total > LIMIT[k as usize] as u32 {
-            return Err(bad(format!("too many '{}' in hand", ch as char)));
+            return Err(format!("too many '{ch}' in hand"));
         }
         pos.hand[color][k as usize] = total as u8;
-        count = 0;
-        digits = 0;
-    }
-    if digits > 0 {
-        return Err(bad("count without a piece letter".into()));
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// rules.md §0, the five conditions of the placement phase.
@@ -239,24 +187,12 @@ fn validate_play(pos: &Position) -> Result<(), SfenError> {
 }
 
 pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    if fields.len() != 3 && fields.len() != 4 {
-        return Err(SfenError::FieldCount(fields.len()));
-    }
+    let fields = sfen_fields::fields(sfen)?;
     let mut pos = empty_position();
-    parse_board(fields[0], &mut pos)?;
-    pos.stm = match fields[1] {
-        "b" => 0,
-        "w" => 1,
-        s => return Err(SfenError::Side(s.to_string())),
-    };
-    parse_hand(fields[2], &mut pos)?;
-    if let Some(p) = fields.get(3) {
-        pos.ply = match p.parse::<u32>() {
-            Ok(n) if n > 0 && n < u32::MAX / 2 => n,
-            _ => return Err(SfenError::Ply(p.to_string())),
-        };
-    }
+    parse_board(fields.board, &mut pos)?;
+    pos.stm = fields.side()?.index();
+    parse_hand(fields.hand, &mut pos)?;
+    pos.ply = fields.ply(u32::MAX / 2 - 1)?;
     pos.placing = is_placement(&pos);
     if pos.placing {
         validate_placement_end(&pos)?;
@@ -267,60 +203,40 @@ pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
     Ok(pos)
 }
 
-fn piece_text(p: u8, out: &mut String) {
+/// The letter of a piece (its case the colour) and whether it is promoted.
+fn letter(p: u8) -> (char, bool) {
     let k = kind(p);
     let base = unpromote(k);
-    if base != k {
+    let l = LETTER[base as usize] as char;
+    (if color_index(p) == 0 { l } else { l.to_ascii_lowercase() }, base != k)
+}
+
+fn piece_text(p: u8, out: &mut String) {
+    let (l, promoted) = letter(p);
+    if promoted {
         out.push('+');
     }
-    let l = LETTER[base as usize] as char;
-    out.push(if color_index(p) == 0 { l } else { l.to_ascii_lowercase() });
+    out.push(l);
 }
 
 pub fn to_sfen(pos: &Position) -> String {
     let mut s = String::with_capacity(64);
-    for r in 0..6 {
-        if r > 0 {
-            s.push('/');
-        }
-        let mut empty = 0;
-        for c in 0..6 {
-            let p = pos.board[r * 6 + c];
-            if p == 0 {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-                empty = 0;
-            }
-            piece_text(p, &mut s);
-        }
-        if empty > 0 {
-            s.push((b'0' + empty) as char);
-        }
-    }
+    sfen_fields::write_board(&mut s, 6, 6, |r, c| match pos.board[r * 6 + c] {
+        0 => None,
+        p => Some(letter(p)),
+    });
     s.push(' ');
     s.push(if pos.stm == 0 { 'b' } else { 'w' });
     s.push(' ');
-    let mut any = false;
-    for c in 0..2 {
-        for k in HAND_ORDER {
-            let n = pos.hand[c][k as usize];
-            if n == 0 {
-                continue;
-            }
-            any = true;
-            if n > 1 {
-                s.push_str(&n.to_string());
-            }
-            let l = LETTER[k as usize] as char;
-            s.push(if c == 0 { l } else { l.to_ascii_lowercase() });
+    let letter = |c: usize, k: u8| {
+        let l = LETTER[k as usize] as char;
+        if c == 0 {
+            l
+        } else {
+            l.to_ascii_lowercase()
         }
-    }
-    if !any {
-        s.push('-');
-    }
+    };
+    sfen_fields::write_hand(&mut s, (0..2).flat_map(|c| HAND_ORDER.map(|k| (letter(c, k), pos.hand[c][k as usize]))));
     s.push(' ');
     s.push_str(&pos.ply.to_string());
     s

@@ -1,6 +1,6 @@
 //! Zobrist keys, made at compile time from a fixed seed (splitmix64).
 
-use crate::games::zobrist::next;
+use crate::games::zobrist::{next, table};
 
 use super::board::SQUARES;
 
@@ -21,28 +21,10 @@ pub struct Keys {
 const fn build() -> Keys {
     let mut k = Keys { piece: [[0; SQUARES]; 32], hand: [[[0; MAX_HAND]; 9]; 2], side: 0, placing: 0 };
     let mut st = 0x6606_5A0B_1C2D_3E4Fu64;
-    let mut p = 0;
-    while p < 32 {
-        let mut s = 0;
-        while s < SQUARES {
-            let v = next(&mut st);
-            k.piece[p][s] = v;
-            s += 1;
-        }
-        p += 1;
-    }
+    k.piece = table(&mut st, 0, 0);
     let mut c = 0;
     while c < 2 {
-        let mut h = 0;
-        while h < 9 {
-            let mut n = 1; // count 0 hashes as 0
-            while n < MAX_HAND {
-                let v = next(&mut st);
-                k.hand[c][h][n] = v;
-                n += 1;
-            }
-            h += 1;
-        }
+        k.hand[c] = table(&mut st, 0, 1); // count 0 hashes as 0
         c += 1;
     }
     k.side = next(&mut st);

@@ -1,6 +1,10 @@
 //! The hand-set Kani Shogi evaluation as it stood before the weights became data
 //! (`weights_initial.txt`): kept, for tests only, to prove that the linear form with the
 //! initial weights gives exactly the same scores.
+//!
+//! It lives outside `src/` but is compiled into the library's unit tests
+//! (`src/games/kanishogi/eval.rs` includes it by `#[path]`), beside the tests that use it:
+//! they need the crate's test-only `tune::testing`, which an integration test cannot see.
 #![allow(dead_code)]
 
 use super::super::rules::{is_parent, pip, pips_lost, Rules};

@@ -1,6 +1,11 @@
 //! The hand-set Number Shogi evaluation as it stood before the weights became data
 //! (`weights_initial.txt`): kept, for tests only, to prove that the linear form with the
 //! initial weights gives exactly the same scores.
+//!
+//! It lives outside `src/` but is compiled into the library's unit tests
+//! (`src/games/numbershogi/eval.rs` includes it by `#[path]`): it reads the game's private
+//! position and board (and the tests use the crate's test-only `tune::testing`), which
+//! an integration test cannot see.
 #![allow(dead_code)]
 
 use super::super::board::*;
