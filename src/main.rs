@@ -8,9 +8,21 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
+const AFTER_HELP: &str = "\
+Without a subcommand koma speaks USI on stdin and stdout (UCI after a first line `uci`,
+CECP after `xboard`). Games (setoption name USI_Variant value NAME): shogi66 (the
+default), kokesu, numbershogi, kanishogi, kaninariebi.
+
+  koma                                  play through a GUI, or type USI commands
+  koma \"go perft 3\" quit                run commands, then exit
+  koma analyse --depth 10 FILE          positions in, JSON lines out
+
+The protocol and every game's rules, move notation and options: protocol/README.md and
+protocol/rules.md in the source; README.md has the rest.";
+
 /// A USI engine for 66 shogi, Kokesu, Number Shogi, Kani Shogi and Kani Nari Ebi.
 #[derive(Parser, Debug)]
-#[command(version, about, args_conflicts_with_subcommands = true)]
+#[command(version, about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
 struct Args {
     /// Write the session (every line in and out) to FILE as a transcript that
     /// `koma replay` checks, with run-to-run figures written as patterns.
@@ -31,6 +43,7 @@ enum Tool {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    #[command(visible_alias = "analyze")]
     Analyse(koma::analyse::Args),
 }
 

@@ -130,7 +130,12 @@ fn table() -> Vec<Spec> {
             target: Target::Ponder,
         },
         Spec {
-            line: OptionLine { name: "USI_OwnBook", chess_name: "OwnBook", kind: OptionKind::Check, default: "true".into() },
+            line: OptionLine {
+                name: "USI_OwnBook",
+                chess_name: "OwnBook",
+                kind: OptionKind::Check,
+                default: "true".into(),
+            },
             aliases: &[],
             target: Target::OwnBook,
         },

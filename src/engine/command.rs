@@ -23,6 +23,11 @@ pub enum Command {
         moves: Vec<String>,
     },
     Go(GoParams),
+    /// A `go` the dialect could not read (UCI): after any running job has ended as a new
+    /// `go` would end it, the engine answers the error and a `bestmove` that plays nothing.
+    CannotGo {
+        why: String,
+    },
     /// `go perft N`.
     Perft(u32),
     Stop,

@@ -175,6 +175,10 @@ impl Engine {
                 self.settle_job();
                 self.go(params);
             }
+            Command::CannotGo { why } => {
+                self.settle_job();
+                self.cannot_search(why, false);
+            }
             Command::Perft(depth) if depth > MAX_PERFT_DEPTH => {
                 self.error(format!("perft: depth {depth} is more than {MAX_PERFT_DEPTH}; nothing was counted"))
             }

@@ -9,7 +9,7 @@
 
 use super::notation::ChessGame;
 use super::uci::chess_games;
-use super::Step;
+use super::{shown, Step};
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
 use crate::game::{Color, Outcome};
 use crate::search::limits::GoParams;
@@ -160,7 +160,8 @@ impl Cecp {
     /// One CECP line as steps for the engine.
     pub fn command(&mut self, line: &str) -> Vec<Step> {
         let line = line.trim();
-        self.last = line.to_string();
+        // Input is echoed in replies (`pong`, errors): escaped and cut, never raw.
+        self.last = shown(line);
         let (name, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let args = args.trim();
         let number = |s: &str| s.parse::<u64>().ok();
@@ -178,7 +179,7 @@ impl Cecp {
                     say("feature done=1"),
                 ]
             }
-            "ping" => vec![say(format!("pong {args}"))],
+            "ping" => vec![say(format!("pong {}", shown(args)))],
             "new" => {
                 self.searching = false;
                 self.start = None;
@@ -232,10 +233,10 @@ impl Cecp {
                 let Some(g) = self.game else { return self.error("no variant") };
                 let sfen = match g.fen_to_sfen(args) {
                     Ok(s) => s,
-                    Err(e) => return vec![say(format!("tellusererror Illegal position: {e}"))],
+                    Err(e) => return vec![say(format!("tellusererror Illegal position: {}", shown(&e.to_string())))],
                 };
                 if let Err(e) = self.track(Some(&sfen), &[]) {
-                    return vec![say(format!("tellusererror Illegal position: {e}"))];
+                    return vec![say(format!("tellusererror Illegal position: {}", shown(&e)))];
                 }
                 self.searching = false;
                 self.start = Some(sfen);
@@ -303,17 +304,17 @@ impl Cecp {
     fn usermove(&mut self, m: &str) -> Vec<Step> {
         let Some(g) = self.game else { return self.error("no variant") };
         if self.searching {
-            return vec![say(format!("Illegal move (it is the engine's turn): {m}"))];
+            return vec![say(format!("Illegal move (it is the engine's turn): {}", shown(m)))];
         }
         let token = match g.move_from_chess(m) {
             Ok(t) => t,
-            Err(e) => return vec![say(format!("Illegal move ({e}): {m}"))],
+            Err(e) => return vec![say(format!("Illegal move ({}): {}", shown(&e.to_string()), shown(m)))],
         };
         let mut moves = self.moves.clone();
         moves.push(token);
         let start = self.start.clone();
         if let Err(e) = self.track(start.as_deref(), &moves) {
-            return vec![say(format!("Illegal move ({e}): {m}"))];
+            return vec![say(format!("Illegal move ({}): {}", shown(&e), shown(m)))];
         }
         self.moves = moves;
         if let Some(r) = self.result() {

@@ -102,6 +102,9 @@ struct Loop<'r> {
     dialect: Arc<Mutex<Dialect>>,
     sink: LineSink,
     recorder: Option<&'r dyn Tap>,
+    /// Whether a line other than a blank one has been read: only the first may pick the
+    /// dialect.
+    started: bool,
 }
 
 impl<'r> Loop<'r> {
@@ -114,7 +117,7 @@ impl<'r> Loop<'r> {
             let lines = lock(&translated).format(&e);
             lines.iter().for_each(|l| out(l));
         });
-        Loop { engine: Engine::new(engine_sink), dialect, sink, recorder }
+        Loop { engine: Engine::new(engine_sink), dialect, sink, recorder, started: false }
     }
 
     fn say(&self, lines: Vec<String>) {
@@ -129,10 +132,23 @@ impl<'r> Loop<'r> {
             "xboard" => Some(Dialect::Cecp(Cecp::default())),
             _ => None,
         };
-        if let Some(d) = switch_to.filter(|_| matches!(*lock(&self.dialect), Dialect::Usi)) {
-            *lock(&self.dialect) = d;
-            let lines = lock(&self.dialect).sync(&self.engine);
-            self.say(lines);
+        let first = !self.started;
+        self.started |= !line.trim().is_empty();
+        match switch_to {
+            Some(d) if first => {
+                *lock(&self.dialect) = d;
+                let lines = lock(&self.dialect).sync(&self.engine);
+                self.say(lines);
+            }
+            Some(_) if matches!(*lock(&self.dialect), Dialect::Usi) => {
+                let why = format!(
+                    "'{}' picks its dialect only as the first line of a session; this one speaks USI",
+                    line.trim()
+                );
+                self.say(vec![usi::error_line(&why)]);
+                return Flow::Continue;
+            }
+            _ => {}
         }
         // The dialect lock is not held while the engine works: its search thread answers
         // through it.

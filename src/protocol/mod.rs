@@ -30,7 +30,7 @@ pub enum Step {
 pub const MAX_ERROR_CHARS: usize = 300;
 
 /// Text that may hold input, made safe for one output line: control characters escaped
-/// (`\r`, `\n`, `\t`, else `\u{..}`), so no input byte can start a line of its own
+/// (`\r`, `\n`, `\t`, else `\u{..}`, U+2028 and U+2029 too), so no input byte can start a line of its own
 /// or look like one to a reader splitting on `\r`, and cut to [`MAX_ERROR_CHARS`].
 pub fn shown(text: &str) -> String {
     let mut out = String::new();
@@ -40,7 +40,9 @@ pub fn shown(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            // Controls, and the Unicode line and paragraph separators that many readers
+            // split lines on.
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
         if out.chars().count() >= MAX_ERROR_CHARS {

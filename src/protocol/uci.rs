@@ -84,11 +84,9 @@ fn go(args: &str, game: &ChessGame) -> Result<Command, String> {
             _ => return Err(malformed("go", "'mate' needs a number of moves")),
         }
     }
-    p.searchmoves = p
-        .searchmoves
-        .iter()
-        .map(|m| game.move_from_chess(m).map_err(|e| malformed("go", format!("searchmoves: {e}"))))
-        .collect::<Result<_, _>>()?;
+    // A token that is no chess move goes on as it is: the engine ignores a bad list whole
+    // and searches every move, with an error line, as in USI.
+    p.searchmoves = p.searchmoves.iter().map(|m| game.move_from_chess(m).unwrap_or_else(|_| m.clone())).collect();
     Ok(Command::Go(p))
 }
 
@@ -108,12 +106,14 @@ pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
         "go" if args.split_whitespace().next() == Some("perft") => {
             needs_game(&|_| parse_command(line).map_err(|e| e.to_string()).map(|c| c.unwrap_or(Command::Stop)))
         }
+        // A `go` that cannot be read still gets its one `bestmove (none)`, from the engine,
+        // after any running search has given its own answer.
         "go" => match game {
             Ok(g) => match go(args, g) {
                 Ok(c) => vec![Step::Run(c)],
-                Err(e) => vec![Step::Say(usi::error_line(&e)), Step::Say("bestmove (none)".into())],
+                Err(why) => vec![Step::Run(Command::CannotGo { why })],
             },
-            Err(v) => vec![Step::Say(usi::error_line(&no_notation(v))), Step::Say("bestmove (none)".into())],
+            Err(v) => vec![Step::Run(Command::CannotGo { why: no_notation(v) })],
         },
         "setoption" => match parse_command(line) {
             Ok(Some(Command::SetOption { name, value })) => {
