@@ -5,7 +5,8 @@
 //! - [`session`]: one game behind an object-safe face; [`engine`]: options, session and
 //!   search thread; [`protocol`]: text to typed commands and typed replies to text;
 //!   [`usi`]: the loop that joins them.
-//! - [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions;
+//! - [`referee`]: whether a game is over and by which rule, judged in one place;
+//!   [`state`]: where a game stands (`d`); [`transcript`]: record and replay sessions;
 //!   [`analyse`]: `koma analyse`, positions in, JSON lines out.
 
 pub mod analyse;
@@ -15,6 +16,7 @@ pub mod games;
 pub mod options;
 pub mod perft;
 pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod session;
 pub mod state;
