@@ -2,14 +2,15 @@
 //! own search: `cargo run --release --example crab_match -- VARIANT GAMES FAST_MS SLOW_MS`
 //! (VARIANT = kaninariebi | kanishogi). Each pair of games starts from the same two
 //! random opening plies with colours swapped. Prints one line per game (its moves and how
-//! it ended) and the score of the slower side.
+//! it ended: the referee's rule, `koma::referee`, or the runner's ply cap) and the score of
+//! the slower side.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use koma::game::{Outcome, Strategy};
+use koma::game::{Color, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
+use koma::referee::Referee;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{Limits, Searcher, Signals};
@@ -38,48 +39,42 @@ fn think<G: Strategy>(pos: &G, history: &[(u64, bool)], ms: u64, tt: &mut Table<
     s.run(pos, &limits, Instant::now(), &mut |_| {}).best
 }
 
+/// The runner's cap, not a rule of the game: a game still going after this many plies is
+/// scored a draw.
+const PLY_CAP: usize = 200;
+
 /// Plays one game; returns the result for sente (1 win, 0 draw, -1 loss) and a summary.
+/// Game ends are the referee's (`koma::referee`), as `d` reports them.
 fn game<G: Strategy>(opening: &[usize], times: [u64; 2]) -> (i32, String) {
-    let mut pos = G::startpos(&G::Rules::default());
+    let mut game = Referee::new(G::startpos(&G::Rules::default()));
     let mut tokens = Vec::new();
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    let mut history = vec![(pos.key(), false)];
     let mut tts = [Table::new(16), Table::new(16)];
-    seen.insert(pos.key(), 1);
-    for ply in 0..200 {
+    for ply in 0..=PLY_CAP {
+        if let Some(v) = game.verdict() {
+            let sente = match v.winner {
+                Some(Color::Sente) => 1,
+                Some(Color::Gote) => -1,
+                None => 0,
+            };
+            return (sente, format!("{} after {ply} plies: {}", v.rule, tokens.join(" ")));
+        }
+        if ply == PLY_CAP {
+            break;
+        }
+        let pos = game.pos();
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
         let side = ply % 2;
-        let end = match pos.result() {
-            Some(o) => Some((o, "rule")),
-            None if legal.is_empty() => Some((pos.no_move_outcome(), "no move")),
-            None => None,
-        };
-        if let Some((o, why)) = end {
-            let for_mover = match o {
-                Outcome::Win => 1,
-                Outcome::Loss => -1,
-                Outcome::Draw => 0,
-            };
-            let sente = if side == 0 { for_mover } else { -for_mover };
-            return (sente, format!("{why} after {ply} plies: {}", tokens.join(" ")));
-        }
         let mv = if ply < opening.len() {
             legal[opening[ply] % legal.len()]
         } else {
-            match think(&pos, &history, times[side], &mut tts[side]) {
+            match think(pos, game.history(), times[side], &mut tts[side]) {
                 Some(m) => m,
                 None => legal[0],
             }
         };
         tokens.push(pos.format_move(mv));
-        pos.play(mv);
-        history.push((pos.key(), false));
-        let n = seen.entry(pos.key()).or_insert(0);
-        *n += 1;
-        if *n >= G::REPETITION_LIMIT {
-            return (0, format!("repetition after {} plies: {}", ply + 1, tokens.join(" ")));
-        }
+        game.play(mv);
     }
     (0, format!("ply limit: {}", tokens.join(" ")))
 }

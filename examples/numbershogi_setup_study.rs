@@ -5,13 +5,14 @@
 //! Every arrangement of the six pieces on the camp (720) plays a small fixed-depth
 //! alpha-beta (this game's evaluation, a capture quiescence) against a sample of random
 //! opponent arrangements, once as sente and once as gote; the best `TOP` of that screen
-//! play again deeper against more opponents. Score: win 1, draw 1/2 (60 plies or a third
-//! repetition), loss 0.
+//! play again deeper against more opponents. Score: win 1, draw 1/2, loss 0; game ends are
+//! the referee's (`koma::referee`), and the study also scores 60 plies or a third
+//! occurrence of a position (the rules: a fourth) as a draw. The alpha-beta below judges
+//! the positions of its own tree (a rules result or no move), which is its search policy.
 
-use std::collections::HashMap;
-
-use koma::game::{Game, Outcome, Strategy};
+use koma::game::{Color, Game, Outcome, Strategy};
 use koma::games::numbershogi::{NumberShogi, Rules};
+use koma::referee::Referee;
 
 const WIN: i32 = 30_000;
 
@@ -146,35 +147,31 @@ fn best_move(p: &NumberShogi, depth: i32) -> Option<<NumberShogi as Game>::Move>
     best
 }
 
-/// 1.0 if sente wins, 0.0 if gote wins, 0.5 otherwise.
+/// The study's cap, not a rule of the game: a game still going after this many plies is
+/// scored a draw.
+const PLY_CAP: usize = 60;
+/// The study's cut-off, not the rule: a position's third occurrence is scored a draw
+/// (the rules end the game at the fourth, `REPETITION_LIMIT`), as the study behind
+/// `games::numbershogi::setup` was run.
+const STUDY_REPETITION: usize = 3;
+
+/// 1.0 if sente wins, 0.0 if gote wins, 0.5 otherwise. Game ends are the referee's
+/// (`koma::referee`), as `d` reports them, with the study's cap and repetition cut-off.
 fn game(sente: &[u8; 6], gote: &[u8; 6], depth: i32) -> f64 {
     let rules = Rules::default();
-    let mut p = match NumberShogi::from_sfen(&sfen(sente, gote), &rules) {
-        Ok(p) => p,
+    let mut game = match NumberShogi::from_sfen(&sfen(sente, gote), &rules) {
+        Ok(p) => Referee::new(p),
         Err(_) => return 0.5,
     };
-    let mut seen: HashMap<u64, u32> = HashMap::new();
-    for _ in 0..60 {
-        let n = seen.entry(p.key()).or_insert(0);
-        *n += 1;
-        if *n >= 3 {
+    for _ in 0..PLY_CAP {
+        if game.occurrences() >= STUDY_REPETITION {
             return 0.5;
         }
-        let stm_is_sente = p.side_to_move() == koma::game::Color::Sente;
-        let lost = match p.result() {
-            Some(Outcome::Loss) => true,
-            Some(_) => false,
-            None => {
-                let mut v = Vec::new();
-                p.legal_moves(&mut v);
-                v.is_empty()
-            }
-        };
-        if lost {
-            return if stm_is_sente { 0.0 } else { 1.0 };
+        if let Some(v) = game.verdict() {
+            return f64::from(v.points(Color::Sente));
         }
-        match best_move(&p, depth) {
-            Some(m) => p.play(m),
+        match best_move(game.pos(), depth) {
+            Some(m) => game.play(m),
             None => return 0.5,
         }
     }

@@ -13,19 +13,33 @@
 //! to move in that position (1 win, 0.5 draw, 0 loss), SCORE the search's score of it
 //! (centipawns, side to move's view). Only quiet positions are written: not
 //! in check, the search's move not a capture or promotion, its score not a mate, and not
-//! inside the random opening. A game whose search score stays beyond 1500 centipawns for
-//! 8 plies is adjudicated to that side; 300 plies is a draw.
+//! inside the random opening. The game's end and result are the referee's
+//! (`koma::referee`, what `d` prints: rules, no legal move, repetition with 66 shogi's
+//! perpetual check, the move-count rule). The runner's own cuts: a game whose search score
+//! stays beyond 1500 centipawns for 8 plies is adjudicated to that side; 300 plies is a
+//! draw. The last stderr line counts the games by how they ended.
+//!
+//! Until issue 32 this example judged game ends itself and scored a perpetual-check cycle
+//! in 66 shogi as a draw (the rules make it a loss for the checking side); 66 shogi data
+//! generated before then carries those labels. No data set is committed (the tuning
+//! commands regenerate them), only weights fitted to them. The games themselves are the
+//! same as before (the search saw the same history); only a game's end label changes, and
+//! only for a perpetual-check end. At db252a4 the 66 shogi recipe of tools/tune_eval.sh
+//! (`--games 400 --nodes 8000`, seeds 1 and 2) has none: its 800 games end by checkmate
+//! 69, repetition 15, adjudication 716, and its output is the same with the old judging;
+//! the other four games' data is unchanged byte for byte (checked on 40-400 games each).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
-use koma::game::{Outcome, Strategy};
+use koma::game::{Color, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
+use koma::referee::Referee;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, Limits, Searcher, Signals};
@@ -54,35 +68,42 @@ struct Args {
     random_plies: usize,
 }
 
-/// Plays one game; returns the quiet positions (SFEN, side to move is sente, search score)
-/// and sente's result (1, 0.5, 0).
-fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize) {
-    let mut pos = G::startpos(&G::Rules::default());
-    let mut history = vec![(pos.key(), pos.in_check())];
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    seen.insert(pos.key(), 1);
+/// The runner's cap, not a rule of any game: a game still going after this many plies is
+/// scored a draw.
+const PLY_CAP: usize = 300;
+/// The runner's adjudication, not a rule: a game whose search score stays beyond
+/// `ADJUDICATE_CP` centipawns for `ADJUDICATE_PLIES` plies is scored a win for that side.
+const ADJUDICATE_CP: i32 = 1500;
+const ADJUDICATE_PLIES: i32 = 8;
+
+/// How a game ended: the referee's rule, or the runner's own cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum End {
+    Rule(&'static str),
+    Adjudicated,
+    PlyCap,
+}
+
+/// Plays one game; returns the quiet positions (SFEN, side to move is sente, search score),
+/// sente's result (1, 0.5, 0), the plies played and how it ended. Game ends are the
+/// referee's (`koma::referee`), as `d` reports them.
+fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize, End) {
+    let mut game = Referee::new(G::startpos(&G::Rules::default()));
     let tts = [Table::<G::Move>::new(8), Table::<G::Move>::new(8)];
     let mut out = Vec::new();
-    let mut big = 0i32; // consecutive plies with |score| > 1500, signed for sente
+    let mut big = 0i32; // consecutive plies with |score| > ADJUDICATE_CP, signed for sente
     let mut legal = Vec::new();
-    for ply in 0..300 {
+    for ply in 0..=PLY_CAP {
+        if let Some(v) = game.verdict() {
+            return (out, v.points(Color::Sente), ply, End::Rule(v.rule.text()));
+        }
+        if ply == PLY_CAP {
+            break;
+        }
+        let pos = game.pos();
         legal.clear();
         pos.legal_moves(&mut legal);
-        let sente = pos.side_to_move().index() == 0;
-        let end = match pos.result() {
-            Some(o) => Some(o),
-            None if legal.is_empty() => Some(pos.no_move_outcome()),
-            None if pos.move_count_draw() => Some(Outcome::Draw),
-            None => None,
-        };
-        if let Some(o) = end {
-            let mover = match o {
-                Outcome::Win => 1.0,
-                Outcome::Loss => 0.0,
-                Outcome::Draw => 0.5,
-            };
-            return (out, if sente { mover } else { 1.0 - mover }, ply);
-        }
+        let sente = pos.side_to_move() == Color::Sente;
         let mv = if ply < opening {
             legal[rng.below(legal.len())]
         } else {
@@ -95,11 +116,11 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
                 searchmoves: Vec::new(),
             };
             let tt = &tts[usize::from(!sente)];
-            let mut s = Searcher::<G>::new(tt, &signals, &history);
-            let r = s.run(&pos, &limits, Instant::now(), &mut |_| {});
+            let mut s = Searcher::<G>::new(tt, &signals, game.history());
+            let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
             let mv = r.best.unwrap_or(legal[0]);
             let white_score = if sente { r.score } else { -r.score };
-            if white_score.abs() > 1500 {
+            if white_score.abs() > ADJUDICATE_CP {
                 if big.signum() == white_score.signum() {
                     big += white_score.signum();
                 } else {
@@ -108,31 +129,17 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
             } else {
                 big = 0;
             }
-            if big.abs() >= 8 {
-                return (out, if big > 0 { 1.0 } else { 0.0 }, ply);
+            if big.abs() >= ADJUDICATE_PLIES {
+                return (out, if big > 0 { 1.0 } else { 0.0 }, ply, End::Adjudicated);
             }
             if !pos.in_check() && !pos.in_placement() && !pos.is_tactical(mv) && mate_plies(r.score).is_none() {
                 out.push((pos.to_sfen(), sente, r.score));
             }
             mv
         };
-        pos.play(mv);
-        history.push((pos.key(), pos.in_check()));
-        let n = seen.entry(pos.key()).or_insert(0);
-        *n += 1;
-        if *n >= G::REPETITION_LIMIT {
-            let r = match pos.result() {
-                Some(Outcome::Win) => Some(1.0),
-                Some(Outcome::Loss) => Some(0.0),
-                _ => None,
-            };
-            // A repetition the game scores otherwise (perpetual check) ends there too.
-            let mover_white = pos.side_to_move().index() == 0;
-            let w = r.map(|x: f32| if mover_white { x } else { 1.0 - x }).unwrap_or(0.5);
-            return (out, w, ply + 1);
-        }
+        game.play(mv);
     }
-    (out, 0.5, 300)
+    (out, 0.5, PLY_CAP, End::PlyCap)
 }
 
 fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
@@ -141,10 +148,12 @@ fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
     let mut w = std::io::BufWriter::new(stdout.lock());
     let start = Instant::now();
     let (mut positions, mut score) = (0usize, [0usize; 3]);
+    let mut ends: BTreeMap<End, usize> = BTreeMap::new();
     for g in 0..args.games {
         let opening = base_opening + rng.below(extra + 1);
-        let (pos, result, plies) = game::<G>(args, &mut rng, opening);
+        let (pos, result, plies, end) = game::<G>(args, &mut rng, opening);
         score[(result * 2.0) as usize] += 1;
+        *ends.entry(end).or_insert(0) += 1;
         for (sfen, sente, score) in &pos {
             let r = if *sente { result } else { 1.0 - result };
             writeln!(w, "{r} {score} {sfen}").unwrap();
@@ -163,6 +172,15 @@ fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
             );
         }
     }
+    let ends: Vec<String> = ends
+        .iter()
+        .map(|(end, n)| match end {
+            End::Rule(rule) => format!("{rule} {n}"),
+            End::Adjudicated => format!("adjudicated {n}"),
+            End::PlyCap => format!("ply cap {n}"),
+        })
+        .collect();
+    eprintln!("ends: {}", ends.join(", "));
 }
 
 /// `--rescore FILE`: the positions of FILE (`RESULT [SCORE] SFEN`) again, each with the

@@ -4,7 +4,8 @@
 //!
 //! - [`game`]: what a game is (the `Game`, `Strategy` and `Notation` traits);
 //! - [`games`]: the five games and their registry (descriptors, `visit`);
-//! - [`search`], [`perft`]: generic over a game; [`state`]: where a game stands (`d`);
+//! - [`search`], [`perft`]: generic over a game; [`referee`]: whether a game is over, who
+//!   won and by which rule (judged in one place); [`state`]: where a game stands (`d`);
 //! - [`options`]: the option table; [`engine`]: the protocol-free engine (typed commands
 //!   in, typed events out), its game session and job threads;
 //! - [`protocol`]: the USI, UCI and CECP dialects over the engine, and the line loop;
@@ -18,6 +19,7 @@ pub mod games;
 pub mod options;
 pub mod perft;
 pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod state;
 pub mod transcript;

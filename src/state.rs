@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use crate::game::{Color, Game, Outcome};
+use crate::game::{Color, Game};
+use crate::referee;
 
 /// A finished game: who won (`b`, `w`, or nobody for a draw) and by which rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -76,58 +77,22 @@ fn hands(field: &str) -> Hands {
     Hands { b: dash(b), w: dash(w) }
 }
 
-/// The result of the game at `pos`, whose history since the `position` root is
-/// `history` (`(key, side to move in check)`, current last), if it is over: by a rule
-/// of the game, by having no legal move, by repetition or by the move-count rule.
-pub fn result_of<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<(Outcome, String)> {
-    if let Some(o) = pos.result() {
-        return Some((o, pos.result_reason().unwrap_or("a rule of the game").to_string()));
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return Some((pos.no_move_outcome(), pos.no_move_reason().to_string()));
-    }
-    if let Some(&(key, _)) = history.last() {
-        let seen: Vec<usize> = (0..history.len()).filter(|&i| history[i].0 == key).collect();
-        if seen.len() >= G::REPETITION_LIMIT {
-            let (first, cur) = (seen[0], history.len() - 1);
-            if G::PERPETUAL_CHECK_LOSES {
-                // The side to move was in check at each of its turns: the other side
-                // checked with every move of the cycle, and loses.
-                if (first + 2..=cur).step_by(2).all(|j| history[j].1) {
-                    return Some((Outcome::Win, "perpetual check".into()));
-                }
-                if (first + 1..cur).step_by(2).all(|j| history[j].1) {
-                    return Some((Outcome::Loss, "perpetual check".into()));
-                }
-            }
-            return Some((Outcome::Draw, "repetition".into()));
-        }
-    }
-    if pos.move_count_draw() {
-        return Some((Outcome::Draw, "the move-count rule".into()));
-    }
-    None
-}
-
 impl GameState {
+    /// Where the game at `pos` stands, its history since the root being `history`
+    /// (`(key, side to move in check)`, `pos` last); the result is the referee's
+    /// ([`referee::judge`]).
     pub fn of<G: Game>(pos: &G, history: &[(u64, bool)]) -> GameState {
         let sfen = pos.to_sfen();
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         let stm = pos.side_to_move();
         let name = |c: Color| G::SIDE_NAMES[c.index()];
-        let result = result_of(pos, history).map(|(o, reason)| {
-            let winner = match o {
-                Outcome::Win => Some(stm),
-                Outcome::Loss => Some(stm.flip()),
-                Outcome::Draw => None,
-            };
-            let text = match winner {
+        let result = referee::judge(pos, history).map(|v| {
+            let reason = v.rule.text().to_string();
+            let text = match v.winner {
                 Some(c) => format!("{} wins: {reason}", name(c)),
                 None => format!("draw: {reason}"),
             };
-            GameResult { winner: winner.map(letter), reason, text }
+            GameResult { winner: v.winner.map(letter), reason, text }
         });
         GameState {
             variant: G::NAME,

@@ -8,7 +8,6 @@
 
 use crate::common;
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use common::Koma;
@@ -39,8 +38,9 @@ impl Clock {
 #[derive(Debug)]
 struct Game {
     moves: Vec<String>,
-    /// "no legal move", "repetition" or "ply limit".
-    end: &'static str,
+    /// How the game ended: the referee's `result` line of `d` (`gote wins: checkmate`,
+    /// `draw: repetition`, ...), or "ply limit", the test's own cap.
+    end: String,
 }
 
 fn setup(k: &mut Koma, variant: &str) {
@@ -54,11 +54,13 @@ fn setup(k: &mut Koma, variant: &str) {
 }
 
 /// Plays one game. `per_move_process`: RokuRokuGUI's way, a new engine for every move
-/// whose whole life counts against the clock.
-fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, repetition_limit: usize) -> Game {
+/// whose whole life counts against the clock. The game ends when the referee engine's
+/// `d` prints a `result` line (the engine's referee, `koma::referee`: rules, no legal
+/// move, repetition and perpetual check, the move-count rule), or after `max_plies`, the
+/// test's own cap.
+fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool) -> Game {
     let mut clocks = [clock.main_ms, clock.main_ms];
     let mut moves: Vec<String> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
     let mut referee = Koma::spawn();
     setup(&mut referee, variant);
     let mut player = if per_move_process { None } else { Some(Koma::spawn()) };
@@ -74,17 +76,11 @@ fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, r
         referee.send(&position);
         let legal = referee.moves();
         referee.send("d");
-        let sfen = referee.read_until("sfen ", T).pop().unwrap();
-        // Repetition: board, hands and side to move (the ply number is left out).
-        let key: String = sfen.rsplit_once(' ').unwrap().0.to_string();
-        let n = seen.entry(key).or_insert(0);
-        *n += 1;
-        if *n >= repetition_limit {
-            return Game { moves, end: "repetition" };
+        let state = referee.read_until("sfen ", T);
+        if let Some(result) = state.iter().find_map(|l| l.strip_prefix("result ")) {
+            return Game { moves, end: result.to_string() };
         }
-        if legal.is_empty() {
-            return Game { moves, end: "no legal move" };
-        }
+        assert!(!legal.is_empty(), "no legal move but no result after {moves:?}: {state:?}");
         let side = ply % 2; // sente moves first from every start position used here
         let go = clock.go(&clocks);
         let t0 = Instant::now();
@@ -124,26 +120,26 @@ fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool, r
         clocks[side] += clock.inc_ms;
         moves.push(best);
     }
-    Game { moves, end: "ply limit" }
+    Game { moves, end: "ply limit".to_string() }
 }
 
 #[test]
 fn shogi66_self_play_at_byoyomi_keeps_to_legal_moves_and_time() {
-    let g = play("shogi66", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 300, false, 4);
+    let g = play("shogi66", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 300, false);
     assert!(g.moves.len() > 12, "the game left the placement phase: {g:?}");
     eprintln!("shogi66 byoyomi game: {} plies, {}", g.moves.len(), g.end);
 }
 
 #[test]
 fn shogi66_self_play_in_sudden_death_with_increment() {
-    let g = play("shogi66", Clock { main_ms: 2000, inc_ms: 50, byoyomi_ms: 0 }, 200, false, 4);
+    let g = play("shogi66", Clock { main_ms: 2000, inc_ms: 50, byoyomi_ms: 0 }, 200, false);
     assert!(g.moves.len() > 12, "{g:?}");
 }
 
 #[test]
 fn shogi66_rokurokugui_style_game_new_process_per_move() {
     // Exactly RokuRokuGUI's command sequence; byoyomi shortened for CI.
-    let g = play("shogi66", Clock { main_ms: 1000, inc_ms: 0, byoyomi_ms: 200 }, 400, true, 4);
+    let g = play("shogi66", Clock { main_ms: 1000, inc_ms: 0, byoyomi_ms: 200 }, 400, true);
     assert!(g.moves.len() > 12, "{g:?}");
     assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {:?}", &g.moves[..12]);
     eprintln!("rokuroku-style game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
@@ -151,8 +147,9 @@ fn shogi66_rokurokugui_style_game_new_process_per_move() {
 
 #[test]
 fn kokesu_self_play_keeps_to_legal_moves_and_time() {
-    // Threefold repetition ends the game; 160 plies are enough to leave the opening.
-    let g = play("kokesu", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 160, false, 3);
+    // The referee ends the game at a third repetition; 160 plies are enough to leave the
+    // opening.
+    let g = play("kokesu", Clock { main_ms: 0, inc_ms: 0, byoyomi_ms: 100 }, 160, false);
     assert!(g.moves.len() > 20, "{g:?}");
     assert!(g.moves.iter().all(|m| m.len() == 4 || m.len() == 5), "{g:?}");
     eprintln!("kokesu game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
@@ -161,8 +158,29 @@ fn kokesu_self_play_keeps_to_legal_moves_and_time() {
 #[test]
 fn numbershogi_self_play_from_the_empty_board_to_a_result() {
     // Placement from startpos, then play until a sum of seven (or no move) ends it.
-    let g = play("numbershogi", Clock { main_ms: 2000, inc_ms: 100, byoyomi_ms: 0 }, 300, false, 4);
+    let g = play("numbershogi", Clock { main_ms: 2000, inc_ms: 100, byoyomi_ms: 0 }, 300, false);
     assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {g:?}");
     assert!(g.moves.len() > 12, "{g:?}");
     eprintln!("numbershogi game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
+}
+
+/// Issue 32: the self-play runners judged repetitions themselves and scored a 66 shogi
+/// perpetual-check cycle as a draw. The games above end on the referee's `result` line;
+/// for this cycle it makes the checking side (sente, whose rook checks from 6c and 5c
+/// with every move) the loser.
+#[test]
+fn shogi66_perpetual_check_cycle_ends_the_game_as_a_loss_for_the_checking_side() {
+    let mut k = Koma::spawn();
+    setup(&mut k, "shogi66");
+    let cycle = "5c6c 6a5a 6c5c 5a6a";
+    let position = |n: usize| format!("position sfen k5/6/1R4/6/6/5K b - 1 moves {}", vec![cycle; n].join(" "));
+    k.send(&position(2));
+    k.send("d");
+    let state = k.read_until("sfen ", T);
+    assert!(state.contains(&"phase play".to_string()), "the third occurrence does not end it: {state:?}");
+    k.send(&position(3));
+    k.send("d");
+    let state = k.read_until("sfen ", T);
+    assert!(state.contains(&"result gote wins: perpetual check".to_string()), "{state:?}");
+    k.send("quit");
 }
