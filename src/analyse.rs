@@ -33,8 +33,8 @@ pub struct Args {
     /// kanishogi, kaninariebi).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Search each position to this depth (the default: 8).
-    #[arg(long, group = "limit")]
+    /// Search each position to this depth (the default: 8; at least 1).
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Search each position for this many milliseconds.
     #[arg(long, group = "limit", value_name = "MS")]
@@ -110,12 +110,14 @@ pub struct PositionLine {
     pub moves: Vec<String>,
 }
 
-/// Reads `<variant> <sfen>|startpos [moves ...]` (the variant may be left to `default`).
+/// Reads `<variant> [position] [sfen] <sfen>|startpos [moves ...]`: the variant (any case)
+/// may be left to `default`, and the words of a USI `position` command may stand before the
+/// position, so `kokesu position startpos moves 5g5e` reads as `kokesu startpos moves 5g5e`.
 pub fn parse_line(line: &str, default: Option<&'static str>) -> Result<PositionLine, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let names = games::names();
-    let (variant, rest) = match words.first() {
-        Some(w) if names.contains(w) => (names.iter().find(|n| *n == w).copied().unwrap_or_default(), &words[1..]),
+    let (variant, rest) = match words.first().and_then(|w| names.iter().find(|n| n.eq_ignore_ascii_case(w))) {
+        Some(name) => (*name, &words[1..]),
         _ => match default {
             Some(v) => (v, &words[..]),
             None => {
@@ -123,6 +125,8 @@ pub fn parse_line(line: &str, default: Option<&'static str>) -> Result<PositionL
             }
         },
     };
+    let rest = rest.strip_prefix(&["position"]).unwrap_or(rest);
+    let rest = rest.strip_prefix(&["sfen"]).unwrap_or(rest);
     let moves_at = rest.iter().position(|w| *w == "moves");
     let (head, moves) = match moves_at {
         Some(i) => (&rest[..i], rest[i + 1..].iter().map(|s| s.to_string()).collect()),
@@ -159,14 +163,16 @@ impl Analyser {
             Some(v) => Some(
                 games::names()
                     .into_iter()
-                    .find(|n| n == v)
+                    .find(|n| n.eq_ignore_ascii_case(v))
                     .ok_or_else(|| format!("--variant {v}: no such variant (one of {})", games::names().join(", ")))?,
             ),
         };
         let mut a =
             Analyser { engine: Engine::new(sink), replies, go: GoParams::default(), multipv: 1, default_variant };
-        // No minimum thinking time: a script does not race a GUI.
+        // No minimum thinking time: a script does not race a GUI. Every position is
+        // searched, book positions too, so that each has a score, a depth and its lines.
         a.option("MinimumThinkingTime", "0")?;
+        a.option("USI_OwnBook", "false")?;
         if let Some(k) = args.multipv {
             a.option("MultiPV", &k.to_string())?;
             a.multipv = k;
@@ -272,12 +278,6 @@ impl Analyser {
     }
 }
 
-/// Whether a line holds a position (not blank, not a `#` comment).
-fn is_position(line: &str) -> bool {
-    let t = line.trim();
-    !t.is_empty() && !t.starts_with('#')
-}
-
 fn progress(total: Option<u64>) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     if !std::io::stderr().is_terminal() {
@@ -310,63 +310,110 @@ pub fn main(args: Args) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut failed = false;
-    let mut emit = |a: &Analysis| {
+    // The first failed write ends the run: a closed pipe (`| head -1`) quietly, any other
+    // failure (a full disk) with a message; either way the exit status is not 0.
+    let mut write_error: Option<std::io::Error> = None;
+    let mut emit = |a: &Analysis| -> bool {
         failed |= a.error.is_some();
-        if let Ok(text) = serde_json::to_string(a) {
-            let mut out = stdout.lock();
-            let _ = writeln!(out, "{text}");
-            let _ = out.flush();
+        let Ok(text) = serde_json::to_string(a) else { return true };
+        let mut out = stdout.lock();
+        match writeln!(out, "{text}").and_then(|_| out.flush()) {
+            Ok(()) => true,
+            Err(e) => {
+                write_error = Some(e);
+                false
+            }
         }
     };
     let stdin_only = args.files.is_empty();
     let files: Vec<PathBuf> = if stdin_only { vec![PathBuf::from("-")] } else { args.files.clone() };
-    // Files are read whole first, so that the progress bar knows how many positions remain.
+    // Files are read whole first (as bytes: a line that is not UTF-8 is one bad line), so
+    // that the progress bar knows how many positions remain.
     let mut texts = Vec::new();
     for f in &files {
         if f.as_os_str() == "-" {
             texts.push((f.clone(), None));
         } else {
-            match std::fs::read_to_string(f) {
+            match std::fs::read(f) {
                 Ok(t) => texts.push((f.clone(), Some(t))),
-                Err(e) => emit(&Analysis {
-                    at: f.display().to_string(),
-                    error: Some(format!("cannot read {}: {e}", f.display())),
-                    ..Analysis::default()
-                }),
+                Err(e) => {
+                    let a = Analysis {
+                        at: f.display().to_string(),
+                        error: Some(format!("cannot read {}: {e}", f.display())),
+                        ..Analysis::default()
+                    };
+                    if !emit(&a) {
+                        break;
+                    }
+                }
             }
         }
     }
     let total = texts
         .iter()
-        .map(|(_, t)| t.as_ref().map(|t| t.lines().filter(|l| is_position(l)).count() as u64))
+        .map(|(_, t)| t.as_ref().map(|t| t.split(|&b| b == b'\n').filter(|l| is_position_bytes(l)).count() as u64))
         .sum::<Option<u64>>();
     let bar = progress(total);
-    for (path, text) in texts {
-        let mut run = |n: usize, line: &str| {
-            if is_position(line) {
-                let a = analyser.analyse(line.trim(), &format!("{}:{}", path.display(), n + 1));
-                emit(&a);
-                bar.inc(1);
+    'files: for (path, text) in texts {
+        let mut run = |n: usize, line: &[u8]| -> bool {
+            if !is_position_bytes(line) {
+                return true;
             }
+            let at = format!("{}:{}", path.display(), n + 1);
+            let a = match std::str::from_utf8(line) {
+                Ok(l) => analyser.analyse(l.trim(), &at),
+                Err(e) => Analysis {
+                    input: String::from_utf8_lossy(line).trim().to_string(),
+                    at,
+                    error: Some(format!("the line is not valid UTF-8 ({e})")),
+                    ..Analysis::default()
+                },
+            };
+            bar.inc(1);
+            emit(&a)
         };
         match text {
-            Some(t) => t.lines().enumerate().for_each(|(n, l)| run(n, l)),
+            Some(t) => {
+                for (n, l) in t.split(|&b| b == b'\n').enumerate() {
+                    if !run(n, l) {
+                        break 'files;
+                    }
+                }
+            }
             None => {
-                for (n, l) in std::io::stdin().lock().lines().enumerate() {
-                    match l {
-                        Ok(l) => run(n, &l),
-                        Err(_) => break,
+                let mut input = std::io::stdin().lock();
+                let mut buf = Vec::new();
+                for n in 0.. {
+                    buf.clear();
+                    match input.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    if !run(n, buf.strip_suffix(b"\n").unwrap_or(&buf)) {
+                        break 'files;
                     }
                 }
             }
         }
     }
     bar.finish_and_clear();
+    if let Some(e) = write_error {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("koma analyse: cannot write the output: {e}");
+        }
+        return ExitCode::FAILURE;
+    }
     if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A line that holds a position: not blank, not a comment (`#`), as bytes.
+fn is_position_bytes(line: &[u8]) -> bool {
+    let trimmed = line.trim_ascii();
+    !trimmed.is_empty() && !trimmed.starts_with(b"#")
 }
 
 #[cfg(test)]

@@ -174,11 +174,6 @@ impl<G: Game> Referee<G> {
     pub fn verdict(&self) -> Option<Verdict> {
         judge(&self.pos, &self.history)
     }
-
-    /// Where the game stands, as `d` prints it.
-    pub fn state(&self) -> crate::state::GameState {
-        crate::state::GameState::of(&self.pos, &self.history)
-    }
 }
 
 #[cfg(test)]

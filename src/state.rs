@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::game::{Color, Game};
-use crate::referee;
+use crate::referee::{self, Referee};
 
 /// A finished game: who won (`b`, `w`, or nobody for a draw) and by which rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -130,6 +130,13 @@ impl GameState {
         }
         out.push(format!("sfen {}", self.sfen));
         out
+    }
+}
+
+impl<G: Game> Referee<G> {
+    /// Where the game stands, as `d` prints it.
+    pub fn state(&self) -> GameState {
+        GameState::of(self.pos(), self.history())
     }
 }
 

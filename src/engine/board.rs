@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::game::{Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
 use crate::games::{self, Visitor};
+use crate::referee::Referee;
 use crate::state::GameState;
 
 /// A `position` command that could not be applied. Nothing of it was applied.
@@ -51,36 +52,21 @@ pub trait Board: Send {
     fn state(&self) -> Result<GameState, String>;
     /// `moves`: legal move tokens.
     fn legal_moves(&self) -> Result<Vec<String>, String>;
-    /// Whether the game is over in the current position: by a rule, or because the side
-    /// to move has no legal move. From the side to move's view. Repetitions are not judged.
+    /// Whether the game is over in the current position, as the referee judges it (a
+    /// rule, no legal move, repetition, the move-count rule), from the side to move's view.
     fn outcome(&self) -> Option<Outcome>;
-}
-
-/// The current position of game `G` and the keys of the positions before it.
-#[derive(Clone)]
-pub struct Current<G: Game> {
-    pub pos: G,
-    /// `(key, in_check)` of every position since the `position` root, current last.
-    pub history: Vec<(u64, bool)>,
-}
-
-impl<G: Game> Current<G> {
-    fn root(pos: G) -> Self {
-        let history = vec![(pos.key(), pos.in_check())];
-        Current { pos, history }
-    }
 }
 
 /// [`Board`] for game `G`.
 pub struct Tracked<G: Game> {
     rules: G::Rules,
-    current: Result<Current<G>, String>,
+    current: Result<Referee<G>, String>,
 }
 
 impl<G: Game> Tracked<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
-        Tracked { rules, current: Ok(Current::root(G::startpos(&rules))) }
+        Tracked { rules, current: Ok(Referee::new(G::startpos(&rules))) }
     }
 
     pub fn rules(&self) -> &G::Rules {
@@ -88,7 +74,7 @@ impl<G: Game> Tracked<G> {
     }
 
     /// The current position, or why there is none.
-    pub fn current(&self) -> Result<&Current<G>, String> {
+    pub fn current(&self) -> Result<&Referee<G>, String> {
         self.current.as_ref().map_err(|e| e.clone())
     }
 }
@@ -116,7 +102,7 @@ impl<G: Game> Board for Tracked<G> {
         let mut rules = self.rules;
         G::set_rule(&mut rules, name, value)?;
         self.rules = rules;
-        self.current = Ok(Current::root(G::startpos(&self.rules)));
+        self.current = Ok(Referee::new(G::startpos(&self.rules)));
         Ok(())
     }
 
@@ -126,11 +112,10 @@ impl<G: Game> Board for Tracked<G> {
                 None => G::startpos(&self.rules),
                 Some(s) => G::from_sfen(s, &self.rules)?,
             };
-            let mut cur = Current::root(pos);
+            let mut cur = Referee::new(pos);
             for (i, token) in moves.iter().enumerate() {
-                let mv = cur.pos.parse_move(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
-                cur.pos.play(mv);
-                cur.history.push((cur.pos.key(), cur.pos.in_check()));
+                let mv = cur.pos().parse_move(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
+                cur.play(mv);
             }
             Ok(cur)
         })();
@@ -152,24 +137,18 @@ impl<G: Game> Board for Tracked<G> {
 
     fn state(&self) -> Result<GameState, String> {
         let cur = self.current()?;
-        Ok(GameState::of(&cur.pos, &cur.history))
+        Ok(cur.state())
     }
 
     fn legal_moves(&self) -> Result<Vec<String>, String> {
         let cur = self.current()?;
         let mut list = Vec::new();
-        cur.pos.legal_moves(&mut list);
-        Ok(list.iter().map(|&m| cur.pos.format_move(m)).collect())
+        cur.pos().legal_moves(&mut list);
+        Ok(list.iter().map(|&m| cur.pos().format_move(m)).collect())
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let pos = &self.current().ok()?.pos;
-        if let Some(o) = pos.result() {
-            return Some(o);
-        }
-        let mut list = Vec::new();
-        pos.legal_moves(&mut list);
-        list.is_empty().then(|| pos.no_move_outcome())
+        self.current().ok()?.verdict().map(|v| v.outcome)
     }
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::options::OptionLine;
-use crate::state::GameState;
+use crate::state::{GameResult, GameState};
 
 /// Where the engine's events go (the dialect's formatter, or a test's channel). Called
 /// from the engine's thread and from its job threads.
@@ -58,6 +58,12 @@ pub enum Event {
     BookMove(String),
     /// A request could not be carried out; nothing of it was applied.
     Error(String),
+    /// The game is over: before a search of a finished position (`by: None`), or because
+    /// the move the search is about to answer ends it (`by: Some(move)`).
+    GameOver {
+        by: Option<String>,
+        result: GameResult,
+    },
     /// The end of every search: the move, or `None` to resign.
     BestMove {
         mv: Option<String>,
@@ -76,11 +82,9 @@ pub enum Event {
         ranks: usize,
         startpos: String,
     },
-    /// One move of `go perft` and the leaves below it.
-    PerftMove {
-        mv: String,
-        nodes: u64,
-    },
+    /// `go perft`'s count below each legal move (each dialect lists them in its own
+    /// notation's order).
+    PerftMoves(Vec<(String, u64)>),
     /// The end of `go perft`: the total, or how far a stopped count got.
     PerftTotal {
         nodes: u64,

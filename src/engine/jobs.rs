@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::board::Current;
 use super::event::{Event, Info, MateResult, Score, Sink};
 use super::table_slot::{SharedTable, TableSlot};
 use crate::game::Strategy;
 use crate::perft;
+use crate::referee::Referee;
 use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
@@ -105,15 +105,13 @@ impl<G: Strategy> Runner<G> {
 
     /// `go perft N`: one event per move (sorted by token), then the total; a stop ends it
     /// early with what it has, marked.
-    pub fn start_perft(&self, cur: &Current<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
-        let pos = cur.pos.clone();
+    pub fn start_perft(&self, cur: &Referee<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+        let pos = cur.pos().clone();
         spawn("perft", None, move || {
             let (lines, of) = perft::divide_until(&pos, depth, &ctx.signals.stop);
             let total: u64 = lines.iter().map(|l| l.1).sum();
             let done = lines.len();
-            for (mv, nodes) in lines {
-                ctx.say(Event::PerftMove { mv, nodes });
-            }
+            ctx.say(Event::PerftMoves(lines));
             let (nodes, stopped) =
                 if ctx.stopped() { (total, Some((done, of))) } else { (if depth == 0 { 1 } else { total }, None) };
             ctx.say(Event::PerftTotal { nodes, stopped });
@@ -121,11 +119,11 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `go`: a search thread that ends with exactly one `BestMove` or `Checkmate`.
-    pub fn start_search(&mut self, cur: &Current<G>, job: SearchJob) -> Result<JoinHandle<()>, String> {
+    pub fn start_search(&mut self, cur: &Referee<G>, job: SearchJob) -> Result<JoinHandle<()>, String> {
         let cur = cur.clone();
         let mut searchmoves = Vec::new();
         for t in &job.params.searchmoves {
-            match cur.pos.parse_move(t) {
+            match cur.pos().parse_move(t) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => {
                     // A bad list is ignored whole: all moves are searched, never a resignation.
@@ -207,14 +205,17 @@ fn bench<G: Strategy>(positions: &[G], depth: u32, ctx: &JobContext) {
 
 /// The body of the search thread.
 fn run_search<G: Strategy>(
-    cur: Current<G>,
+    cur: Referee<G>,
     job: SearchJob,
     searchmoves: Vec<G::Move>,
     tt: SharedTable<G::Move>,
     stats: SharedStats<G::Move>,
 ) {
     let ctx = &job.ctx;
-    let root = &cur.pos;
+    let root = cur.pos();
+    if let Some(result) = cur.state().result {
+        ctx.say(Event::GameOver { by: None, result });
+    }
     let plan = time::plan(&job.params, root.side_to_move(), job.settings.time);
 
     if let Some(mate_limit) = job.params.mate {
@@ -248,14 +249,14 @@ fn run_search<G: Strategy>(
 
 /// The search proper and its `bestmove`, while the deadline is watched.
 fn search_and_answer<G: Strategy>(
-    cur: &Current<G>,
+    cur: &Referee<G>,
     job: &SearchJob,
     searchmoves: Vec<G::Move>,
     tt: &SharedTable<G::Move>,
     stats: &SharedStats<G::Move>,
     plan: time::TimePlan,
 ) {
-    let (ctx, root) = (&job.ctx, &cur.pos);
+    let (ctx, root) = (&job.ctx, cur.pos());
     let signals = &ctx.signals;
     let mut guard = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // The slot hands out a table that is ready; an empty one would be a bug, not a reason
@@ -276,7 +277,7 @@ fn search_and_answer<G: Strategy>(
         let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let threads = job.settings.threads;
         let r =
-            smp::search_with(root, &cur.history, &limits, table, signals, &mut stats, threads, ctx.start, &mut report);
+            smp::search_with(root, cur.history(), &limits, table, signals, &mut stats, threads, ctx.start, &mut report);
         (r.best, r.ponder)
     };
     drop(guard);
@@ -300,5 +301,12 @@ fn search_and_answer<G: Strategy>(
         }
         after.format_move(p)
     });
+    if let Some(b) = best {
+        let mut after = cur.clone();
+        after.play(b);
+        if let Some(result) = after.state().result {
+            ctx.say(Event::GameOver { by: Some(root.format_move(b)), result });
+        }
+    }
     ctx.say(Event::BestMove { mv: best.map(|m| root.format_move(m)), ponder });
 }

@@ -12,6 +12,7 @@ use super::Step;
 use crate::engine::{Command, Event, Info, Score};
 use crate::games;
 use crate::options::OptionKind;
+use crate::state::{GameResult, GameState};
 
 /// The games that have a chess notation, in `UCI_Variant` order (from the registry's
 /// descriptors: no session is made).
@@ -145,6 +146,63 @@ fn moves_to_chess(game: &ChessGame, moves: &[String]) -> Vec<String> {
     moves.iter().map(|m| game.move_to_chess(m).unwrap_or_else(|_| m.clone())).collect()
 }
 
+/// A result in chess words: the first player is white.
+fn result_text(r: &GameResult) -> String {
+    match r.winner {
+        Some("b") => format!("white wins: {}", r.reason),
+        Some(_) => format!("black wins: {}", r.reason),
+        None => format!("draw: {}", r.reason),
+    }
+}
+
+/// `d` in chess words: the board from the FEN with files a.. and ranks 1.. (the first
+/// player, white, at the bottom), white and black, and the FEN last. Without a chess
+/// notation, USI's layout.
+fn state_lines(state: &GameState, game: Option<&ChessGame>) -> Vec<String> {
+    let Some(fen) = game.and_then(|g| g.sfen_to_fen(&state.sfen).ok()) else { return state.lines() };
+    let rows: Vec<&str> = fen.split(['[', ' ']).next().unwrap_or_default().split('/').collect();
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let mut cells = Vec::new();
+        let (mut digits, mut promoted) = (String::new(), false);
+        for c in row.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            let empty: usize = digits.parse().unwrap_or(0);
+            cells.extend(std::iter::repeat_n(".".to_string(), empty));
+            digits.clear();
+            if c == '+' {
+                promoted = true;
+            } else {
+                cells.push(if promoted { format!("+{c}") } else { c.to_string() });
+                promoted = false;
+            }
+        }
+        cells.extend(std::iter::repeat_n(".".to_string(), digits.parse().unwrap_or(0)));
+        let line: String = cells.iter().map(|c| format!("{c:>3}")).collect();
+        out.push(format!("{:>2}{line}", rows.len() - i));
+    }
+    let files = game.map_or(0, |g| g.files);
+    out.push(format!("  {}", (0..files).map(|f| format!("{:>3}", (b'a' + f as u8) as char)).collect::<String>()));
+    let (side, letter) = if state.side == "b" { ("white", "w") } else { ("black", "b") };
+    out.push(format!("side {side} ({letter})"));
+    if game.is_some_and(|g| g.notation.holdings) {
+        out.push(format!("holdings white {}  black {}", state.hands.b, state.hands.w));
+    }
+    out.push(format!("ply {}", state.ply));
+    out.push(format!("phase {}", state.phase));
+    if let Some(s) = &state.status {
+        out.push(format!("status {s}"));
+    }
+    if let Some(r) = &state.result {
+        out.push(format!("result {}", result_text(r)));
+    }
+    out.push(format!("fen {fen}"));
+    out
+}
+
 /// One engine event as UCI lines. `game` is the current variant's notation, if it has one.
 pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
     let mv = |m: &String| game.and_then(|g| g.move_to_chess(m).ok()).unwrap_or_else(|| m.clone());
@@ -181,14 +239,12 @@ pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
             None => format!("bestmove {}", mv(m)),
         },
         Event::Moves(list) => game.map_or_else(|| list.clone(), |g| moves_to_chess(g, list)).join(" "),
-        Event::PerftMove { mv: m, nodes } => format!("{}: {nodes}", mv(m)),
-        Event::State(state) => {
-            let mut out = state.lines();
-            if let Some(fen) = game.and_then(|g| g.sfen_to_fen(&state.sfen).ok()) {
-                out.push(format!("fen {fen}"));
-            }
-            return out;
+        Event::PerftMoves(moves) => {
+            let mut lines: Vec<(String, u64)> = moves.iter().map(|(m, n)| (mv(m), *n)).collect();
+            lines.sort();
+            return lines.into_iter().map(|(m, n)| format!("{m}: {n}")).collect();
         }
+        Event::State(state) => return state_lines(state, game),
         Event::VariantChanged { name, files, ranks, startpos } => {
             // The new variant's start position, in its own notation.
             let fen = chess_games().iter().find(|g| g.name == *name).and_then(|g| g.sfen_to_fen(startpos).ok());
@@ -198,6 +254,7 @@ pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
             )
         }
         Event::BookMove(m) => format!("info string book move {}", mv(m)),
+        Event::GameOver { by, result } => usi::game_over_line(by.as_ref().map(mv).as_deref(), &result_text(result)),
         Event::Error(e) => usi::error_line(&game.map_or(e.clone(), |g| g.text_to_chess(e))),
         other => return usi::format(other),
     };

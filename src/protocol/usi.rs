@@ -256,6 +256,14 @@ pub fn error_line(text: &str) -> String {
     format!("info string error: {}", shown(text))
 }
 
+/// The `info string` that says the game is over (`by`: the move that ends it).
+pub fn game_over_line(by: Option<&str>, result: &str) -> String {
+    match by {
+        Some(m) => format!("info string {m} ends the game: {result}"),
+        None => format!("info string the game is over: {result}"),
+    }
+}
+
 /// The lines of `go perft`'s and `bench`'s closing events, which every dialect writes
 /// alike; `None` for the other events.
 pub fn count_lines(e: &Event) -> Option<Vec<String>> {
@@ -290,6 +298,7 @@ pub fn format(e: &Event) -> Vec<String> {
         Event::Message(s) => format!("info string {s}"),
         Event::BookMove(m) => format!("info string book move {m}"),
         Event::Error(s) => error_line(s),
+        Event::GameOver { by, result } => game_over_line(by.as_deref(), &result.text),
         Event::BestMove { mv: None, .. } => "bestmove resign".into(),
         Event::BestMove { mv: Some(m), ponder: Some(p) } => format!("bestmove {m} ponder {p}"),
         Event::BestMove { mv: Some(m), ponder: None } => format!("bestmove {m}"),
@@ -301,7 +310,7 @@ pub fn format(e: &Event) -> Vec<String> {
         Event::VariantChanged { name, files, ranks, startpos } => {
             format!("info string variant {name} files {files} ranks {ranks} startpos {startpos}")
         }
-        Event::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+        Event::PerftMoves(moves) => return moves.iter().map(|(mv, nodes)| format!("{mv}: {nodes}")).collect(),
         Event::BenchPosition { index, nodes, best, sfen } => {
             let best = best.as_deref().unwrap_or("resign");
             format!("info string bench position {index} nodes {nodes} bestmove {best} sfen {sfen}")
