@@ -16,20 +16,10 @@ use super::tt::Bound;
 use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::game::Strategy;
 
-/// How many same-side positions back a repetition is looked for.
-const REPETITION_WINDOW: usize = 100;
-/// Plies of quiescence below the horizon.
-const MAX_QPLY: usize = 12;
-/// Quiet moves remembered per node for history maluses.
-const MAX_QUIETS: usize = 64;
-
-/// Move-ordering classes (a move's score is its class plus a value within it).
-const ORDER_TT: i32 = 1_000_000;
-const ORDER_GOOD_TACTICAL: i32 = 200_000;
-const ORDER_KILLER_1: i32 = 90_000;
-const ORDER_KILLER_2: i32 = 85_000;
-const ORDER_COUNTER: i32 = 80_000;
-const ORDER_BAD_TACTICAL: i32 = 60_000;
+use super::params::{
+    MAX_QPLY, MAX_QUIETS, ORDER_BAD_TACTICAL, ORDER_BAD_TACTICAL_SPAN, ORDER_COUNTER, ORDER_GOOD_TACTICAL,
+    ORDER_KILLER_1, ORDER_KILLER_2, ORDER_TT, REPETITION_WINDOW,
+};
 
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -155,7 +145,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
 
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (params::POLL_INTERVAL - 1) == 0 {
             self.poll();
         }
     }
@@ -348,7 +338,8 @@ impl<'a, G: Strategy> Searcher<'a, G> {
                         && lmr_depth <= params::FUTILITY_DEPTH
                         && eval != NO_EVAL
                         && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
-                    let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
+                    let bad_history =
+                        lmr_depth < params::HISTORY_PRUNE_DEPTH && quiet_history < -params::HISTORY_PRUNE * depth;
                     prune_quiet = skip_quiets
                         || (order < ORDER_COUNTER
                             && (futile
@@ -377,7 +368,15 @@ impl<'a, G: Strategy> Searcher<'a, G> {
                 if let (Some(e), Some(s)) = (entry, tt_score) {
                     if e.bound != Bound::Upper && e.depth >= depth - params::SINGULAR_TT_SLACK && s.abs() < MATE_BOUND {
                         let singular_beta = s - params::SINGULAR_MARGIN * depth;
-                        let value = self.exclude(pos, mv, (depth - 1) / 2, singular_beta, ply, in_check, cut);
+                        let value = self.exclude(
+                            pos,
+                            mv,
+                            params::singular_search_depth(depth),
+                            singular_beta,
+                            ply,
+                            in_check,
+                            cut,
+                        );
                         if self.stopped {
                             break;
                         }
@@ -397,7 +396,11 @@ impl<'a, G: Strategy> Searcher<'a, G> {
 
             // Check extension for a check that does not lose material by exchange,
             // bounded so that perpetual checks cannot run away.
-            if extension == 0 && gives_check && (ply as i32) < 2 * self.root_depth && !pos.losing_exchange(mv) {
+            if extension == 0
+                && gives_check
+                && (ply as i32) < params::CHECK_EXTENSION_REACH * self.root_depth
+                && !pos.losing_exchange(mv)
+            {
                 extension = 1;
             }
 
@@ -414,7 +417,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if searched == 1 {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut);
             } else {
-                let reducible = depth >= 2 && (!tactical || order < ORDER_GOOD_TACTICAL);
+                let reducible = depth >= params::LMR_MIN_DEPTH && (!tactical || order < ORDER_GOOD_TACTICAL);
                 let mut reduction = 0;
                 if reducible {
                     reduction = params::reduction(depth, searched);
@@ -605,7 +608,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
                 return Some(score);
             }
         }
-        let null = depth >= 3
+        let null = depth >= params::NULL_MIN_DEPTH
             && eval >= beta
             && self.null_floor + 1 < self.keys.len()
             && self.stack[ply.saturating_sub(1)].mv.is_some();
@@ -613,7 +616,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             return None;
         }
         if let Some(child) = pos.null_move() {
-            let r = params::NULL_BASE + depth / params::NULL_DIVISOR + ((eval - beta) / params::NULL_EVAL_STEP).min(3);
+            let r = params::null_reduction(depth, eval, beta);
             let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
             self.stack[ply].mv = None;
             self.stack[ply].cont = None;
@@ -646,7 +649,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let mut tried = 0;
         let mut found = None;
         for &mv in list.iter() {
-            if tried >= 2 + 2 * cut as usize {
+            if tried >= params::probcut_tries(cut) {
                 break;
             }
             if pos.losing_exchange(mv) {
@@ -692,7 +695,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if pos.is_tactical(m) {
                 // Captures that lose material by exchange go after the killers.
                 if pos.losing_exchange(m) {
-                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, 9_999)
+                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, ORDER_BAD_TACTICAL_SPAN)
                 } else {
                     ORDER_GOOD_TACTICAL + pos.order_score(m)
                 }

@@ -326,7 +326,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             }
             self.seldepth = 0;
             self.root_depth = depth as i32;
-            self.best_move_changes /= 2.0;
+            self.best_move_changes /= params::CHANGES_DECAY_DIVISOR;
             let mut completed = 0;
             for pv_idx in 0..multipv {
                 if self.aspiration(root, depth as i32, pv_idx, &mut roots) {
@@ -383,7 +383,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
                 break;
             }
             if let Some(plies) = mate_plies(answer.score) {
-                if plies > 0 && depth as i32 >= plies + 2 && limits.time.maximum.is_some() {
+                if plies > 0 && depth as i32 >= plies + params::MATE_STOP_DEPTH && limits.time.maximum.is_some() {
                     break;
                 }
             }
@@ -404,7 +404,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     /// `scores` the best score of each completed iteration).
     fn progress_of(&self, roots: &[RootMove<G::Move>], scores: &[i32]) -> time::Progress {
         let last = scores.last().copied().unwrap_or(0);
-        let earlier = scores.len().checked_sub(4).map_or(last, |i| scores[i]);
+        let earlier = scores.len().checked_sub(params::FALL_LOOKBACK + 1).map_or(last, |i| scores[i]);
         let fall = if last.abs() < MATE_BOUND && earlier.abs() < MATE_BOUND { earlier - last } else { 0 };
         let effort = roots.first().map_or(0.0, |r| r.nodes as f64 / self.nodes.max(1) as f64);
         time::Progress { changes: self.best_move_changes, fall, effort }
@@ -437,7 +437,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             } else {
                 return true;
             }
-            delta += delta / 2;
+            delta += delta / params::ASPIRATION_WIDEN_DIVISOR;
             if delta > params::ASPIRATION_GIVE_UP {
                 alpha = -INF;
                 beta = INF;
