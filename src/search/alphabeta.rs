@@ -41,6 +41,28 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The bound a node's result `best` is, searched in the window `(alpha, beta)`.
+#[inline(always)]
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether a table score `score` of `bound` settles a node searched in `(alpha, beta)`.
+#[inline(always)]
+fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 impl<'a, G: Strategy> Searcher<'a, G> {
     /// Searches the root moves from `pv_idx` on (the ones before are earlier MultiPV
     /// lines) inside `(alpha, beta)`. Each move's `score` becomes its score if it beat
@@ -214,20 +236,13 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let tt_move = entry.and_then(|e| e.mv);
         let tt_score = entry.map(|e| from_tt(e.score, ply));
         if let (Some(e), Some(s)) = (entry, tt_score) {
-            if !pv_node && e.depth >= depth {
-                let cut_here = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut_here {
-                    if s >= beta {
-                        if let Some(m) = tt_move.filter(|&m| !pos.is_tactical(m)) {
-                            self.reward_quiet(pos, m, ply, depth, &[]);
-                        }
+            if !pv_node && e.depth >= depth && cuts(e.bound, s, alpha, beta) {
+                if s >= beta {
+                    if let Some(m) = tt_move.filter(|&m| !pos.is_tactical(m)) {
+                        self.reward_quiet(pos, m, ply, depth, &[]);
                     }
-                    return s;
                 }
+                return s;
             }
         }
 
@@ -485,13 +500,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             return if excluded.is_some() { alpha } else { best.max(original_alpha) };
         }
         if excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta);
             let raw = (raw_eval != NO_EVAL).then_some(raw_eval);
             self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
             // Every reply failed low: the quiet move that led here was a good one.
@@ -729,12 +738,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             let s = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if !pv_node && cut {
+            if !pv_node && cuts(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -809,13 +813,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         self.moves[ply] = list;
         self.scores[ply] = scores;
         if !self.stopped && entry.is_none_or(|e| e.depth <= 0) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta);
             self.tt.store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         }
         best

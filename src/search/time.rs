@@ -325,17 +325,31 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// Both clocks at `btime` and `wtime`, no increment.
+    fn clocks(btime: u64, wtime: u64) -> GoParams {
+        go(|p| {
+            p.btime = Some(btime);
+            p.wtime = Some(wtime)
+        })
+    }
+
+    /// Both clocks empty and `byoyomi` a move.
+    fn byoyomi(byoyomi: u64) -> GoParams {
+        go(|p| {
+            p.btime = Some(0);
+            p.wtime = Some(0);
+            p.byoyomi = Some(byoyomi)
+        })
+    }
+
+    /// The plan of `params` with the default options.
+    fn plan_for(params: &GoParams, side: Color) -> TimePlan {
+        plan(params, side, TimeOptions::default())
+    }
+
     #[test]
     fn byoyomi_only_spends_the_byoyomi_less_the_byoyomi_overhead() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(1000), Color::Sente);
         assert_eq!(p.optimum, Some(ms(750)));
         assert_eq!(p.maximum, Some(ms(750)));
         assert!(p.use_all);
@@ -343,52 +357,22 @@ mod tests {
 
     #[test]
     fn short_byoyomi_keeps_a_quarter_of_it_for_thinking() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(200)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(200), Color::Sente);
         assert_eq!((p.optimum, p.maximum), (Some(ms(50)), Some(ms(50))));
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(400)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(400), Color::Sente);
         assert_eq!(p.maximum, Some(ms(150)));
     }
 
     #[test]
     fn zero_clock_moves_promptly() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0)
-            }),
-            Color::Gote,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&clocks(0, 0), Color::Gote);
         assert_eq!(p.maximum, Some(ms(DEFAULT_MINIMUM_MS)));
     }
 
     #[test]
     fn sudden_death_never_exceeds_clock() {
         for t in [1u64, 30, 100, 1000, 60_000] {
-            let p = plan(
-                &go(|p| {
-                    p.btime = Some(t);
-                    p.wtime = Some(t)
-                }),
-                Color::Sente,
-                TimeOptions::default(),
-            );
+            let p = plan_for(&clocks(t, t), Color::Sente);
             assert!(p.maximum.unwrap() <= ms(t.max(1)), "time {t}: {p:?}");
             assert!(p.optimum <= p.maximum);
         }
@@ -396,29 +380,15 @@ mod tests {
 
     #[test]
     fn uses_the_right_clock() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(100_000);
-                p.wtime = Some(1000)
-            }),
-            Color::Gote,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&clocks(100_000, 1000), Color::Gote);
         assert!(p.maximum.unwrap() <= ms(1000));
-        let q = plan(
-            &go(|p| {
-                p.btime = Some(100_000);
-                p.wtime = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let q = plan_for(&clocks(100_000, 1000), Color::Sente);
         assert!(q.optimum.unwrap() > ms(1000));
     }
 
     #[test]
     fn infinite_has_no_limit() {
-        let p = plan(&go(|p| p.infinite = true), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.infinite = true), Color::Sente);
         assert_eq!(p.maximum, None);
     }
 
@@ -513,15 +483,7 @@ mod tests {
     /// deadline comes sooner when the machine is starved.
     #[test]
     fn rokurokugui_byoyomi_keeps_room_for_process_start_and_load() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(1000), Color::Sente);
         assert!(p.maximum.unwrap() <= ms(1000 - 200), "{p:?}");
         let clock = ManualClock::default();
         let start = clock.now();
@@ -544,14 +506,7 @@ mod tests {
         }
         assert_eq!(d.margin(), ms(80));
         // The margin never brings the answer before the minimum thinking time.
-        let zero = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let zero = plan_for(&clocks(0, 0), Color::Sente);
         let mut z = Deadline::new(&zero, start, false).unwrap();
         let _ = z.check(start + ms(5), start, false);
         assert_eq!(z.margin(), Duration::ZERO);
@@ -567,36 +522,16 @@ mod tests {
         let o = TimeOptions::default();
         let min = ms(o.minimum_ms);
         for (params, budget) in [
-            (
-                go(|p| {
-                    p.btime = Some(0);
-                    p.wtime = Some(0);
-                    p.byoyomi = Some(10)
-                }),
-                10,
-            ),
+            (byoyomi(10), 10),
             (go(|p| p.movetime = Some(1)), 1),
             (go(|p| p.movetime = Some(10)), 10),
-            (
-                go(|p| {
-                    p.btime = Some(5);
-                    p.wtime = Some(5)
-                }),
-                5,
-            ),
+            (clocks(5, 5), 5),
         ] {
             let p = plan(&params, Color::Sente, o);
             assert!(p.maximum.unwrap() <= ms(budget), "{params:?}: {p:?}");
             assert_eq!(p.minimum, min.min(p.maximum.unwrap()), "{params:?}: {p:?}");
         }
-        for params in [
-            go(|p| p.movetime = Some(1000)),
-            go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-        ] {
+        for params in [go(|p| p.movetime = Some(1000)), byoyomi(1000)] {
             assert_eq!(plan(&params, Color::Sente, o).minimum, min, "{params:?}");
         }
         for params in [go(|p| p.depth = Some(1)), go(|p| p.nodes = Some(1)), go(|_| {}), go(|p| p.infinite = true)] {
@@ -608,7 +543,7 @@ mod tests {
     /// can change its outcome. Pondering stops the clock until `ponderhit`.
     #[test]
     fn timing_logic_runs_on_a_controlled_clock() {
-        let p = plan(&go(|p| p.movetime = Some(300)), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.movetime = Some(300)), Color::Sente);
         let clock = ManualClock::default();
         let start = clock.now();
         let mut d = Deadline::new(&p, start, true).unwrap();
@@ -628,7 +563,7 @@ mod tests {
     /// not while the clock stands still, however long that is in real time.
     #[test]
     fn hard_deadline_is_kept_by_a_watcher_on_the_clock() {
-        let p = plan(&go(|p| p.movetime = Some(1000)), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.movetime = Some(1000)), Color::Sente);
         let clock = std::sync::Arc::new(ManualClock::default());
         let signals = std::sync::Arc::new(Signals::default());
         let done = std::sync::Arc::new(AtomicBool::new(false));
