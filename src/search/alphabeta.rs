@@ -1,7 +1,23 @@
 //! The node search: root loop, PVS negamax with the transposition table, selective
-//! pruning, reductions and extensions, and quiescence.
+//! pruning, reductions and extensions, and quiescence. Every number it uses is in
+//! [`params`].
 //!
-//! Which selective techniques a game gets is its own choice (`Game` constants): reverse
+//! Where to find what:
+//! - [`Searcher::root_search`]: the root moves of one iteration (MultiPV, best-move
+//!   changes, nodes per root move for time management);
+//! - [`Searcher::negamax`] and `node`: one node, in the steps of Stockfish's `search()`
+//!   (listed on `node`): step 1 draws and aborts (`negamax`, `immediate_draw`,
+//!   `repetition`), 2 `mate_distance`, 3 `tt_cutoff`, 4 `static_evaluation` (with
+//!   `correction_keys`, `corrected`), 5-7 `prune_node` (reverse futility, `probcut`,
+//!   `null_move`), 8 internal iterative reduction, 9 the move loop (`score_moves` and
+//!   `pick_next` for ordering, `shallow_prune`, `extension` with `exclude` for the
+//!   singular search, `late_move_reduction`, `search_move`, `update_pv`,
+//!   `update_cut_statistics` with `reward_quiet`), 10 the final outcome, 11
+//!   `store_and_learn`;
+//! - `qsearch`: quiescence (stand pat, captures and promotions that do not lose material,
+//!   delta pruning).
+//!
+//! Which selective techniques a game gets is its own choice (`Strategy` constants): reverse
 //! futility and null move where the evaluation is stable and zugzwang rare, pruning of
 //! quiet moves (late-move, futility, history) where a quiet move seldom wins at once.
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and

@@ -1,8 +1,23 @@
-//! The search, generic over a [`Game`]: iterative deepening with aspiration windows and
-//! PVS alpha-beta over a shared transposition table, selective pruning and extensions
-//! ([`alphabeta`]), move-ordering statistics ([`history`]), quiescence, mate scores,
-//! repetition, MultiPV and Lazy SMP threads ([`smp`]). It never prints: progress goes to
-//! a callback as [`Report`]s.
+//! The search, generic over a [`Game`](crate::game::Game) and its
+//! [`Strategy`]: iterative deepening with aspiration windows and PVS alpha-beta over a
+//! shared transposition table, selective pruning and extensions, move-ordering
+//! statistics, quiescence, mate scores, repetition, MultiPV and Lazy SMP threads. It
+//! never prints: progress goes to a callback as [`Report`]s.
+//!
+//! Where to find what:
+//! - this file: [`Searcher`] and its iterative deepening ([`Searcher::run`]: depth by
+//!   depth, MultiPV lines, when to stop between iterations) and the aspiration windows
+//!   (`aspiration`);
+//! - [`params`]: every number of the search and of time management, by feature;
+//! - `alphabeta`: the root moves, the node search in numbered steps (table cutoff, static
+//!   evaluation and its correction, reverse futility, ProbCut, null move, internal
+//!   iterative reduction, shallow pruning, singular and check extensions, late-move
+//!   reductions, table store) and quiescence;
+//! - [`history`]: butterfly, continuation and countermove statistics, and the correction
+//!   history of the static evaluation;
+//! - [`tt`]: the shared transposition table; [`smp`]: Lazy SMP threads;
+//! - [`time`]: the time plan of a `go`, the scale of the optimum between iterations and
+//!   the hard deadline's watcher; [`mate`]: the `go mate` search.
 
 mod alphabeta;
 pub mod history;
