@@ -1,7 +1,23 @@
 //! The node search: root loop, PVS negamax with the transposition table, selective
-//! pruning, reductions and extensions, and quiescence.
+//! pruning, reductions and extensions, and quiescence. Every number it uses is in
+//! [`params`].
 //!
-//! Which selective techniques a game gets is its own choice (`Game` constants): reverse
+//! Where to find what:
+//! - [`Searcher::root_search`]: the root moves of one iteration (MultiPV, best-move
+//!   changes, nodes per root move for time management);
+//! - [`Searcher::negamax`] and `node`: one node, in the steps of Stockfish's `search()`
+//!   (listed on `node`): step 1 draws and aborts (`negamax`, `immediate_draw`,
+//!   `repetition`), 2 `mate_distance`, 3 `tt_cutoff`, 4 `static_evaluation` (with
+//!   `correction_keys`, `corrected`), 5-7 `prune_node` (reverse futility, `probcut`,
+//!   `null_move`), 8 internal iterative reduction, 9 the move loop (`score_moves` and
+//!   `pick_next` for ordering, `shallow_prune`, `extension` with `exclude` for the
+//!   singular search, `late_move_reduction`, `search_move`, `update_pv`,
+//!   `update_cut_statistics` with `reward_quiet`), 10 the final outcome, 11
+//!   `store_and_learn`;
+//! - `qsearch`: quiescence (stand pat, captures and promotions that do not lose material,
+//!   delta pruning).
+//!
+//! Which selective techniques a game gets is its own choice (`Strategy` constants): reverse
 //! futility and null move where the evaluation is stable and zugzwang rare, pruning of
 //! quiet moves (late-move, futility, history) where a quiet move seldom wins at once.
 //! Late-move reductions, aspiration windows, internal iterative reductions, check and
@@ -12,24 +28,14 @@
 
 use super::history::{self, Context, CorrectionKeys};
 use super::params;
-use super::tt::Bound;
+use super::tt::{Bound, Entry};
 use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::game::Strategy;
 
-/// How many same-side positions back a repetition is looked for.
-const REPETITION_WINDOW: usize = 100;
-/// Plies of quiescence below the horizon.
-const MAX_QPLY: usize = 12;
-/// Quiet moves remembered per node for history maluses.
-const MAX_QUIETS: usize = 64;
-
-/// Move-ordering classes (a move's score is its class plus a value within it).
-const ORDER_TT: i32 = 1_000_000;
-const ORDER_GOOD_TACTICAL: i32 = 200_000;
-const ORDER_KILLER_1: i32 = 90_000;
-const ORDER_KILLER_2: i32 = 85_000;
-const ORDER_COUNTER: i32 = 80_000;
-const ORDER_BAD_TACTICAL: i32 = 60_000;
+use super::params::{
+    MAX_QPLY, MAX_QUIETS, ORDER_BAD_TACTICAL, ORDER_BAD_TACTICAL_SPAN, ORDER_COUNTER, ORDER_GOOD_TACTICAL,
+    ORDER_KILLER_1, ORDER_KILLER_2, ORDER_TT, REPETITION_WINDOW,
+};
 
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -49,6 +55,108 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The bound a node's result `best` is, searched in the window `(alpha, beta)`.
+#[inline(always)]
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether a table score `score` of `bound` settles a node searched in `(alpha, beta)`.
+#[inline(always)]
+fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Step 2: a mate found from here is no shorter than `ply` plies, so the window narrows
+/// to what can still matter; `Some` when nothing can.
+#[inline(always)]
+fn mate_distance(alpha: &mut i32, beta: &mut i32, ply: usize) -> Option<i32> {
+    *alpha = (*alpha).max(-MATE + ply as i32);
+    *beta = (*beta).min(MATE - ply as i32 - 1);
+    (*alpha >= *beta).then_some(*alpha)
+}
+
+/// What a node of the main search knows once steps 1 to 4 are done; the later steps
+/// read it.
+struct Node<M> {
+    ply: usize,
+    /// The remaining depth (at least 1; step 8 may take a ply off).
+    depth: i32,
+    /// The window after mate distance pruning (the node's alpha before any move raised it).
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    /// Expected to fail high.
+    cut: bool,
+    in_check: bool,
+    /// The move a singular-extension search leaves out.
+    excluded: Option<M>,
+    key: u64,
+    /// The table's entry (none in a singular search), its move and its score from this ply.
+    entry: Option<Entry<M>>,
+    tt_move: Option<M>,
+    tt_score: Option<i32>,
+    eval: Eval,
+}
+
+/// Step 4's result: the static evaluation and what it says.
+struct Eval {
+    /// As the game evaluates (`NO_EVAL` in check).
+    raw: i32,
+    /// Corrected by the correction history (`NO_EVAL` in check).
+    static_eval: i32,
+    /// The corrected evaluation, or the table's score where its bound says it is better.
+    eval: i32,
+    /// Better than two plies before (or nothing to compare with).
+    improving: bool,
+    /// The correction moved the evaluation far (`params::uncertain`) in a game that reduces
+    /// less there.
+    uncertain: bool,
+    /// The keys the correction was read under, and is learned under at step 11.
+    keys: CorrectionKeys,
+}
+
+/// What the move loop knows of one move before searching it.
+#[derive(Clone, Copy)]
+struct MoveFacts<M> {
+    mv: M,
+    /// Its ordering score (`params::ORDER_*` classes).
+    order: i32,
+    /// A capture or promotion.
+    tactical: bool,
+    /// Its history (0 for a tactical move).
+    quiet_history: i32,
+    /// Known once the move is played.
+    gives_check: bool,
+}
+
+/// Step 9a's verdict on a move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prune {
+    Search,
+    Skip,
+    /// Skipped unless it gives check.
+    SkipUnlessCheck,
+}
+
+/// Why step 9b ends the move loop early.
+enum Exit {
+    /// The search was stopped during the singular search.
+    Stopped,
+    /// Multi-cut: another move beats beta as well; the node returns this score.
+    MultiCut(i32),
 }
 
 impl<'a, G: Strategy> Searcher<'a, G> {
@@ -155,7 +263,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
 
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (params::POLL_INTERVAL - 1) == 0 {
             self.poll();
         }
     }
@@ -167,7 +275,13 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         Context { prev1: ply.checked_sub(1).and_then(id), prev2: ply.checked_sub(2).and_then(id) }
     }
 
-    /// `cut`: the node is expected to fail high (a null-window child of a PV or all node).
+    /// The search of `pos` at `ply` to `depth` in `(alpha, beta)`: quiescence at the
+    /// horizon, else [`Self::node`]. `cut`: the node is expected to fail high (a
+    /// null-window child of a PV or all node).
+    ///
+    /// Step 1 of the node search: initialize the node (its principal variation, the node
+    /// count, the selective depth, the path) and return at once where the game is over,
+    /// the search was stopped or the path is at its longest.
     pub(super) fn negamax(&mut self, pos: &G, depth: i32, alpha: i32, beta: i32, ply: usize, cut: bool) -> i32 {
         self.pv[ply].clear();
         if let Some(o) = pos.result() {
@@ -191,11 +305,29 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         score
     }
 
+    /// The main search of one node, in the steps of Stockfish's `search()` (the order of
+    /// every step that reads or writes the table, the statistics or the stack is part of
+    /// the `bench` signature):
+    ///
+    /// 1. immediate draw (repetition, move-count rule); [`Self::negamax`] has counted the
+    ///    node and checked for a finished game and an aborted search;
+    /// 2. mate distance pruning;
+    /// 3. transposition table lookup and cutoff;
+    /// 4. static evaluation, its correction, and "improving";
+    /// 5. reverse futility pruning, 6. ProbCut, 7. null move (non-PV nodes, not in check);
+    /// 8. internal iterative reduction;
+    /// 9. the move loop: (a) pruning at shallow depth, (b) extensions, (c) late-move
+    ///    reduction, (d) the search with its re-searches, (e) a new best move, and at a
+    ///    cut the statistics;
+    /// 10. no legal move, or no move searched: the final outcome;
+    /// 11. the result into the table, and what it teaches the statistics.
+    ///
+    /// `pos` is on the path (`keys`) already; `cut`: the node is expected to fail high.
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
         pos: &G,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -204,51 +336,233 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     ) -> i32 {
         let excluded = self.stack[ply].excluded;
         if excluded.is_none() {
-            if let Some(s) = self.repetition(ply) {
+            // Step 1: an immediate draw (a singular search's position was judged already).
+            if let Some(s) = self.immediate_draw(pos, ply) {
                 return s;
             }
-            if pos.move_count_draw() {
-                return 0;
-            }
-            // Mate distance pruning.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
+            // Step 2: mate distance pruning.
+            if let Some(s) = mate_distance(&mut alpha, &mut beta, ply) {
+                return s;
             }
         }
-        depth = depth.max(1);
+
+        // Step 3: transposition table lookup (none in a singular search: the entry is the
+        // node's own, with the excluded move).
+        let depth = depth.max(1);
         let pv_node = beta - alpha > 1;
         let key = pos.key();
         let entry = if excluded.is_none() { self.tt.probe(key) } else { None };
         let tt_move = entry.and_then(|e| e.mv);
         let tt_score = entry.map(|e| from_tt(e.score, ply));
-        if let (Some(e), Some(s)) = (entry, tt_score) {
-            if !pv_node && e.depth >= depth {
-                let cut_here = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut_here {
-                    if s >= beta {
-                        if let Some(m) = tt_move.filter(|&m| !pos.is_tactical(m)) {
-                            self.reward_quiet(pos, m, ply, depth, &[]);
-                        }
-                    }
-                    return s;
-                }
+        if !pv_node {
+            if let Some(s) = self.tt_cutoff(pos, entry, tt_score, depth, alpha, beta, ply) {
+                return s;
             }
         }
 
-        // The static evaluation (corrected by what searches under the same keys found: the
-        // game's structures and the previous move), and a better guess from the table's bound.
-        let raw_eval = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
-        let correction_keys = self.correction_keys(pos, ply);
-        let static_eval = self.corrected(pos, &correction_keys, raw_eval);
+        // Step 4: static evaluation, corrected, and a better guess from the table's bound.
+        let eval = self.static_evaluation(pos, ply, in_check, entry, tt_score);
+        let mut node =
+            Node { ply, depth, alpha, beta, pv_node, cut, in_check, excluded, key, entry, tt_move, tt_score, eval };
+
+        // Steps 5 to 7: cut a non-PV node that is good enough without a search.
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND && !pos.stalemate_may_lose() {
+            if let Some(s) = self.prune_node(pos, &node) {
+                return s;
+            }
+        }
+
+        // Step 8: internal iterative reduction: without a table move the ordering is poor.
+        if node.depth >= params::IIR_DEPTH && tt_move.is_none() && (pv_node || cut) {
+            node.depth -= 1;
+        }
+
+        // Step 9: the move loop.
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            // Step 10 (no legal move): mate or whatever the game makes of it.
+            self.moves[ply] = list;
+            return outcome_score(pos.no_move_outcome(), ply);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        let cx = self.context(ply);
+        let counter = self.history.counter(cx.prev1);
+        // The table's move goes first, and the others are scored only if it does not cut.
+        let mut scored = false;
+        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
+            Some(i) => {
+                list.swap(0, i);
+                scores.clear();
+                scores.resize(list.len(), 0);
+                scores[0] = ORDER_TT;
+            }
+            None => {
+                self.score_moves(pos, &list, &mut scores, counter, ply, cx);
+                scored = true;
+            }
+        }
+
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets = [None; MAX_QUIETS];
+        let mut quiet_count = 0usize;
+        let mut skip_quiets = false;
+        let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
+        for n in 0..list.len() {
+            if n > 0 && !scored {
+                self.score_moves(pos, &list[1..], &mut scores, counter, ply, cx);
+                scores.insert(0, ORDER_TT);
+                scored = true;
+            }
+            pick_next(&mut list, &mut scores, n);
+            let mv = list[n];
+            if Some(mv) == excluded {
+                continue;
+            }
+            let tactical = pos.is_tactical(mv);
+            let cont = pos.continuation_id(mv);
+            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cont, cx) };
+            let m = MoveFacts { mv, order: scores[n], tactical, quiet_history, gives_check: false };
+
+            // Step 9a: pruning at shallow depth, once a move that does not lose has been found.
+            let prune = if ply > 0 && best > -MATE_BOUND && !in_check {
+                self.shallow_prune(pos, &node, &m, searched, alpha, &mut skip_quiets)
+            } else {
+                Prune::Search
+            };
+            if prune == Prune::Skip {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            self.tt.prefetch(child.key());
+            let m = MoveFacts { gives_check: child.in_check(), ..m };
+            if prune == Prune::SkipUnlessCheck && !m.gives_check {
+                continue;
+            }
+
+            // Step 9b: extensions.
+            let extension = match self.extension(pos, &node, &m) {
+                Ok(e) => e,
+                Err(Exit::Stopped) => break,
+                Err(Exit::MultiCut(s)) => {
+                    self.moves[ply] = list;
+                    self.scores[ply] = scores;
+                    return s;
+                }
+            };
+
+            self.stack[ply].mv = Some(mv);
+            self.stack[ply].cont = Some(cont);
+            self.stack[ply].quiet = !tactical;
+            searched += 1;
+            if !tactical && quiet_count < MAX_QUIETS {
+                quiets[quiet_count] = Some(mv);
+                quiet_count += 1;
+            }
+            let new_depth = node.depth - 1 + extension;
+
+            // Step 9c: late-move reduction (not of the first move).
+            let reduction =
+                if searched == 1 { 0 } else { self.late_move_reduction(&node, &m, searched, new_depth, tt_tactical) };
+
+            // Step 9d: the search, and a full-depth and full-window re-search where needed.
+            let score = self.search_move(&child, &node, new_depth, reduction, searched == 1, alpha);
+            if self.stopped {
+                break;
+            }
+
+            // Step 9e: a new best move; at a cut, the statistics learn of it.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.update_cut_statistics(pos, &node, &m, &quiets[..quiet_count], cx);
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply].mv = None;
+        self.stack[ply].cont = None;
+        self.moves[ply] = list;
+        self.scores[ply] = scores;
+
+        // Step 10: the final outcome of an aborted search or one that searched no move.
+        if self.stopped {
+            return best.max(-INF + 1);
+        }
+        if searched == 0 {
+            // Only the excluded move (singular search), or every move pruned.
+            return if excluded.is_some() { alpha } else { best.max(node.alpha) };
+        }
+
+        // Step 11: store into the table and update the statistics.
+        if excluded.is_none() {
+            self.store_and_learn(pos, &node, best, best_move);
+        }
+        best
+    }
+
+    /// Step 1: a repetition or the game's move-count rule ends the game here.
+    #[inline(always)]
+    fn immediate_draw(&self, pos: &G, ply: usize) -> Option<i32> {
+        if let Some(s) = self.repetition(ply) {
+            return Some(s);
+        }
+        pos.move_count_draw().then_some(0)
+    }
+
+    /// Step 3: the table's entry settles a non-PV node searched at least as deep; a quiet
+    /// table move that holds beta is rewarded as if it had cut.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn tt_cutoff(
+        &mut self,
+        pos: &G,
+        entry: Option<Entry<G::Move>>,
+        tt_score: Option<i32>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let (e, s) = (entry?, tt_score?);
+        if e.depth < depth || !cuts(e.bound, s, alpha, beta) {
+            return None;
+        }
+        if s >= beta {
+            if let Some(m) = e.mv.filter(|&m| !pos.is_tactical(m)) {
+                self.reward_quiet(pos, m, ply, depth, &[]);
+            }
+        }
+        Some(s)
+    }
+
+    /// Step 4: the static evaluation (corrected by what searches under the same keys
+    /// found: the game's structures and the previous move), a better guess from the
+    /// table's bound, and whether the position improved on two plies before. Clears the
+    /// killers of the grandchildren.
+    #[inline(always)]
+    fn static_evaluation(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        in_check: bool,
+        entry: Option<Entry<G::Move>>,
+        tt_score: Option<i32>,
+    ) -> Eval {
+        let raw = if in_check { NO_EVAL } else { entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()) };
+        let keys = self.correction_keys(pos, ply);
+        let static_eval = self.corrected(pos, &keys, raw);
         // Where the corrections moved the evaluation far, it is less sure: reduce less.
-        let uncertain =
-            G::REDUCE_LESS_WHEN_UNCERTAIN && raw_eval != NO_EVAL && params::uncertain(raw_eval, static_eval);
+        let uncertain = G::REDUCE_LESS_WHEN_UNCERTAIN && raw != NO_EVAL && params::uncertain(raw, static_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -274,251 +588,263 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             earlier == NO_EVAL || static_eval > earlier
         };
         self.stack[ply + 2].killers = [None; 2];
+        Eval { raw, static_eval, eval, improving, uncertain, keys }
+    }
 
-        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND && !pos.stalemate_may_lose() {
-            if let Some(score) = self.prune(pos, depth, beta, ply, eval, improving, cut) {
-                return score;
+    /// Steps 5 to 7 at a non-PV node not in check: reverse futility (the evaluation beats
+    /// beta by a margin near the horizon), ProbCut (a good capture beats a raised beta in
+    /// a shallow search) and null move (passing still beats beta at reduced depth). (Koma
+    /// tries ProbCut before the null move, Stockfish after it.) `None`: search the node.
+    #[inline(always)]
+    fn prune_node(&mut self, pos: &G, node: &Node<G::Move>) -> Option<i32> {
+        let (depth, beta, eval) = (node.depth, node.beta, node.eval.eval);
+        if eval == NO_EVAL {
+            return None;
+        }
+        // Step 5: reverse futility pruning.
+        if G::FUTILITY_MARGIN > 0
+            && depth <= params::RFP_DEPTH
+            && eval < MATE_BOUND
+            && eval - G::FUTILITY_MARGIN * (depth - node.eval.improving as i32) >= beta
+        {
+            return Some(eval);
+        }
+        // Step 6: ProbCut.
+        if G::QUIET_PRUNING && depth >= params::PROBCUT_DEPTH {
+            if let Some(score) = self.probcut(pos, node) {
+                return Some(score);
             }
         }
+        // Step 7: null move.
+        self.null_move(pos, node)
+    }
 
-        // Internal iterative reduction: without a table move the ordering is poor.
-        if depth >= params::IIR_DEPTH && tt_move.is_none() && (pv_node || cut) {
-            depth -= 1;
+    /// Step 7: the side to move passes; if the opponent's reduced search still cannot
+    /// reach beta, the node holds beta. Not twice in a row, nor before the path has a
+    /// position since the last pass.
+    #[inline(always)]
+    fn null_move(&mut self, pos: &G, node: &Node<G::Move>) -> Option<i32> {
+        let (depth, beta, eval, ply) = (node.depth, node.beta, node.eval.eval, node.ply);
+        let null = depth >= params::NULL_MIN_DEPTH
+            && eval >= beta
+            && self.null_floor + 1 < self.keys.len()
+            && self.stack[ply.saturating_sub(1)].mv.is_some();
+        if !null {
+            return None;
         }
-
-        let mut list = std::mem::take(&mut self.moves[ply]);
-        list.clear();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            self.moves[ply] = list;
-            return outcome_score(pos.no_move_outcome(), ply);
-        }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        let cx = self.context(ply);
-        let counter = self.history.counter(cx.prev1);
-        // The table's move goes first, and the others are scored only if it does not cut.
-        let mut scored = false;
-        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
-            Some(i) => {
-                list.swap(0, i);
-                scores.clear();
-                scores.resize(list.len(), 0);
-                scores[0] = ORDER_TT;
-            }
-            None => {
-                self.score_moves(pos, &list, &mut scores, counter, ply, cx);
-                scored = true;
-            }
-        }
-
-        let original_alpha = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut searched = 0usize;
-        let mut quiets = [None; MAX_QUIETS];
-        let mut quiet_count = 0usize;
-        let mut skip_quiets = false;
-        let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
-        for n in 0..list.len() {
-            if n > 0 && !scored {
-                self.score_moves(pos, &list[1..], &mut scores, counter, ply, cx);
-                scores.insert(0, ORDER_TT);
-                scored = true;
-            }
-            pick_next(&mut list, &mut scores, n);
-            let mv = list[n];
-            if Some(mv) == excluded {
-                continue;
-            }
-            let order = scores[n];
-            let tactical = pos.is_tactical(mv);
-            let cont = pos.continuation_id(mv);
-            let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cont, cx) };
-
-            // Pruning at shallow depth, once a move that does not lose has been found. A
-            // quiet move that gives check is never pruned (it may mate).
-            let mut prune_quiet = false;
-            if ply > 0 && best > -MATE_BOUND && !in_check {
-                if !tactical && G::QUIET_PRUNING {
-                    if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, improving) {
-                        skip_quiets = true;
-                    }
-                    let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
-                    let futile = G::FUTILITY_MARGIN > 0
-                        && lmr_depth <= params::FUTILITY_DEPTH
-                        && eval != NO_EVAL
-                        && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
-                    let bad_history = lmr_depth < 3 && quiet_history < -params::HISTORY_PRUNE * depth;
-                    prune_quiet = skip_quiets
-                        || (order < ORDER_COUNTER
-                            && (futile
-                                || bad_history
-                                || (lmr_depth <= params::SEE_QUIET_DEPTH && pos.losing_exchange(mv))));
-                } else if tactical
-                    && depth <= params::SEE_PRUNE_DEPTH
-                    && !pv_node
-                    && order < ORDER_KILLER_2
-                    && pos.losing_exchange(mv)
-                {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            child.play(mv);
-            self.tt.prefetch(child.key());
-            let gives_check = child.in_check();
-            if prune_quiet && !gives_check {
-                continue;
-            }
-
-            // Singular extension: the table's move is much better than every other.
-            let mut extension = 0;
-            if Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= params::SINGULAR_DEPTH {
-                if let (Some(e), Some(s)) = (entry, tt_score) {
-                    if e.bound != Bound::Upper && e.depth >= depth - params::SINGULAR_TT_SLACK && s.abs() < MATE_BOUND {
-                        let singular_beta = s - params::SINGULAR_MARGIN * depth;
-                        let value = self.exclude(pos, mv, (depth - 1) / 2, singular_beta, ply, in_check, cut);
-                        if self.stopped {
-                            break;
-                        }
-                        if value < singular_beta {
-                            extension = 1;
-                        } else if singular_beta >= beta {
-                            // Multi-cut: more than one move beats beta.
-                            self.moves[ply] = list;
-                            self.scores[ply] = scores;
-                            return singular_beta;
-                        } else if s >= beta {
-                            extension = -1;
-                        }
-                    }
-                }
-            }
-
-            // Check extension for a check that does not lose material by exchange,
-            // bounded so that perpetual checks cannot run away.
-            if extension == 0 && gives_check && (ply as i32) < 2 * self.root_depth && !pos.losing_exchange(mv) {
-                extension = 1;
-            }
-
-            self.stack[ply].mv = Some(mv);
-            self.stack[ply].cont = Some(cont);
-            self.stack[ply].quiet = !tactical;
-            searched += 1;
-            if !tactical && quiet_count < MAX_QUIETS {
-                quiets[quiet_count] = Some(mv);
-                quiet_count += 1;
-            }
-            let new_depth = depth - 1 + extension;
-            let mut score;
-            if searched == 1 {
-                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut);
-            } else {
-                let reducible = depth >= 2 && (!tactical || order < ORDER_GOOD_TACTICAL);
-                let mut reduction = 0;
-                if reducible {
-                    reduction = params::reduction(depth, searched);
-                    reduction += (!pv_node) as i32 + (!improving) as i32 + (cut as i32) + tt_tactical as i32;
-                    if order >= ORDER_COUNTER && !tactical {
-                        reduction -= 1;
-                    }
-                    reduction -= quiet_history / params::LMR_HISTORY_DIVISOR;
-                    if uncertain {
-                        reduction -= 1;
-                    }
-                    if reduction > 0 && gives_check {
-                        reduction -= 1;
-                    }
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                score = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
-                }
-                if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if score >= beta {
-                        if !tactical {
-                            let earlier = &quiets[..quiet_count.saturating_sub(1)];
-                            self.reward_quiet(pos, mv, ply, depth, earlier);
-                        } else {
-                            for q in quiets[..quiet_count].iter().flatten() {
-                                self.history.update_quiet(
-                                    G::move_id(*q),
-                                    pos.continuation_id(*q),
-                                    cx,
-                                    -history::bonus(depth),
-                                );
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-        }
+        let child = pos.null_move()?;
+        let r = params::null_reduction(depth, eval, beta);
+        let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
         self.stack[ply].mv = None;
         self.stack[ply].cont = None;
-        self.moves[ply] = list;
-        self.scores[ply] = scores;
-        if self.stopped {
-            return best.max(-INF + 1);
+        let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !node.cut);
+        self.null_floor = floor;
+        if score >= beta && !self.stopped {
+            return Some(if score > MATE_BOUND { beta } else { score });
         }
-        if searched == 0 {
-            // Only the excluded move (singular search), or every move pruned.
-            return if excluded.is_some() { alpha } else { best.max(original_alpha) };
+        None
+    }
+
+    /// Step 9a: whether the move is pruned before it is searched, in games that prune
+    /// quiet moves (`Strategy::QUIET_PRUNING`: late-move, futility, history and exchange
+    /// pruning) and in all games for captures that lose material near the horizon. A
+    /// quiet move that gives check is never pruned (it may mate). Sets `skip_quiets` once
+    /// late-move pruning starts.
+    #[inline(always)]
+    fn shallow_prune(
+        &self,
+        pos: &G,
+        node: &Node<G::Move>,
+        m: &MoveFacts<G::Move>,
+        searched: usize,
+        alpha: i32,
+        skip_quiets: &mut bool,
+    ) -> Prune {
+        let depth = node.depth;
+        if !m.tactical && G::QUIET_PRUNING {
+            if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, node.eval.improving) {
+                *skip_quiets = true;
+            }
+            let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
+            let eval = node.eval.eval;
+            let futile = G::FUTILITY_MARGIN > 0
+                && lmr_depth <= params::FUTILITY_DEPTH
+                && eval != NO_EVAL
+                && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
+            let bad_history =
+                lmr_depth < params::HISTORY_PRUNE_DEPTH && m.quiet_history < -params::HISTORY_PRUNE * depth;
+            let prune_quiet = *skip_quiets
+                || (m.order < ORDER_COUNTER
+                    && (futile || bad_history || (lmr_depth <= params::SEE_QUIET_DEPTH && pos.losing_exchange(m.mv))));
+            if prune_quiet {
+                return Prune::SkipUnlessCheck;
+            }
+        } else if m.tactical
+            && depth <= params::SEE_PRUNE_DEPTH
+            && !node.pv_node
+            && m.order < ORDER_KILLER_2
+            && pos.losing_exchange(m.mv)
+        {
+            return Prune::Skip;
         }
-        if excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let raw = (raw_eval != NO_EVAL).then_some(raw_eval);
-            self.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound);
-            // Every reply failed low: the quiet move that led here was a good one.
-            if bound == Bound::Upper && ply > 0 && self.stack[ply - 1].quiet {
-                if let (Some(prev), Some(cont)) = (self.stack[ply - 1].mv, self.stack[ply - 1].cont) {
-                    let cx = self.context(ply - 1);
-                    self.history.update_quiet(G::move_id(prev), cont, cx, history::bonus(depth));
+        Prune::Search
+    }
+
+    /// Step 9b: the move's extension in plies. Singular extension: the table's move is
+    /// much better than every other (+1), or another move beats beta too (multi-cut: the
+    /// node returns), or the table's score alone beats beta (-1). Check extension: a check
+    /// that does not lose material by exchange, bounded so that perpetual checks cannot
+    /// run away.
+    #[inline(always)]
+    fn extension(&mut self, pos: &G, node: &Node<G::Move>, m: &MoveFacts<G::Move>) -> Result<i32, Exit> {
+        let (depth, ply) = (node.depth, node.ply);
+        let mut extension = 0;
+        if Some(m.mv) == node.tt_move && node.excluded.is_none() && ply > 0 && depth >= params::SINGULAR_DEPTH {
+            if let (Some(e), Some(s)) = (node.entry, node.tt_score) {
+                if e.bound != Bound::Upper && e.depth >= depth - params::SINGULAR_TT_SLACK && s.abs() < MATE_BOUND {
+                    let singular_beta = s - params::SINGULAR_MARGIN * depth;
+                    let singular_depth = params::singular_search_depth(depth);
+                    let value = self.exclude(pos, m.mv, singular_depth, singular_beta, ply, node.in_check, node.cut);
+                    if self.stopped {
+                        return Err(Exit::Stopped);
+                    }
+                    if value < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= node.beta {
+                        return Err(Exit::MultiCut(singular_beta));
+                    } else if s >= node.beta {
+                        extension = -1;
+                    }
                 }
             }
-            // The search's score says how far off the evaluation was, where the bound
-            // allows it to say so and a capture did not decide the node.
-            let off = match bound {
-                Bound::Lower => best > static_eval,
-                Bound::Upper => best < static_eval,
-                Bound::Exact => true,
-            };
-            if static_eval != NO_EVAL
-                && off
-                && best.abs() < MATE_BOUND
-                && !best_move.is_some_and(|m| pos.is_tactical(m))
-            {
-                self.history.corrections.update(
-                    pos.side_to_move().index(),
-                    &correction_keys,
-                    depth,
-                    best - static_eval,
-                );
+        }
+        if extension == 0
+            && m.gives_check
+            && (ply as i32) < params::CHECK_EXTENSION_REACH * self.root_depth
+            && !pos.losing_exchange(m.mv)
+        {
+            extension = 1;
+        }
+        Ok(extension)
+    }
+
+    /// Step 9c: the late-move reduction of the `searched`-th move (from 2): the table's
+    /// by depth and move number, more at non-PV, not improving and expected cut nodes and
+    /// after a tactical table move, less for killers and the countermove, by history,
+    /// where the evaluation is uncertain and for checks. Captures that win material and
+    /// promotions are not reduced.
+    #[inline(always)]
+    fn late_move_reduction(
+        &self,
+        node: &Node<G::Move>,
+        m: &MoveFacts<G::Move>,
+        searched: usize,
+        new_depth: i32,
+        tt_tactical: bool,
+    ) -> i32 {
+        let reducible = node.depth >= params::LMR_MIN_DEPTH && (!m.tactical || m.order < ORDER_GOOD_TACTICAL);
+        if !reducible {
+            return 0;
+        }
+        let mut reduction = params::reduction(node.depth, searched);
+        reduction += (!node.pv_node) as i32 + (!node.eval.improving) as i32 + (node.cut as i32) + tt_tactical as i32;
+        if m.order >= ORDER_COUNTER && !m.tactical {
+            reduction -= 1;
+        }
+        reduction -= m.quiet_history / params::LMR_HISTORY_DIVISOR;
+        if node.eval.uncertain {
+            reduction -= 1;
+        }
+        if reduction > 0 && m.gives_check {
+            reduction -= 1;
+        }
+        reduction.clamp(0, new_depth - 1)
+    }
+
+    /// Step 9d: the child's score. The first move gets the full window; a later one a
+    /// null window at `reduction` plies less, again at full depth if it beat alpha, and
+    /// in a PV node with the full window if it landed inside it.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        child: &G,
+        node: &Node<G::Move>,
+        new_depth: i32,
+        reduction: i32,
+        first: bool,
+        alpha: i32,
+    ) -> i32 {
+        let (beta, ply, cut) = (node.beta, node.ply, node.cut);
+        if first {
+            return -self.negamax(child, new_depth, -beta, -alpha, ply + 1, !node.pv_node && !cut);
+        }
+        let mut score = -self.negamax(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+        }
+        if node.pv_node && score > alpha && score < beta && !self.stopped {
+            score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, false);
+        }
+        score
+    }
+
+    /// Step 9e: the principal variation at `ply` becomes `mv` and the child's.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Step 9e, at a cut: a quiet move is rewarded and the quiet moves before it fall; a
+    /// capture or promotion leaves its own statistics alone, but the quiet moves tried
+    /// before it fall all the same.
+    #[inline(always)]
+    fn update_cut_statistics(
+        &mut self,
+        pos: &G,
+        node: &Node<G::Move>,
+        m: &MoveFacts<G::Move>,
+        quiets: &[Option<G::Move>],
+        cx: Context,
+    ) {
+        if !m.tactical {
+            let earlier = &quiets[..quiets.len().saturating_sub(1)];
+            self.reward_quiet(pos, m.mv, node.ply, node.depth, earlier);
+        } else {
+            for q in quiets.iter().flatten() {
+                self.history.update_quiet(G::move_id(*q), pos.continuation_id(*q), cx, -history::bonus(node.depth));
             }
         }
-        best
+    }
+
+    /// Step 11: the node's result goes into the table; where every reply failed low the
+    /// quiet move that led here gains history; and the correction history learns how far
+    /// the static evaluation was off.
+    #[inline(always)]
+    fn store_and_learn(&mut self, pos: &G, node: &Node<G::Move>, best: i32, best_move: Option<G::Move>) {
+        let (ply, depth, static_eval) = (node.ply, node.depth, node.eval.static_eval);
+        let bound = bound_of(best, node.alpha, node.beta);
+        let raw = (node.eval.raw != NO_EVAL).then_some(node.eval.raw);
+        self.tt.store(node.key, best_move, to_tt(best, ply), raw, depth, bound);
+        // Every reply failed low: the quiet move that led here was a good one.
+        if bound == Bound::Upper && ply > 0 && self.stack[ply - 1].quiet {
+            if let (Some(prev), Some(cont)) = (self.stack[ply - 1].mv, self.stack[ply - 1].cont) {
+                let cx = self.context(ply - 1);
+                self.history.update_quiet(G::move_id(prev), cont, cx, history::bonus(depth));
+            }
+        }
+        // The search's score says how far off the evaluation was, where the bound
+        // allows it to say so and a capture did not decide the node.
+        let off = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            Bound::Exact => true,
+        };
+        if static_eval != NO_EVAL && off && best.abs() < MATE_BOUND && !best_move.is_some_and(|m| pos.is_tactical(m)) {
+            self.history.corrections.update(pos.side_to_move().index(), &node.eval.keys, depth, best - static_eval);
+        }
     }
 
     /// The keys `pos`, reached at `ply`, is corrected under: the game's and the move
@@ -576,61 +902,11 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         }
     }
 
-    /// Cuts a non-PV node that is good enough without a search: reverse futility (the
-    /// static evaluation beats beta by a margin near the horizon) and null move (passing
-    /// still beats beta at reduced depth). `None`: search the node.
-    #[allow(clippy::too_many_arguments)]
-    fn prune(
-        &mut self,
-        pos: &G,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        eval: i32,
-        improving: bool,
-        cut: bool,
-    ) -> Option<i32> {
-        if eval == NO_EVAL {
-            return None;
-        }
-        if G::FUTILITY_MARGIN > 0
-            && depth <= params::RFP_DEPTH
-            && eval < MATE_BOUND
-            && eval - G::FUTILITY_MARGIN * (depth - improving as i32) >= beta
-        {
-            return Some(eval);
-        }
-        if G::QUIET_PRUNING && depth >= params::PROBCUT_DEPTH {
-            if let Some(score) = self.probcut(pos, depth, beta, ply, improving, cut) {
-                return Some(score);
-            }
-        }
-        let null = depth >= 3
-            && eval >= beta
-            && self.null_floor + 1 < self.keys.len()
-            && self.stack[ply.saturating_sub(1)].mv.is_some();
-        if !null {
-            return None;
-        }
-        if let Some(child) = pos.null_move() {
-            let r = params::NULL_BASE + depth / params::NULL_DIVISOR + ((eval - beta) / params::NULL_EVAL_STEP).min(3);
-            let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
-            self.stack[ply].mv = None;
-            self.stack[ply].cont = None;
-            let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
-            self.null_floor = floor;
-            if score >= beta && !self.stopped {
-                return Some(if score > MATE_BOUND { beta } else { score });
-            }
-        }
-        None
-    }
-
     /// ProbCut: a capture that beats beta by a margin in a shallow search almost surely
     /// beats beta in the full one. The few best captures that do not lose material are
     /// tried, each first by quiescence and, if that holds, at four plies less.
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(&mut self, pos: &G, depth: i32, beta: i32, ply: usize, improving: bool, cut: bool) -> Option<i32> {
+    fn probcut(&mut self, pos: &G, node: &Node<G::Move>) -> Option<i32> {
+        let (depth, beta, ply, improving, cut) = (node.depth, node.beta, node.ply, node.eval.improving, node.cut);
         let raised = beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * improving as i32;
         if raised >= MATE_BOUND {
             return None;
@@ -646,7 +922,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let mut tried = 0;
         let mut found = None;
         for &mv in list.iter() {
-            if tried >= 2 + 2 * cut as usize {
+            if tried >= params::probcut_tries(cut) {
                 break;
             }
             if pos.losing_exchange(mv) {
@@ -692,7 +968,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if pos.is_tactical(m) {
                 // Captures that lose material by exchange go after the killers.
                 if pos.losing_exchange(m) {
-                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, 9_999)
+                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, ORDER_BAD_TACTICAL_SPAN)
                 } else {
                     ORDER_GOOD_TACTICAL + pos.order_score(m)
                 }
@@ -726,12 +1002,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             let s = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if !pv_node && cut {
+            if !pv_node && cuts(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -806,13 +1077,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         self.moves[ply] = list;
         self.scores[ply] = scores;
         if !self.stopped && entry.is_none_or(|e| e.depth <= 0) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta);
             self.tt.store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         }
         best

@@ -5,7 +5,7 @@
 //! piece dropped) and its destination, few enough for a dense table in which one
 //! context's entries lie together; in the other games the move id, hashed into the
 //! table. Every entry moves toward a bound with the "gravity"
-//! update `h += bonus - h * |bonus| / MAX`, so good moves rise (the move that cut, and a
+//! update `h += bonus - h * |bonus| / HISTORY_MAX`, so good moves rise (the move that cut, and a
 //! quiet move to which every reply failed low), moves that were tried before a cut fall
 //! (maluses), and nothing saturates.
 //!
@@ -13,23 +13,25 @@
 //! the search's score in positions of the same structure (or reached by the same move),
 //! and corrects the evaluation by it.
 
+use super::params::{
+    CORRECTION_MAX, CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHT_SCALE, HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_QUADRATIC, HISTORY_MAX,
+};
 use crate::game::CORRECTION_KEYS;
 
-/// The bound every statistic stays within.
-pub const MAX: i32 = 16_384;
 const BUTTERFLY_SIZE: usize = 1 << 16;
 const COUNTER_SIZE: usize = 1 << 14;
 const CONTINUATION_SIZE: usize = 1 << 20;
 
-/// The history bonus (or malus) for a move searched at `depth`.
+/// The history bonus (or malus) for a move searched at `depth` (`params::HISTORY_BONUS_*`).
 pub fn bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(1_600)
+    (HISTORY_BONUS_QUADRATIC * depth * depth + HISTORY_BONUS_LINEAR * depth).min(HISTORY_BONUS_MAX)
 }
 
 fn gravity(h: &mut i16, bonus: i32) {
     let v = *h as i32;
-    let b = bonus.clamp(-MAX, MAX);
-    *h = (v + b - v * b.abs() / MAX) as i16;
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
 }
 
 /// The statistics of one search thread. Moves are known by their `Strategy::move_id`.
@@ -122,8 +124,6 @@ impl<M: Copy + PartialEq> Default for Histories<M> {
 const CORRECTION_SIZE: usize = 1 << 14;
 /// Correction entries are in 1/`CORRECTION_GRAIN` centipawn.
 const CORRECTION_GRAIN: i32 = 16;
-/// The largest correction of one key, in centipawns.
-const CORRECTION_MAX: i32 = 100;
 /// A table per game key, and one for the previous move.
 const CHANNELS: usize = CORRECTION_KEYS + 1;
 
@@ -171,12 +171,12 @@ impl Corrections {
     /// evaluation: each key's entry moves toward its own value plus `diff`, the more the
     /// deeper the search.
     pub fn update(&mut self, side: usize, keys: &CorrectionKeys, depth: i32, diff: i32) {
-        let weight = (depth + 1).clamp(1, 16);
+        let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
         for (c, k) in keys.channels() {
             let e = &mut self.table[Self::index(c, side, k)];
             let target = (*e as i32 + diff * CORRECTION_GRAIN)
                 .clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
-            *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+            *e = ((*e as i32 * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE) as i16;
         }
     }
 }
@@ -238,11 +238,11 @@ mod tests {
             h.update_quiet(42, 42, cx, bonus(20));
         }
         let s = h.quiet_score(42, 42, cx);
-        assert!(s > 3 * MAX * 9 / 10 && s <= 3 * MAX, "{s}");
+        assert!(s > 3 * HISTORY_MAX * 9 / 10 && s <= 3 * HISTORY_MAX, "{s}");
         for _ in 0..10_000 {
             h.update_quiet(42, 42, cx, -bonus(20));
         }
-        assert!(h.quiet_score(42, 42, cx) >= -3 * MAX);
+        assert!(h.quiet_score(42, 42, cx) >= -3 * HISTORY_MAX);
         assert!(h.quiet_score(42, 42, cx) < 0);
     }
 

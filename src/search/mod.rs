@@ -1,8 +1,23 @@
-//! The search, generic over a [`Game`]: iterative deepening with aspiration windows and
-//! PVS alpha-beta over a shared transposition table, selective pruning and extensions
-//! ([`alphabeta`]), move-ordering statistics ([`history`]), quiescence, mate scores,
-//! repetition, MultiPV and Lazy SMP threads ([`smp`]). It never prints: progress goes to
-//! a callback as [`Report`]s.
+//! The search, generic over a [`Game`](crate::game::Game) and its
+//! [`Strategy`]: iterative deepening with aspiration windows and PVS alpha-beta over a
+//! shared transposition table, selective pruning and extensions, move-ordering
+//! statistics, quiescence, mate scores, repetition, MultiPV and Lazy SMP threads. It
+//! never prints: progress goes to a callback as [`Report`]s.
+//!
+//! Where to find what:
+//! - this file: [`Searcher`] and its iterative deepening ([`Searcher::run`]: depth by
+//!   depth, MultiPV lines, when to stop between iterations) and the aspiration windows
+//!   (`aspiration`);
+//! - [`params`]: every number of the search and of time management, by feature;
+//! - `alphabeta`: the root moves, the node search in numbered steps (table cutoff, static
+//!   evaluation and its correction, reverse futility, ProbCut, null move, internal
+//!   iterative reduction, shallow pruning, singular and check extensions, late-move
+//!   reductions, table store) and quiescence;
+//! - [`history`]: butterfly, continuation and countermove statistics, and the correction
+//!   history of the static evaluation;
+//! - [`tt`]: the shared transposition table; [`smp`]: Lazy SMP threads;
+//! - [`time`]: the time plan of a `go`, the scale of the optimum between iterations and
+//!   the hard deadline's watcher; [`mate`]: the `go mate` search.
 
 mod alphabeta;
 pub mod history;
@@ -327,7 +342,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             }
             self.seldepth = 0;
             self.root_depth = depth as i32;
-            self.best_move_changes /= 2.0;
+            self.best_move_changes /= params::CHANGES_DECAY_DIVISOR;
             let mut completed = 0;
             for pv_idx in 0..multipv {
                 if self.aspiration(root, depth as i32, pv_idx, &mut roots) {
@@ -384,7 +399,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
                 break;
             }
             if let Some(plies) = mate_plies(answer.score) {
-                if plies > 0 && depth as i32 >= plies + 2 && limits.time.maximum.is_some() {
+                if plies > 0 && depth as i32 >= plies + params::MATE_STOP_DEPTH && limits.time.maximum.is_some() {
                     break;
                 }
             }
@@ -405,7 +420,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     /// `scores` the best score of each completed iteration).
     fn progress_of(&self, roots: &[RootMove<G::Move>], scores: &[i32]) -> time::Progress {
         let last = scores.last().copied().unwrap_or(0);
-        let earlier = scores.len().checked_sub(4).map_or(last, |i| scores[i]);
+        let earlier = scores.len().checked_sub(params::FALL_LOOKBACK + 1).map_or(last, |i| scores[i]);
         let fall = if last.abs() < MATE_BOUND && earlier.abs() < MATE_BOUND { earlier - last } else { 0 };
         let effort = roots.first().map_or(0.0, |r| r.nodes as f64 / self.nodes.max(1) as f64);
         time::Progress { changes: self.best_move_changes, fall, effort }
@@ -438,7 +453,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             } else {
                 return true;
             }
-            delta += delta / 2;
+            delta += delta / params::ASPIRATION_WIDEN_DIVISOR;
             if delta > params::ASPIRATION_GIVE_UP {
                 alpha = -INF;
                 beta = INF;

@@ -16,6 +16,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::params::{
+    BYOYOMI_MAXIMUM_CLOCK_DIVISOR, DEADLINE_LAG_FACTOR, DEADLINE_MARGIN_DIVISOR, EASY_EFFORT, EASY_FACTOR,
+    EMPTY_CLOCK_MS, FALL_MAX, FALL_MIN, FALL_PER_CP, INSTABILITY_BASE, ITERATION_START_SHARE, KEEP_DIVISOR,
+    MAXIMUM_CLOCK_DIVISOR, MAXIMUM_OPTIMUM_FACTOR, MAX_SCALE, MIN_SCALE, OPTIMUM_CLOCK_DIVISOR,
+    OPTIMUM_INC_DENOMINATOR, OPTIMUM_INC_NUMERATOR, WATCH_INTERVAL,
+};
 use super::Signals;
 use crate::game::Color;
 use crate::search::limits::GoParams;
@@ -32,9 +38,8 @@ pub struct TimeOptions {
     pub byoyomi_overhead_ms: u64,
 }
 
-pub const DEFAULT_MINIMUM_MS: u64 = 100;
-pub const DEFAULT_OVERHEAD_MS: u64 = 100;
-pub const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
+/// The options' defaults (in `params`, named here for the option table).
+pub use super::params::{DEFAULT_BYOYOMI_OVERHEAD_MS, DEFAULT_MINIMUM_MS, DEFAULT_OVERHEAD_MS};
 
 impl Default for TimeOptions {
     fn default() -> Self {
@@ -77,10 +82,10 @@ impl TimePlan {
 /// the GUI can overflow.
 const MAX_MS: u64 = 1 << 40;
 
-/// `total` less `margin`, but never less than a quarter of `total` (a short byoyomi still
-/// gets some thought) and never zero.
+/// `total` less `margin`, but never less than a quarter of `total` (`KEEP_DIVISOR`: a
+/// short byoyomi still gets some thought) and never zero.
 fn keep(total: u64, margin: u64) -> u64 {
-    total.saturating_sub(margin).max(total / 4).max(1)
+    total.saturating_sub(margin).max(total / KEEP_DIVISOR).max(1)
 }
 
 /// The plan for `params` with `side` to move.
@@ -112,18 +117,19 @@ pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
     if total == 0 {
         // Nothing on the mover's clock (`btime 0 wtime 0`, the other side's clock only,
         // or an increment only): move promptly, after the minimum time.
-        return TimePlan::fixed(min_ms.max(10), min_ms);
+        return TimePlan::fixed(min_ms.max(EMPTY_CLOCK_MS), min_ms);
     }
-    let base = time / 25 + inc.saturating_mul(3) / 4;
+    let base = time / OPTIMUM_CLOCK_DIVISOR + inc.saturating_mul(OPTIMUM_INC_NUMERATOR) / OPTIMUM_INC_DENOMINATOR;
     let (optimum, maximum, use_all) = if byo > 0 {
         let margin = overhead.max(opts.byoyomi_overhead_ms.min(MAX_MS));
         let hard = keep(total, margin);
         let opt = keep(base.saturating_add(byo), margin).min(hard);
-        (opt, keep((time / 5).saturating_add(byo), margin).clamp(opt, hard), true)
+        (opt, keep((time / BYOYOMI_MAXIMUM_CLOCK_DIVISOR).saturating_add(byo), margin).clamp(opt, hard), true)
     } else {
         let hard = keep(time, overhead);
         let opt = base.min(hard).max(1);
-        (opt, opt.saturating_mul(4).min((time / 4).saturating_add(inc)).clamp(opt, hard), false)
+        let max = opt.saturating_mul(MAXIMUM_OPTIMUM_FACTOR).min((time / MAXIMUM_CLOCK_DIVISOR).saturating_add(inc));
+        (opt, max.clamp(opt, hard), false)
     };
     TimePlan { optimum: Some(ms(optimum)), maximum: Some(ms(maximum)), minimum: ms(min_ms.min(maximum)), use_all }
 }
@@ -141,17 +147,13 @@ pub struct Progress {
     pub effort: f64,
 }
 
-/// Bounds of [`time_scale`].
-pub const MIN_SCALE: f64 = 0.5;
-pub const MAX_SCALE: f64 = 2.5;
-
 /// The factor on the optimum that `progress` asks for: more while the best move keeps
 /// changing or the score falls, less when one move has taken nearly all the effort.
 /// 1 for a search whose best move changes now and then and whose score holds.
 pub fn time_scale(progress: &Progress) -> f64 {
-    let instability = 0.75 + progress.changes;
-    let falling = (1.0 + 0.005 * progress.fall as f64).clamp(0.8, 1.5);
-    let effort = if progress.effort >= 0.9 { 0.7 } else { 1.0 };
+    let instability = INSTABILITY_BASE + progress.changes;
+    let falling = (1.0 + FALL_PER_CP * progress.fall as f64).clamp(FALL_MIN, FALL_MAX);
+    let effort = if progress.effort >= EASY_EFFORT { EASY_FACTOR } else { 1.0 };
     (instability * falling * effort).clamp(MIN_SCALE, MAX_SCALE)
 }
 
@@ -159,7 +161,7 @@ pub fn time_scale(progress: &Progress) -> f64 {
 /// that one would probably end after the scaled optimum (an iteration takes about as long
 /// as all before it, so one started past 60% of the budget would overrun it).
 pub fn next_iteration(elapsed: Duration, optimum: Duration, scale: f64) -> bool {
-    elapsed <= optimum.mul_f64(0.6 * scale)
+    elapsed <= optimum.mul_f64(ITERATION_START_SHARE * scale)
 }
 
 /// Where the time comes from: the system's monotonic clock, or one a test moves by hand.
@@ -202,9 +204,6 @@ impl Clock for ManualClock {
     }
 }
 
-/// How often the deadline watcher looks at the clock.
-pub const WATCH_INTERVAL: Duration = Duration::from_millis(2);
-
 /// The hard time limit of one move, judged by the wall clock. While a `go ponder` is
 /// pondering the clock does not run; it starts at `ponderhit`.
 #[derive(Clone, Debug)]
@@ -231,10 +230,13 @@ impl Deadline {
     }
 
     /// Time kept in hand for a starved machine: four times the worst wake-up lag seen,
-    /// never more than half the limit, nor so much that the deadline comes before the
-    /// minimum thinking time.
+    /// never more than half the limit (`DEADLINE_*`), nor so much that the deadline comes
+    /// before the minimum thinking time.
     pub fn margin(&self) -> Duration {
-        self.lag.saturating_mul(4).min(self.limit / 2).min(self.limit - self.minimum)
+        self.lag
+            .saturating_mul(DEADLINE_LAG_FACTOR)
+            .min(self.limit / DEADLINE_MARGIN_DIVISOR)
+            .min(self.limit - self.minimum)
     }
 
     /// One look at the clock at `now`, taken when the watcher meant to look at `due`.
@@ -323,17 +325,31 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// Both clocks at `btime` and `wtime`, no increment.
+    fn clocks(btime: u64, wtime: u64) -> GoParams {
+        go(|p| {
+            p.btime = Some(btime);
+            p.wtime = Some(wtime)
+        })
+    }
+
+    /// Both clocks empty and `byoyomi` a move.
+    fn byoyomi(byoyomi: u64) -> GoParams {
+        go(|p| {
+            p.btime = Some(0);
+            p.wtime = Some(0);
+            p.byoyomi = Some(byoyomi)
+        })
+    }
+
+    /// The plan of `params` with the default options.
+    fn plan_for(params: &GoParams, side: Color) -> TimePlan {
+        plan(params, side, TimeOptions::default())
+    }
+
     #[test]
     fn byoyomi_only_spends_the_byoyomi_less_the_byoyomi_overhead() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(1000), Color::Sente);
         assert_eq!(p.optimum, Some(ms(750)));
         assert_eq!(p.maximum, Some(ms(750)));
         assert!(p.use_all);
@@ -341,52 +357,22 @@ mod tests {
 
     #[test]
     fn short_byoyomi_keeps_a_quarter_of_it_for_thinking() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(200)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(200), Color::Sente);
         assert_eq!((p.optimum, p.maximum), (Some(ms(50)), Some(ms(50))));
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(400)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(400), Color::Sente);
         assert_eq!(p.maximum, Some(ms(150)));
     }
 
     #[test]
     fn zero_clock_moves_promptly() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0)
-            }),
-            Color::Gote,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&clocks(0, 0), Color::Gote);
         assert_eq!(p.maximum, Some(ms(DEFAULT_MINIMUM_MS)));
     }
 
     #[test]
     fn sudden_death_never_exceeds_clock() {
         for t in [1u64, 30, 100, 1000, 60_000] {
-            let p = plan(
-                &go(|p| {
-                    p.btime = Some(t);
-                    p.wtime = Some(t)
-                }),
-                Color::Sente,
-                TimeOptions::default(),
-            );
+            let p = plan_for(&clocks(t, t), Color::Sente);
             assert!(p.maximum.unwrap() <= ms(t.max(1)), "time {t}: {p:?}");
             assert!(p.optimum <= p.maximum);
         }
@@ -394,29 +380,15 @@ mod tests {
 
     #[test]
     fn uses_the_right_clock() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(100_000);
-                p.wtime = Some(1000)
-            }),
-            Color::Gote,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&clocks(100_000, 1000), Color::Gote);
         assert!(p.maximum.unwrap() <= ms(1000));
-        let q = plan(
-            &go(|p| {
-                p.btime = Some(100_000);
-                p.wtime = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let q = plan_for(&clocks(100_000, 1000), Color::Sente);
         assert!(q.optimum.unwrap() > ms(1000));
     }
 
     #[test]
     fn infinite_has_no_limit() {
-        let p = plan(&go(|p| p.infinite = true), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.infinite = true), Color::Sente);
         assert_eq!(p.maximum, None);
     }
 
@@ -511,15 +483,7 @@ mod tests {
     /// deadline comes sooner when the machine is starved.
     #[test]
     fn rokurokugui_byoyomi_keeps_room_for_process_start_and_load() {
-        let p = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let p = plan_for(&byoyomi(1000), Color::Sente);
         assert!(p.maximum.unwrap() <= ms(1000 - 200), "{p:?}");
         let clock = ManualClock::default();
         let start = clock.now();
@@ -542,14 +506,7 @@ mod tests {
         }
         assert_eq!(d.margin(), ms(80));
         // The margin never brings the answer before the minimum thinking time.
-        let zero = plan(
-            &go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0)
-            }),
-            Color::Sente,
-            TimeOptions::default(),
-        );
+        let zero = plan_for(&clocks(0, 0), Color::Sente);
         let mut z = Deadline::new(&zero, start, false).unwrap();
         let _ = z.check(start + ms(5), start, false);
         assert_eq!(z.margin(), Duration::ZERO);
@@ -565,36 +522,16 @@ mod tests {
         let o = TimeOptions::default();
         let min = ms(o.minimum_ms);
         for (params, budget) in [
-            (
-                go(|p| {
-                    p.btime = Some(0);
-                    p.wtime = Some(0);
-                    p.byoyomi = Some(10)
-                }),
-                10,
-            ),
+            (byoyomi(10), 10),
             (go(|p| p.movetime = Some(1)), 1),
             (go(|p| p.movetime = Some(10)), 10),
-            (
-                go(|p| {
-                    p.btime = Some(5);
-                    p.wtime = Some(5)
-                }),
-                5,
-            ),
+            (clocks(5, 5), 5),
         ] {
             let p = plan(&params, Color::Sente, o);
             assert!(p.maximum.unwrap() <= ms(budget), "{params:?}: {p:?}");
             assert_eq!(p.minimum, min.min(p.maximum.unwrap()), "{params:?}: {p:?}");
         }
-        for params in [
-            go(|p| p.movetime = Some(1000)),
-            go(|p| {
-                p.btime = Some(0);
-                p.wtime = Some(0);
-                p.byoyomi = Some(1000)
-            }),
-        ] {
+        for params in [go(|p| p.movetime = Some(1000)), byoyomi(1000)] {
             assert_eq!(plan(&params, Color::Sente, o).minimum, min, "{params:?}");
         }
         for params in [go(|p| p.depth = Some(1)), go(|p| p.nodes = Some(1)), go(|_| {}), go(|p| p.infinite = true)] {
@@ -606,7 +543,7 @@ mod tests {
     /// can change its outcome. Pondering stops the clock until `ponderhit`.
     #[test]
     fn timing_logic_runs_on_a_controlled_clock() {
-        let p = plan(&go(|p| p.movetime = Some(300)), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.movetime = Some(300)), Color::Sente);
         let clock = ManualClock::default();
         let start = clock.now();
         let mut d = Deadline::new(&p, start, true).unwrap();
@@ -626,7 +563,7 @@ mod tests {
     /// not while the clock stands still, however long that is in real time.
     #[test]
     fn hard_deadline_is_kept_by_a_watcher_on_the_clock() {
-        let p = plan(&go(|p| p.movetime = Some(1000)), Color::Sente, TimeOptions::default());
+        let p = plan_for(&go(|p| p.movetime = Some(1000)), Color::Sente);
         let clock = std::sync::Arc::new(ManualClock::default());
         let signals = std::sync::Arc::new(Signals::default());
         let done = std::sync::Arc::new(AtomicBool::new(false));
