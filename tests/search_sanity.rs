@@ -43,7 +43,8 @@ fn search_with<G: Strategy>(
     let r = if threads == 1 {
         Searcher::new(table, &signals, &history).run(p, &limits(depth), Instant::now(), &mut |_| {})
     } else {
-        smp::search(p, &history, &limits(depth), table, &signals, threads, Instant::now(), &mut |_| {})
+        let ctx = smp::SearchContext { tt: table, signals: &signals, threads, start: Instant::now() };
+        smp::search(p, &history, &limits(depth), &ctx, &mut |_| {})
     };
     let token = r.best.map(|m| p.format_move(m)).unwrap_or_else(|| "resign".into());
     (token, r)
@@ -180,17 +181,9 @@ fn kokesu_corrects_its_evaluation_by_pawn_structure_and_pieces() {
     // A search learns a correction for the structure it searched most, and hands it on.
     let history = [(p.key(), p.in_check())];
     let mut stats = Vec::new();
-    smp::search_with(
-        &p,
-        &history,
-        &limits(9),
-        &Table::new(4),
-        &Signals::default(),
-        &mut stats,
-        1,
-        Instant::now(),
-        &mut |_| {},
-    );
+    let (table, signals) = (Table::new(4), Signals::default());
+    let ctx = smp::SearchContext { tt: &table, signals: &signals, threads: 1, start: Instant::now() };
+    smp::search_with(&p, &history, &limits(9), &ctx, &mut stats, &mut |_| {});
     let root = CorrectionKeys { game: p.correction_keys(), prev: None };
     let learned = stats[0].corrections.get(0, &root);
     assert_ne!(learned, 0, "nine plies over one pawn structure teach it something");

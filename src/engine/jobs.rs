@@ -16,6 +16,7 @@ use crate::referee::Referee;
 use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
+use crate::search::smp::SearchContext;
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
@@ -276,8 +277,14 @@ fn search_and_answer<G: Strategy>(
         let mut report = |rep: &Report<G::Move>| ctx.say(Event::Info(info_of(root, rep, multipv)));
         let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let threads = job.settings.threads;
-        let r =
-            smp::search_with(root, cur.history(), &limits, table, signals, &mut stats, threads, ctx.start, &mut report);
+        let r = smp::search_with(
+            root,
+            cur.history(),
+            &limits,
+            &SearchContext { tt: table, signals, threads, start: ctx.start },
+            &mut stats,
+            &mut report,
+        );
         (r.best, r.ponder)
     };
     drop(guard);

@@ -84,6 +84,23 @@ pub struct RuleError {
     pub why: String,
 }
 
+impl RuleError {
+    /// A switch this game does not have.
+    pub fn unknown(name: &str, value: &str) -> RuleError {
+        RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") }
+    }
+
+    /// The choice named `value` (without regard to case or surrounding spaces) among a
+    /// combo switch's `choices`, or the error that lists them.
+    pub fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, RuleError> {
+        let v = value.trim();
+        choices.iter().find(|(word, _)| word.eq_ignore_ascii_case(v)).map(|&(_, t)| t).ok_or_else(|| {
+            let words: Vec<&str> = choices.iter().map(|(w, _)| *w).collect();
+            RuleError { name: name.to_string(), why: format!("'{v}' is not one of {}", words.join(", ")) }
+        })
+    }
+}
+
 /// How a rules switch is offered in the `usi` option list.
 #[derive(Clone, Copy, Debug)]
 pub enum RuleKind {
@@ -132,7 +149,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Set one switch. Unknown names and bad values are errors; `rules` is left as it was.
     fn set_rule(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
         let _ = rules;
-        Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") })
+        Err(RuleError::unknown(name, value))
     }
 
     /// `position startpos`.

@@ -15,39 +15,43 @@ use crate::game::Strategy;
 /// with a position copy per ply.
 pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// Searches `root` with `threads` threads (at least one) and returns the main thread's
+/// What a search runs with, beside the position and its limits: the shared table, the
+/// stop signals, how many threads, and when the clock started.
+pub struct SearchContext<'a, M: Copy> {
+    pub tt: &'a Table<M>,
+    pub signals: &'a Signals,
+    /// Search threads (at least one is used).
+    pub threads: usize,
+    /// When the command arrived: the time limits count from here.
+    pub start: Instant,
+}
+
+/// Searches `root` with `ctx.threads` threads (at least one) and returns the main thread's
 /// answer; its `nodes` counts every thread. `history` holds `(key, in_check)` of every
 /// position since the `position` root, the current one last. Every thread starts with
 /// empty move-ordering statistics.
-#[allow(clippy::too_many_arguments)]
 pub fn search<G: Strategy>(
     root: &G,
     history: &[(u64, bool)],
     limits: &Limits<G::Move>,
-    tt: &Table<G::Move>,
-    signals: &Signals,
-    threads: usize,
-    start: Instant,
+    ctx: &SearchContext<G::Move>,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
-    search_with(root, history, limits, tt, signals, &mut Vec::new(), threads, start, report)
+    search_with(root, history, limits, ctx, &mut Vec::new(), report)
 }
 
 /// [`search`] where thread `i` starts from `stats[i]`, the move-ordering statistics an
 /// earlier search of the same game left there (missing ones start empty), and leaves its
 /// own there for the next search.
-#[allow(clippy::too_many_arguments)]
 pub fn search_with<G: Strategy>(
     root: &G,
     history: &[(u64, bool)],
     limits: &Limits<G::Move>,
-    tt: &Table<G::Move>,
-    signals: &Signals,
+    ctx: &SearchContext<G::Move>,
     stats: &mut Vec<Histories<G::Move>>,
-    threads: usize,
-    start: Instant,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
+    let SearchContext { tt, signals, threads, start } = *ctx;
     let threads = threads.max(1);
     stats.resize_with(threads, || Histories::new(G::CONTINUATION_IDS));
     let shared = Shared::default();
@@ -119,12 +123,14 @@ mod tests {
             searchmoves: Vec::new(),
         };
         let mut stats = Vec::new();
-        search_with(&p, &history, &limits(7), &table, &signals, &mut stats, 2, Instant::now(), &mut |_| {});
+        let ctx = SearchContext { tt: &table, signals: &signals, threads: 2, start: Instant::now() };
+        search_with(&p, &history, &limits(7), &ctx, &mut stats, &mut |_| {});
         assert_eq!(stats.len(), 2);
         let after_first = learned(&p, &stats);
         assert!(after_first > 0);
         // A shallow second search starts from them (it does not clear them).
-        search_with(&p, &history, &limits(1), &table, &signals, &mut stats, 2, Instant::now(), &mut |_| {});
+        let ctx = SearchContext { start: Instant::now(), ..ctx };
+        search_with(&p, &history, &limits(1), &ctx, &mut stats, &mut |_| {});
         assert!(learned(&p, &stats) >= after_first / 2, "{after_first} -> {}", learned(&p, &stats));
     }
 }

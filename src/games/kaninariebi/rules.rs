@@ -30,13 +30,9 @@ pub const BONDS_OPTION: &str = "KaniNariEbiBonds";
 impl Rules {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
         if name != BONDS_OPTION {
-            return Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") });
+            return Err(RuleError::unknown(name, value));
         }
-        self.bonds = match value {
-            "same-type" => Bonds::SameType,
-            "any" => Bonds::Any,
-            _ => return Err(RuleError { name: name.to_string(), why: format!("'{value}' is not same-type or any") }),
-        };
+        self.bonds = RuleError::choose(name, value, &[("same-type", Bonds::SameType), ("any", Bonds::Any)])?;
         Ok(())
     }
 }

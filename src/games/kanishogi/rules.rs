@@ -31,18 +31,10 @@ pub const GROWN_OPTION: &str = "KaniShogiGrownMove";
 impl Rules {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
         if name != GROWN_OPTION {
-            return Err(RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") });
+            return Err(RuleError::unknown(name, value));
         }
-        self.grown = match value {
-            "sideways+diagonal" => GrownMove::SidewaysDiagonal,
-            "diagonal" => GrownMove::Diagonal,
-            _ => {
-                return Err(RuleError {
-                    name: name.to_string(),
-                    why: format!("'{value}' is not sideways+diagonal or diagonal"),
-                })
-            }
-        };
+        let choices = [("sideways+diagonal", GrownMove::SidewaysDiagonal), ("diagonal", GrownMove::Diagonal)];
+        self.grown = RuleError::choose(name, value, &choices)?;
         Ok(())
     }
 }

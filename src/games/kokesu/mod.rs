@@ -163,23 +163,16 @@ impl Game for Kokesu {
     }
 
     fn set_rule(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        let err = |why: String| RuleError { name: name.to_string(), why };
         match name {
             "KokesuPromotion" => {
-                rules.promotion = match value {
-                    "captured" => PromotionRule::Captured,
-                    "free" => PromotionRule::Free,
-                    _ => return Err(err(format!("'{value}' is not one of captured, free"))),
-                }
+                let choices = [("captured", PromotionRule::Captured), ("free", PromotionRule::Free)];
+                rules.promotion = RuleError::choose(name, value, &choices)?;
             }
             "KokesuStalemate" => {
-                rules.stalemate = match value {
-                    "draw" => StalemateRule::Draw,
-                    "loss" => StalemateRule::Loss,
-                    _ => return Err(err(format!("'{value}' is not one of draw, loss"))),
-                }
+                let choices = [("draw", StalemateRule::Draw), ("loss", StalemateRule::Loss)];
+                rules.stalemate = RuleError::choose(name, value, &choices)?;
             }
-            _ => return Err(err(format!("no such option (value '{value}')"))),
+            _ => return Err(RuleError::unknown(name, value)),
         }
         Ok(())
     }

@@ -106,13 +106,9 @@ pub fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleEr
         rules.moves = moves;
         Ok(())
     } else if name.eq_ignore_ascii_case(OPT_PROMOTION) {
-        match value.trim() {
-            v if v.eq_ignore_ascii_case("on") => rules.promotion = true,
-            v if v.eq_ignore_ascii_case("off") => rules.promotion = false,
-            v => return Err(err(format!("'{v}' is not on or off"))),
-        }
+        rules.promotion = RuleError::choose(name, value, &[("on", true), ("off", false)])?;
         Ok(())
     } else {
-        Err(err(format!("no such option (value '{value}')")))
+        Err(RuleError::unknown(name, value))
     }
 }
