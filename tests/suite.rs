@@ -26,6 +26,7 @@ mod numbershogi_rules;
 mod protocol;
 mod readme;
 mod reference_crosscheck;
+mod scripting;
 mod search_sanity;
 mod selfplay;
 mod shogi66_perft;
