@@ -216,3 +216,34 @@ fn analyse_that_cannot_write_exits_non_zero() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
 }
+
+/// The `score cp` of `info` lines of one depth, in the order printed.
+fn scores_by_depth(lines: &[String]) -> Vec<(u32, Vec<i32>)> {
+    let mut out: Vec<(u32, Vec<i32>)> = Vec::new();
+    for l in lines.iter().filter(|l| l.starts_with("info depth ") && l.contains(" multipv ")) {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let depth: u32 = w[2].parse().unwrap();
+        let Some(at) = w.iter().position(|x| *x == "cp") else { continue };
+        let cp: i32 = w[at + 1].parse().unwrap();
+        match out.last_mut() {
+            Some((d, v)) if *d == depth => v.push(cp),
+            _ => out.push((depth, vec![cp])),
+        }
+    }
+    out
+}
+
+#[test]
+fn multipv_lines_come_in_score_order_at_every_depth() {
+    for (variant, position, depth) in
+        [("kokesu", "position startpos moves 5g5e", 8), ("kanishogi", "position startpos", 6)]
+    {
+        let input = format!("setoption name USI_Variant value {variant}\nsetoption name MultiPV value 3\n{position}\ngo depth {depth}\n");
+        let lines = piped(&[], input.as_bytes());
+        let by_depth = scores_by_depth(&lines);
+        assert!(by_depth.len() >= depth as usize - 1, "{variant}: {lines:?}");
+        for (d, scores) in by_depth {
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{variant} depth {d}: {scores:?}");
+        }
+    }
+}

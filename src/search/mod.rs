@@ -355,6 +355,11 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if completed == 0 {
                 break;
             }
+            // The finished lines in score order, as Stockfish sorts them: a later line can
+            // score above an earlier one (each line is searched with the earlier moves left
+            // out, in windows of its own). The set of moves among them is unchanged, so is
+            // the one line of a MultiPV 1 search.
+            roots[..completed].sort_by_key(|r| std::cmp::Reverse(r.score));
             // (A line the stop cut off keeps its last finished score.)
             for (i, r) in roots.iter_mut().enumerate() {
                 if i < completed || i >= multipv {
