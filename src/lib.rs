@@ -19,6 +19,7 @@ pub mod options;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod solve;
 pub mod state;
 pub mod transcript;
 pub mod tune;
