@@ -62,8 +62,9 @@
 //!    again no path enters; a drawn side can repeat forever (so the 4th-occurrence rule
 //!    gives it the draw), and a won side wins without repeating, as above.
 //!
-//! `solve` runs the prover up to [`RETROGRADE_AFTER`] plies, then tries retrograde with
-//! the node cap, then goes on with the prover until the budget runs out. A Number Shogi
+//! `solve` runs the prover, tries retrograde with a small cap once the prover has failed
+//! at 16 plies and with a larger one at 40 ([`RETROGRADE_TRIES`]), and goes on with the
+//! prover until the budget runs out. A Number Shogi
 //! setup that is a draw can therefore only be answered `unknown` (within a budget); none
 //! has been met so far (see the cost section).
 //!
@@ -119,10 +120,10 @@ pub struct Solution<M> {
     pub ms: u64,
 }
 
-/// The prover's horizon after which retrograde analysis is tried once.
-pub const RETROGRADE_AFTER: u16 = 40;
-/// The largest reachable space retrograde analysis walks (positions).
-pub const RETROGRADE_CAP: usize = 2_000_000;
+/// When retrograde analysis is tried: after the prover has failed at this horizon
+/// (plies), walking at most this many positions. A small early try answers small late
+/// positions (and their draws) at once; a Number Shogi setup resolves before the late one.
+pub const RETROGRADE_TRIES: [(u16, usize); 2] = [(16, 50_000), (40, 2_000_000)];
 
 /// `key()` is already a well-mixed 64-bit hash: the maps use it as is.
 #[derive(Default)]
@@ -487,7 +488,6 @@ pub fn solve<G: Game + Strategy + PartialEq>(root: &G, budget: &Budget) -> Solut
     }
     let mut prover = Prover::<G>::new(budget, start);
     let mut n: u16 = 1;
-    let mut tried_retrograde = false;
     loop {
         let proven = if !n.is_multiple_of(2) { prover.wins(root, n, 0) } else { prover.loses(root, n, 0) };
         if proven {
@@ -498,10 +498,9 @@ pub fn solve<G: Game + Strategy + PartialEq>(root: &G, budget: &Budget) -> Solut
         if prover.aborted || n == u16::MAX - 1 {
             return Solution { value: None, plies: 0, bestmove: None, nodes: prover.nodes, ms: ms() };
         }
-        if n >= RETROGRADE_AFTER && !tried_retrograde {
-            tried_retrograde = true;
+        if let Some(&(_, cap)) = RETROGRADE_TRIES.iter().find(|t| t.0 == n) {
             let left = prover.max_nodes.saturating_sub(prover.nodes);
-            let cap = RETROGRADE_CAP.min(usize::try_from(left).unwrap_or(usize::MAX));
+            let cap = cap.min(usize::try_from(left).unwrap_or(usize::MAX));
             match retrograde(root, cap, prover.deadline) {
                 Ok(s) => return Solution { nodes: prover.nodes + s.nodes, ms: ms(), ..s },
                 Err(walked) => prover.nodes += walked,
@@ -533,4 +532,164 @@ fn best_move<G: Game + Strategy + PartialEq>(
             _ => n < 2 || !prover.wins(&c, n - 2, 1),
         }
     })
+}
+
+/// `koma solve`: options, line handling and output.
+pub mod cli {
+    use std::io::{BufRead, Write};
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use serde::Serialize;
+
+    use super::{solve, Budget};
+    use crate::analyse::parse_line;
+    use crate::game::{Game, Outcome};
+    use crate::games::numbershogi::NumberShogi;
+    use crate::state::result_of;
+
+    /// Options of `koma solve`.
+    #[derive(clap::Args, Debug, Clone, Default)]
+    #[command(about = "Solve Number Shogi positions exactly (one a line, from FILEs or stdin), one JSON object a line")]
+    pub struct Args {
+        /// The variant of lines that do not start with one (only numbershogi is solved).
+        #[arg(long)]
+        pub variant: Option<String>,
+        /// Give up on a position after expanding this many positions: `"value":"unknown"`.
+        #[arg(long, value_name = "N")]
+        pub max_nodes: Option<u64>,
+        /// Give up on a position after this many milliseconds: `"value":"unknown"`.
+        #[arg(long, value_name = "MS")]
+        pub max_ms: Option<u64>,
+        /// Files of positions; stdin when there are none (or for `-`).
+        #[arg(value_name = "FILE")]
+        pub files: Vec<PathBuf>,
+    }
+
+    /// The answer for one input line.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+    pub struct Answer {
+        pub input: String,
+        /// `win`, `loss` or `draw` for the side to move, or `unknown` (budget exceeded).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub value: Option<&'static str>,
+        /// Plies to the end with best play: the fastest win, the slowest loss; 0 for a
+        /// draw or a finished game.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub plies: Option<u32>,
+        /// A move that keeps the value; `null` when the game is over or unknown.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub bestmove: Option<Option<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub nodes: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub error: Option<String>,
+    }
+
+    /// Solves one input line (`[variant] startpos|sfen ... [moves ...]`).
+    pub fn answer(input: &str, default_variant: Option<&'static str>, budget: &Budget) -> Answer {
+        match try_answer(input, default_variant, budget) {
+            Ok(a) => a,
+            Err(e) => Answer { input: input.to_string(), error: Some(e), ..Answer::default() },
+        }
+    }
+
+    fn try_answer(input: &str, default_variant: Option<&'static str>, budget: &Budget) -> Result<Answer, String> {
+        let line = parse_line(input, default_variant)?;
+        if line.variant != NumberShogi::NAME {
+            return Err(format!("koma solve solves only {} (this line is {})", NumberShogi::NAME, line.variant));
+        }
+        let rules = Default::default();
+        let mut pos = match &line.sfen {
+            None => NumberShogi::startpos(&rules),
+            Some(s) => NumberShogi::from_sfen(s, &rules).map_err(|e| e.to_string())?,
+        };
+        let mut history = vec![(pos.key(), pos.in_check())];
+        for token in &line.moves {
+            if result_of(&pos, &history).is_some() {
+                return Err(format!("'{token}' cannot be played: the game is already over"));
+            }
+            let mv = pos.parse_move(token).map_err(|e| e.to_string())?;
+            pos.play(mv);
+            history.push((pos.key(), pos.in_check()));
+        }
+        let mut a = Answer { input: input.to_string(), ..Answer::default() };
+        if let Some((o, _)) = result_of(&pos, &history) {
+            a.value = Some(match o {
+                Outcome::Win => "win",
+                Outcome::Loss => "loss",
+                Outcome::Draw => "draw",
+            });
+            a.plies = Some(0);
+            a.bestmove = Some(None);
+            a.nodes = Some(0);
+            a.ms = Some(0);
+            return Ok(a);
+        }
+        if pos.in_placement() {
+            return Err("the position is in the placement phase: the solver starts after setup".into());
+        }
+        let s = solve(&pos, budget);
+        a.value = Some(s.value.map_or("unknown", |v| v.name()));
+        a.plies = s.value.map(|_| s.plies);
+        a.bestmove = Some(s.bestmove.map(|m| pos.format_move(m)));
+        a.nodes = Some(s.nodes);
+        a.ms = Some(s.ms);
+        Ok(a)
+    }
+
+    /// `koma solve`: exit status 0 when every line was solved (or ran out of budget), 1
+    /// when some line had an error (its object says which), 2 when the options are wrong.
+    pub fn main(args: Args) -> ExitCode {
+        let default_variant = match &args.variant {
+            None => None,
+            Some(v) if v == NumberShogi::NAME => Some(NumberShogi::NAME),
+            Some(v) => {
+                eprintln!("koma solve: --variant {v}: only {} is solved", NumberShogi::NAME);
+                return ExitCode::from(2);
+            }
+        };
+        let budget = Budget { max_nodes: args.max_nodes, max_ms: args.max_ms };
+        let stdout = std::io::stdout();
+        let mut failed = false;
+        let mut emit = |a: &Answer| {
+            failed |= a.error.is_some();
+            if let Ok(text) = serde_json::to_string(a) {
+                let mut out = stdout.lock();
+                let _ = writeln!(out, "{text}");
+                let _ = out.flush();
+            }
+        };
+        let solve_line = |line: &str| {
+            let t = line.trim();
+            (!t.is_empty() && !t.starts_with('#')).then(|| answer(t, default_variant, &budget))
+        };
+        let files: Vec<PathBuf> = if args.files.is_empty() { vec![PathBuf::from("-")] } else { args.files.clone() };
+        for f in &files {
+            if f.as_os_str() == "-" {
+                for l in std::io::stdin().lock().lines() {
+                    match l {
+                        Ok(l) => solve_line(&l).iter().for_each(&mut emit),
+                        Err(_) => break,
+                    }
+                }
+            } else {
+                match std::fs::read_to_string(f) {
+                    Ok(t) => t.lines().filter_map(solve_line).for_each(|a| emit(&a)),
+                    Err(e) => emit(&Answer {
+                        input: f.display().to_string(),
+                        error: Some(format!("cannot read {}: {e}", f.display())),
+                        ..Answer::default()
+                    }),
+                }
+            }
+        }
+        if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
 }
