@@ -474,39 +474,73 @@ pub fn retrograde<G: Game + PartialEq>(
 
 /// Solves `root` as a game starting there (positions before it are not counted).
 pub fn solve<G: Game + Strategy + PartialEq>(root: &G, budget: &Budget) -> Solution<G::Move> {
-    assert!(!G::PERPETUAL_CHECK_LOSES, "the solver treats every repetition as a draw");
-    let start = Instant::now();
-    let ms = || start.elapsed().as_millis() as u64;
-    let mut moves = Vec::new();
-    if let Some(o) = rule_end(root, &mut moves) {
-        let value = match o {
-            Outcome::Win => Value::Win,
-            Outcome::Loss => Value::Loss,
-            Outcome::Draw => Value::Draw,
-        };
-        return Solution { value: Some(value), plies: 0, bestmove: None, nodes: 0, ms: ms() };
+    Solver::new().solve(root, budget)
+}
+
+/// A solver whose table lives across positions: its facts hold wherever a position is
+/// met, so solving many positions of one game (a proof walk, a game in progress) reuses
+/// them. The table grows without bound: drop the solver to free it.
+pub struct Solver<G: Game> {
+    prover: Prover<G>,
+}
+
+impl<G: Game + Strategy + PartialEq> Default for Solver<G> {
+    fn default() -> Self {
+        Self::new()
     }
-    let mut prover = Prover::<G>::new(budget, start);
-    let mut n: u16 = 1;
-    loop {
-        let proven = if !n.is_multiple_of(2) { prover.wins(root, n, 0) } else { prover.loses(root, n, 0) };
-        if proven {
-            let value = if !n.is_multiple_of(2) { Value::Win } else { Value::Loss };
-            let best = best_move(&mut prover, root, value, n);
-            return Solution { value: Some(value), plies: n as u32, bestmove: best, nodes: prover.nodes, ms: ms() };
+}
+
+impl<G: Game + Strategy + PartialEq> Solver<G> {
+    pub fn new() -> Self {
+        Solver { prover: Prover::new(&Budget::default(), Instant::now()) }
+    }
+
+    /// Positions in the table.
+    pub fn table_len(&self) -> usize {
+        self.prover.table.len()
+    }
+
+    /// Solves `root` as a game starting there (positions before it are not counted).
+    pub fn solve(&mut self, root: &G, budget: &Budget) -> Solution<G::Move> {
+        assert!(!G::PERPETUAL_CHECK_LOSES, "the solver treats every repetition as a draw");
+        let start = Instant::now();
+        let ms = || start.elapsed().as_millis() as u64;
+        let mut moves = Vec::new();
+        if let Some(o) = rule_end(root, &mut moves) {
+            let value = match o {
+                Outcome::Win => Value::Win,
+                Outcome::Loss => Value::Loss,
+                Outcome::Draw => Value::Draw,
+            };
+            return Solution { value: Some(value), plies: 0, bestmove: None, nodes: 0, ms: ms() };
         }
-        if prover.aborted || n == u16::MAX - 1 {
-            return Solution { value: None, plies: 0, bestmove: None, nodes: prover.nodes, ms: ms() };
-        }
-        if let Some(&(_, cap)) = RETROGRADE_TRIES.iter().find(|t| t.0 == n) {
-            let left = prover.max_nodes.saturating_sub(prover.nodes);
-            let cap = cap.min(usize::try_from(left).unwrap_or(usize::MAX));
-            match retrograde(root, cap, prover.deadline) {
-                Ok(s) => return Solution { nodes: prover.nodes + s.nodes, ms: ms(), ..s },
-                Err(walked) => prover.nodes += walked,
+        let prover = &mut self.prover;
+        let fresh = Prover::<G>::new(budget, start);
+        prover.nodes = 0;
+        prover.max_nodes = fresh.max_nodes;
+        prover.deadline = fresh.deadline;
+        prover.aborted = false;
+        let mut n: u16 = 1;
+        loop {
+            let proven = if !n.is_multiple_of(2) { prover.wins(root, n, 0) } else { prover.loses(root, n, 0) };
+            if proven {
+                let value = if !n.is_multiple_of(2) { Value::Win } else { Value::Loss };
+                let best = best_move(prover, root, value, n);
+                return Solution { value: Some(value), plies: n as u32, bestmove: best, nodes: prover.nodes, ms: ms() };
             }
+            if prover.aborted || n == u16::MAX - 1 {
+                return Solution { value: None, plies: 0, bestmove: None, nodes: prover.nodes, ms: ms() };
+            }
+            if let Some(&(_, cap)) = RETROGRADE_TRIES.iter().find(|t| t.0 == n) {
+                let left = prover.max_nodes.saturating_sub(prover.nodes);
+                let cap = cap.min(usize::try_from(left).unwrap_or(usize::MAX));
+                match retrograde(root, cap, prover.deadline) {
+                    Ok(s) => return Solution { nodes: prover.nodes + s.nodes, ms: ms(), ..s },
+                    Err(walked) => prover.nodes += walked,
+                }
+            }
+            n += 1;
         }
-        n += 1;
     }
 }
 
