@@ -171,3 +171,135 @@ fn proofs_of_setups_hold_against_every_defence() {
     eprintln!("{wins} won and {losses} lost setups walked, {checked} positions checked");
     assert!(wins >= 3 && losses >= 2, "the sample holds short wins and losses");
 }
+
+/// A random study position with 2 to 5 of the twelve pieces (the others out of play),
+/// not finished.
+fn few_pieces(rng: &mut Rng) -> Option<NumberShogi> {
+    let mut board = [String::new(), String::new(), String::new(), String::new(), String::new()];
+    let mut cells: [Option<String>; 15] = Default::default();
+    let mut hand = String::new();
+    let mut values: Vec<u8> = (1..=6).chain(1..=6).collect();
+    rng.shuffle(&mut values);
+    for &v in &values[..rng.usize(2..=5)] {
+        let sente = rng.bool();
+        let letter = (if sente { b'A' } else { b'a' } + v - 1) as char;
+        if rng.u8(..4) == 0 {
+            hand.push(letter);
+        } else {
+            let free: Vec<usize> = (0..15).filter(|&i| cells[i].is_none()).collect();
+            let sq = free[rng.usize(..free.len())];
+            cells[sq] = Some(format!("{}{letter}", if rng.u8(..5) == 0 { "+" } else { "" }));
+        }
+    }
+    for (r, row) in board.iter_mut().enumerate() {
+        let mut empty = 0;
+        for c in &cells[r * 3..r * 3 + 3] {
+            match c {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push_str(p);
+                }
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+    }
+    let mut h: Vec<char> = hand.chars().collect();
+    h.sort_by_key(|c| (c.is_lowercase(), *c));
+    let hand: String = if h.is_empty() { "-".into() } else { h.into_iter().collect() };
+    let side = if rng.bool() { "b" } else { "w" };
+    let sfen = format!("{} {side} {hand} 20", board.join("/"));
+    let pos = NumberShogi::from_study_sfen(&sfen, &Default::default()).ok()?;
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    (pos.result().is_none() && !moves.is_empty()).then_some(pos)
+}
+
+/// On positions small enough to walk whole, retrograde analysis (which proves draws) and
+/// the depth-bounded prover (which does not know the graph) give the same wins and
+/// losses; the draws it finds are left undecided by the plain negamax, and `solve`
+/// reports them with a move that keeps the draw.
+#[test]
+fn retrograde_and_prover_agree_on_few_piece_positions() {
+    let mut rng = Rng::with_seed(77);
+    let (mut compared, mut draws) = (0, 0);
+    while compared < 300 || draws < 30 {
+        let Some(pos) = few_pieces(&mut rng) else { continue };
+        let sfen = pos.to_sfen();
+        let Ok(r) = koma::solve::retrograde(&pos, 50_000, None) else { continue };
+        match r.value {
+            Some(Value::Draw) => {
+                if draws >= 30 {
+                    continue;
+                }
+                assert_eq!(minimax::value(&pos, 6).0, RefValue::Undecided, "{sfen}: a draw by retrograde");
+                let s = koma::solve::solve(&pos, &unbounded());
+                assert_eq!(s.value, Some(Value::Draw), "{sfen}");
+                let mut next = pos.clone();
+                next.play(s.bestmove.expect("a drawn position has a move"));
+                let after = koma::solve::retrograde(&next, 50_000, None).unwrap();
+                assert_eq!(after.value, Some(Value::Draw), "{sfen}: the move keeps the draw");
+                draws += 1;
+            }
+            Some(v) if r.plies < koma::solve::RETROGRADE_TRIES[0].0 as u32 => {
+                let s = koma::solve::solve(&pos, &unbounded());
+                assert_eq!((s.value, s.plies), (Some(v), r.plies), "{sfen}: prover against retrograde");
+                compared += 1;
+            }
+            _ => {}
+        }
+    }
+    eprintln!("{compared} wins and losses compared, {draws} draws");
+}
+
+fn koma() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("koma"));
+    c.env_remove("RUST_LOG");
+    c
+}
+
+/// `koma solve`: one JSON object a line, errors as objects (and the run goes on), a
+/// budget answering `unknown`.
+#[test]
+fn the_solve_subcommand() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let lines = [
+        "numbershogi bef/acd/3/FEC/BDA b - 13",
+        "bef/acd/3/FEC/BDA b - 13 moves 1d2c",
+        "kokesu startpos",
+        "numbershogi startpos moves F*3e",
+        "# a comment",
+        "numbershogi 3/3/3/3/3 b xyz",
+        "numbershogi cbf/ead/3/ABD/CFE b - 13",
+    ];
+    let mut child = koma()
+        .args(["solve", "--variant", "numbershogi", "--max-nodes", "20000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(lines.join("\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "some lines are errors");
+    let objs: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objs.len(), 6);
+    assert_eq!(objs[0]["value"], "win");
+    assert_eq!(objs[0]["plies"], 7);
+    assert_eq!(objs[0]["bestmove"], "1d2c");
+    assert!(objs[0]["nodes"].as_u64().unwrap() > 0 && objs[0]["ms"].is_u64());
+    assert_eq!((objs[1]["value"].as_str(), objs[1]["plies"].as_u64()), (Some("loss"), Some(6)));
+    assert!(objs[2]["error"].as_str().unwrap().contains("only numbershogi"));
+    assert!(objs[3]["error"].as_str().unwrap().contains("placement"));
+    assert!(objs[4]["error"].as_str().unwrap().contains("hand"));
+    assert_eq!(objs[5]["value"], "unknown");
+    assert!(objs[5].get("plies").is_none() && objs[5]["bestmove"].is_null());
+}
