@@ -125,6 +125,10 @@ pub struct Solution<M> {
 /// positions (and their draws) at once; a Number Shogi setup resolves before the late one.
 pub const RETROGRADE_TRIES: [(u16, usize); 2] = [(16, 50_000), (40, 2_000_000)];
 
+/// The default most entries of the prover's table (each about 100 bytes with the
+/// position it holds): about 0.8 GB at most.
+pub const TABLE_ENTRIES: usize = 8 << 20;
+
 /// `key()` is already a well-mixed 64-bit hash: the maps use it as is.
 #[derive(Default)]
 pub struct KeyHasher(u64);
@@ -173,6 +177,8 @@ fn rule_end<G: Game>(p: &G, moves: &mut Vec<G::Move>) -> Option<Outcome> {
 /// The depth-bounded prover with its table.
 struct Prover<G: Game> {
     table: KeyMap<Entry<G>>,
+    /// The most entries kept; beyond it the entries of the smallest budgets go.
+    cap: usize,
     nodes: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
@@ -185,6 +191,7 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
     fn new(budget: &Budget, start: Instant) -> Self {
         Prover {
             table: KeyMap::default(),
+            cap: TABLE_ENTRIES,
             nodes: 0,
             max_nodes: budget.max_nodes.unwrap_or(u64::MAX),
             deadline: budget.max_ms.map(|ms| start + std::time::Duration::from_millis(ms)),
@@ -200,6 +207,9 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
     /// Updates the entry of `p` (a new one if absent; nothing if another position holds
     /// the key).
     fn update(&mut self, p: &G, f: impl FnOnce(&mut Entry<G>)) {
+        if self.table.len() >= self.cap && !self.table.contains_key(&p.key()) {
+            self.prune();
+        }
         let e = self.table.entry(p.key()).or_insert_with(|| Entry {
             pos: p.clone(),
             win_no: 0,
@@ -211,6 +221,28 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if e.pos == *p {
             f(e);
         }
+    }
+
+    /// Keeps at most half the cap: the entries whose facts concern the largest budgets
+    /// (the costliest to find again). Any subset of true facts is still true: pruning
+    /// costs time, never correctness.
+    fn prune(&mut self) {
+        let weight = |e: &Entry<G>| {
+            let yes = |b: u16| if b == u16::MAX { 0 } else { b };
+            e.win_no.max(e.loss_no).max(yes(e.win_yes)).max(yes(e.loss_yes)) as usize
+        };
+        let mut count = vec![0usize; u16::MAX as usize + 1];
+        for e in self.table.values() {
+            count[weight(e)] += 1;
+        }
+        // The smallest weight t such that the entries weighing more than t fit half the cap.
+        let mut above = self.table.len();
+        let mut t = 0;
+        while t < count.len() && above > self.cap / 2 {
+            above -= count[t];
+            t += 1;
+        }
+        self.table.retain(|_, e| weight(e) >= t);
     }
 
     fn tick(&mut self) -> bool {
@@ -493,6 +525,13 @@ impl<G: Game + Strategy + PartialEq> Default for Solver<G> {
 impl<G: Game + Strategy + PartialEq> Solver<G> {
     pub fn new() -> Self {
         Solver { prover: Prover::new(&Budget::default(), Instant::now()) }
+    }
+
+    /// A solver whose table keeps at most `entries` positions.
+    pub fn with_table_entries(entries: usize) -> Self {
+        let mut s = Self::new();
+        s.prover.cap = entries.max(2);
+        s
     }
 
     /// Positions in the table.
