@@ -303,3 +303,23 @@ fn the_solve_subcommand() {
     assert_eq!(objs[5]["value"], "unknown");
     assert!(objs[5].get("plies").is_none() && objs[5]["bestmove"].is_null());
 }
+
+/// A table too small for the job is pruned again and again: the answers stay the same.
+#[test]
+fn a_tiny_table_gives_the_same_answers() {
+    let mut rng = Rng::with_seed(5);
+    let mut tiny = Solver::with_table_entries(500);
+    let mut solved = 0;
+    for _ in 0..40 {
+        let root = random_setup(&mut rng);
+        let budget = Budget { max_nodes: Some(30_000), max_ms: None };
+        let s = Solver::new().solve(&root, &budget);
+        if s.value.is_some() {
+            let t = tiny.solve(&root, &unbounded());
+            assert_eq!((t.value, t.plies), (s.value, s.plies), "{}", root.to_sfen());
+            assert!(tiny.table_len() <= 500);
+            solved += 1;
+        }
+    }
+    assert!(solved >= 5, "{solved} setups solved");
+}
