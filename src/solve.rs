@@ -68,10 +68,24 @@
 //! setup that is a draw can therefore only be answered `unknown` (within a budget); none
 //! has been met so far (see the cost section).
 //!
-//! # Cost per setup
+//! # Cost per setup (measured, issue 33)
 //!
-//! See `measure` in the report of issue 33 and the section below, filled from
-//! measurements on 20 seeded random setups.
+//! 20 seeded random setups (`python3 random.Random(33)`, both arrangements shuffled,
+//! sente to move), `koma solve`, one core of a shared 2-core machine:
+//! - 18 solved: 6 sente wins (9 to 25 plies), 12 sente losses (6 to 18 plies). 14 of them
+//!   take under 0.7 s (median about 0.1 s, 1k-1.2M nodes at 1-2M nodes/s unloaded);
+//!   two wins in 21 plies take 10-12 s (4.5M nodes); a win in 25 took 53 s and 61M nodes.
+//! - 2 not solved within 60-120 s (24-150M nodes): the tail. With the table unbounded one
+//!   of them filled the machine's memory, hence the bounded table ([`TABLE_ENTRIES`],
+//!   about 2 GB resident at the cap).
+//!
+//! So the cost is dominated by a tail of setups whose result lies beyond about 21 plies:
+//! the iterated bounded prover redoes its last iterations with a table that no longer
+//! holds everything. The full 720 x 720 matrix (518,400 setups, about 259,200 up to the
+//! left-right mirror) is therefore not a job for this machine at this speed: at a mean of
+//! even 10 s per setup it is about 720 CPU-hours. It needs the cluster job (Ray) or a
+//! stronger prover for the tail (proof-number search with the same path-free facts), or
+//! double oracle over the matrix so that only the entries it touches are solved.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
