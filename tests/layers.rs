@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["engine"],
     &["protocol"],
     &["transcript", "analyse"],
+    &["solve"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
