@@ -10,7 +10,9 @@
 //!   in, typed events out), its game session and job threads;
 //! - [`protocol`]: the USI, UCI and CECP dialects over the engine, and the line loop;
 //! - [`transcript`]: record and replay sessions; [`analyse`]: `koma analyse`, positions
-//!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts.
+//!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts;
+//! - [`solve`]: the exact solver and `koma solve` (Number Shogi), over the game layer,
+//!   reading lines as `analyse` does.
 
 pub mod analyse;
 pub mod engine;
@@ -21,6 +23,7 @@ pub mod perft;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod solve;
 pub mod state;
 pub mod transcript;
 pub mod tune;

@@ -1,6 +1,7 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
-//! RUST_LOG asks for it. `koma replay` and `koma analyse` are for scripts and tests; the
-//! library does their work (`koma::transcript`, `koma::analyse`).
+//! RUST_LOG asks for it. `koma replay`, `koma analyse` and `koma solve` are for scripts
+//! and tests; the library does their work (`koma::transcript`, `koma::analyse`,
+//! `koma::solve`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,7 @@ enum Tool {
     },
     #[command(visible_alias = "analyze")]
     Analyse(koma::analyse::Args),
+    Solve(koma::solve::cli::Args),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Tool::Analyse(a)) => koma::analyse::main(a),
+        Some(Tool::Solve(a)) => koma::solve::cli::main(a),
         None => {
             let recorder = match &args.record {
                 None => None,

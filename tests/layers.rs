@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["engine"],
     &["protocol"],
     &["transcript", "analyse"],
+    &["solve"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -23,6 +23,7 @@ mod kokesu_rules;
 mod layers;
 mod numbershogi_perft;
 mod numbershogi_rules;
+mod numbershogi_solve;
 mod protocol;
 mod readme;
 mod reference_crosscheck;
