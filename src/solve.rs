@@ -633,7 +633,7 @@ pub mod cli {
     use crate::analyse::parse_line;
     use crate::game::{Game, Outcome};
     use crate::games::numbershogi::NumberShogi;
-    use crate::state::result_of;
+    use crate::referee::judge;
 
     /// Options of `koma solve`.
     #[derive(clap::Args, Debug, Clone, Default)]
@@ -695,7 +695,7 @@ pub mod cli {
         };
         let mut history = vec![(pos.key(), pos.in_check())];
         for token in &line.moves {
-            if result_of(&pos, &history).is_some() {
+            if judge(&pos, &history).is_some() {
                 return Err(format!("'{token}' cannot be played: the game is already over"));
             }
             let mv = pos.parse_move(token).map_err(|e| e.to_string())?;
@@ -703,7 +703,7 @@ pub mod cli {
             history.push((pos.key(), pos.in_check()));
         }
         let mut a = Answer { input: input.to_string(), ..Answer::default() };
-        if let Some((o, _)) = result_of(&pos, &history) {
+        if let Some(o) = judge(&pos, &history).map(|v| v.outcome) {
             a.value = Some(match o {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use fastrand::Rng;
 use koma::game::{Color, Game, Outcome};
 use koma::games::numbershogi::NumberShogi;
+use koma::referee::judge;
 use koma::solve::{Budget, Solver, Value};
-use koma::state::result_of;
 use minimax::RefValue;
 
 /// A random setup: placement done, sente to move.
@@ -86,7 +86,7 @@ fn agrees_with_plain_minimax_on_ten_thousand_positions() {
 }
 
 /// Follows the solver's win from `pos` (the winner to move, `left` plies promised)
-/// against every reply, judging each position with the referee's `result_of` on the
+/// against every reply, judging each position with the referee's `judge` on the
 /// game's history. Returns the positions checked.
 fn walk_win(
     solver: &mut Solver<NumberShogi>,
@@ -107,7 +107,7 @@ fn walk_win(
     next.play(s.bestmove.expect("a won position has a move"));
     history.push((next.key(), next.in_check()));
     let mut checked = 1;
-    match result_of(&next, history) {
+    match judge(&next, history).map(|v| (v.outcome, v.rule)) {
         Some((o, why)) => assert_eq!(o, Outcome::Loss, "{sfen}: the winning move ends the game with {why}"),
         None => {
             assert!(left >= 3, "{sfen}: the game goes on after the promised plies");
@@ -117,7 +117,7 @@ fn walk_win(
                 let mut after = next.clone();
                 after.play(r);
                 history.push((after.key(), after.in_check()));
-                match result_of(&after, history) {
+                match judge(&after, history).map(|v| (v.outcome, v.rule)) {
                     Some((o, why)) => panic!("{sfen}: a defence ends the game ({o:?}, {why})"),
                     None => checked += walk_win(solver, &after, history, left - 2, seen),
                 }
@@ -158,7 +158,7 @@ fn proofs_of_setups_hold_against_every_defence() {
                     let mut c = root.clone();
                     c.play(m);
                     history.push((c.key(), c.in_check()));
-                    assert!(result_of(&c, &history).is_none());
+                    assert!(judge(&c, &history).is_none());
                     assert_eq!(c.side_to_move(), Color::Gote);
                     checked += walk_win(&mut solver, &c, &mut history, s.plies - 1, &mut seen);
                     history.pop();

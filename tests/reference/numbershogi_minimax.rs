@@ -1,6 +1,6 @@
 //! A deliberately plain second solver to check `koma::solve` against: a depth-limited
 //! negamax over Number Shogi with no table of any kind. The end of the game is judged
-//! by the referee's own rule, `koma::state::result_of`, on the path from the root (so
+//! by the referee's own rule, `koma::referee::judge`, on the path from the root (so
 //! the fourth occurrence of a position on the path is a draw, exactly as in a game).
 //! Alpha-beta cut-offs are the only economy: they never change the root's value.
 //!
@@ -12,7 +12,7 @@
 
 use koma::game::{Game, Outcome};
 use koma::games::numbershogi::NumberShogi;
-use koma::state::result_of;
+use koma::referee::judge;
 
 pub const MATE: i32 = 1000;
 
@@ -52,7 +52,7 @@ fn negamax(
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
-    if let Some((o, _)) = result_of(pos, path) {
+    if let Some(o) = judge(pos, path).map(|v| v.outcome) {
         return match o {
             Outcome::Win => MATE - ply as i32,
             Outcome::Loss => -(MATE - ply as i32),
