@@ -7,7 +7,6 @@
 //! cannot be analysed gives an object with an `error` field and the run goes on.
 //! A progress bar goes to stderr only when stderr is a terminal.
 
-use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -19,6 +18,7 @@ use serde::Serialize;
 use crate::engine::Engine;
 use crate::engine::{Command, Event, Info, Score, Sink};
 use crate::games;
+use crate::jsonl;
 use crate::search::limits::GoParams;
 use crate::state::GameState;
 
@@ -278,28 +278,9 @@ impl Analyser {
     }
 }
 
-fn progress(total: Option<u64>) -> indicatif::ProgressBar {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let (bar, template) = match total {
-        Some(n) => (
-            ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
-            "{bar:30} {pos}/{len} positions  {per_sec}  {eta} left",
-        ),
-        None => {
-            (ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()), "{spinner} {pos} positions  {per_sec}")
-        }
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// `koma analyse`: exit status 0 when every line was analysed, 1 when some line had an
-/// error (its object says which), 2 when the options themselves are wrong.
+/// error (its object says which) or the output could not be written, 2 when the options
+/// themselves are wrong.
 pub fn main(args: Args) -> ExitCode {
     let mut analyser = match Analyser::new(&args) {
         Ok(a) => a,
@@ -308,112 +289,16 @@ pub fn main(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stdout = std::io::stdout();
-    let mut failed = false;
-    // The first failed write ends the run: a closed pipe (`| head -1`) quietly, any other
-    // failure (a full disk) with a message; either way the exit status is not 0.
-    let mut write_error: Option<std::io::Error> = None;
-    let mut emit = |a: &Analysis| -> bool {
-        failed |= a.error.is_some();
-        let Ok(text) = serde_json::to_string(a) else { return true };
-        let mut out = stdout.lock();
-        match writeln!(out, "{text}").and_then(|_| out.flush()) {
-            Ok(()) => true,
-            Err(e) => {
-                write_error = Some(e);
-                false
-            }
-        }
-    };
-    let stdin_only = args.files.is_empty();
-    let files: Vec<PathBuf> = if stdin_only { vec![PathBuf::from("-")] } else { args.files.clone() };
-    // Files are read whole first (as bytes: a line that is not UTF-8 is one bad line), so
-    // that the progress bar knows how many positions remain.
-    let mut texts = Vec::new();
-    for f in &files {
-        if f.as_os_str() == "-" {
-            texts.push((f.clone(), None));
-        } else {
-            match std::fs::read(f) {
-                Ok(t) => texts.push((f.clone(), Some(t))),
-                Err(e) => {
-                    let a = Analysis {
-                        at: f.display().to_string(),
-                        error: Some(format!("cannot read {}: {e}", f.display())),
-                        ..Analysis::default()
-                    };
-                    if !emit(&a) {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let total = texts
-        .iter()
-        .map(|(_, t)| t.as_ref().map(|t| t.split(|&b| b == b'\n').filter(|l| is_position_bytes(l)).count() as u64))
-        .sum::<Option<u64>>();
-    let bar = progress(total);
-    'files: for (path, text) in texts {
-        let mut run = |n: usize, line: &[u8]| -> bool {
-            if !is_position_bytes(line) {
-                return true;
-            }
-            let at = format!("{}:{}", path.display(), n + 1);
-            let a = match std::str::from_utf8(line) {
-                Ok(l) => analyser.analyse(l.trim(), &at),
-                Err(e) => Analysis {
-                    input: String::from_utf8_lossy(line).trim().to_string(),
-                    at,
-                    error: Some(format!("the line is not valid UTF-8 ({e})")),
-                    ..Analysis::default()
-                },
-            };
-            bar.inc(1);
-            emit(&a)
-        };
-        match text {
-            Some(t) => {
-                for (n, l) in t.split(|&b| b == b'\n').enumerate() {
-                    if !run(n, l) {
-                        break 'files;
-                    }
-                }
-            }
-            None => {
-                let mut input = std::io::stdin().lock();
-                let mut buf = Vec::new();
-                for n in 0.. {
-                    buf.clear();
-                    match input.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    if !run(n, buf.strip_suffix(b"\n").unwrap_or(&buf)) {
-                        break 'files;
-                    }
-                }
-            }
-        }
-    }
-    bar.finish_and_clear();
-    if let Some(e) = write_error {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("koma analyse: cannot write the output: {e}");
-        }
-        return ExitCode::FAILURE;
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    jsonl::run("koma analyse", &args.files, |line, at| analyser.analyse(line, at))
 }
 
-/// A line that holds a position: not blank, not a comment (`#`), as bytes.
-fn is_position_bytes(line: &[u8]) -> bool {
-    let trimmed = line.trim_ascii();
-    !trimmed.is_empty() && !trimmed.starts_with(b"#")
+impl jsonl::Answer for Analysis {
+    fn unreadable(input: String, at: String, why: String) -> Self {
+        Analysis { input, at, error: Some(why), ..Analysis::default() }
+    }
+    fn failed(&self) -> bool {
+        self.error.is_some()
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub mod analyse;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod jsonl;
 pub mod options;
 pub mod perft;
 pub mod protocol;

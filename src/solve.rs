@@ -623,7 +623,6 @@ fn best_move<G: Game + Strategy + PartialEq>(
 
 /// `koma solve`: options, line handling and output.
 pub mod cli {
-    use std::io::{BufRead, Write};
     use std::path::PathBuf;
     use std::process::ExitCode;
 
@@ -633,6 +632,7 @@ pub mod cli {
     use crate::analyse::parse_line;
     use crate::game::{Game, Outcome};
     use crate::games::numbershogi::NumberShogi;
+    use crate::jsonl;
     use crate::referee::judge;
 
     /// Options of `koma solve`.
@@ -651,6 +651,15 @@ pub mod cli {
         /// Files of positions; stdin when there are none (or for `-`).
         #[arg(value_name = "FILE")]
         pub files: Vec<PathBuf>,
+    }
+
+    impl jsonl::Answer for Answer {
+        fn unreadable(input: String, _at: String, why: String) -> Self {
+            Answer { input, error: Some(why), ..Answer::default() }
+        }
+        fn failed(&self) -> bool {
+            self.error.is_some()
+        }
     }
 
     /// The answer for one input line.
@@ -739,44 +748,6 @@ pub mod cli {
             }
         };
         let budget = Budget { max_nodes: args.max_nodes, max_ms: args.max_ms };
-        let stdout = std::io::stdout();
-        let mut failed = false;
-        let mut emit = |a: &Answer| {
-            failed |= a.error.is_some();
-            if let Ok(text) = serde_json::to_string(a) {
-                let mut out = stdout.lock();
-                let _ = writeln!(out, "{text}");
-                let _ = out.flush();
-            }
-        };
-        let solve_line = |line: &str| {
-            let t = line.trim();
-            (!t.is_empty() && !t.starts_with('#')).then(|| answer(t, default_variant, &budget))
-        };
-        let files: Vec<PathBuf> = if args.files.is_empty() { vec![PathBuf::from("-")] } else { args.files.clone() };
-        for f in &files {
-            if f.as_os_str() == "-" {
-                for l in std::io::stdin().lock().lines() {
-                    match l {
-                        Ok(l) => solve_line(&l).iter().for_each(&mut emit),
-                        Err(_) => break,
-                    }
-                }
-            } else {
-                match std::fs::read_to_string(f) {
-                    Ok(t) => t.lines().filter_map(solve_line).for_each(|a| emit(&a)),
-                    Err(e) => emit(&Answer {
-                        input: f.display().to_string(),
-                        error: Some(format!("cannot read {}: {e}", f.display())),
-                        ..Answer::default()
-                    }),
-                }
-            }
-        }
-        if failed {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        }
+        jsonl::run("koma solve", &args.files, |line, _| answer(line, default_variant, &budget))
     }
 }

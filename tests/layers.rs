@@ -15,7 +15,8 @@ const LAYERS: &[&[&str]] = &[
     &["options"],
     &["engine"],
     &["protocol"],
-    &["transcript", "analyse"],
+    &["transcript", "jsonl"],
+    &["analyse"],
     &["solve"],
 ];
 
