@@ -87,6 +87,12 @@ fn main() -> ExitCode {
             let sink = koma::protocol::io::recording_stdout_sink(tap.clone());
             let stdin = std::io::stdin();
             koma::protocol::io::run_script(&args.commands, stdin.lock(), sink, tap.as_deref());
+            // A transcript that could not be written is said (on stdout, where the session
+            // was) and fails the run: a recording that silently lost lines would mislead.
+            if let (Some(path), Some(e)) = (&args.record, recorder.and_then(|r| r.error())) {
+                println!("info string error: --record {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
     }

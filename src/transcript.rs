@@ -206,10 +206,32 @@ impl Drop for Engine {
     }
 }
 
-fn got(line: Option<String>) -> String {
-    match line {
-        Some(l) => format!("'{l}'"),
-        None => format!("nothing within {}s", LINE_TIMEOUT.as_secs()),
+impl Engine {
+    /// What came instead of an expected line: the line, or nothing, and then whether the
+    /// engine had exited, with its status and what it wrote on stderr (a crash is named
+    /// as one, not as a timeout).
+    fn got(&mut self, line: Option<String>) -> String {
+        if let Some(l) = line {
+            return format!("'{l}'");
+        }
+        // The output ends a moment before the process is reaped.
+        let mut exited = self.child.try_wait();
+        for _ in 0..40 {
+            if !matches!(exited, Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            exited = self.child.try_wait();
+        }
+        match exited {
+            Ok(Some(status)) => {
+                let stderr = self.stderr.take().and_then(|h| h.join().ok()).unwrap_or_default();
+                let said: Vec<&str> = stderr.lines().take(3).collect();
+                let said = if said.is_empty() { String::new() } else { format!("; stderr: {}", said.join(" | ")) };
+                format!("nothing: the engine exited ({status}){said}")
+            }
+            _ => format!("nothing within {}s", LINE_TIMEOUT.as_secs()),
+        }
     }
 }
 
@@ -224,24 +246,24 @@ pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Fai
             Directive::Send(text) => engine.send(text).map_err(|m| Failure { line: at, message: m })?,
             Directive::Exact(want) => match engine.next(LINE_TIMEOUT) {
                 Some(l) if &l == want => {}
-                other => return fail(at, format!("expected '{want}', got {}", got(other))),
+                other => return fail(at, format!("expected '{want}', got {}", engine.got(other))),
             },
             Directive::Prefix(want) => match engine.next(LINE_TIMEOUT) {
                 Some(l) if l.starts_with(want.as_str()) => {}
-                other => return fail(at, format!("expected a line starting '{want}', got {}", got(other))),
+                other => return fail(at, format!("expected a line starting '{want}', got {}", engine.got(other))),
             },
             Directive::Matches(re) => match engine.next(LINE_TIMEOUT) {
                 Some(l) if re.is_match(&l) => {}
-                other => return fail(at, format!("expected a line matching /{re}/, got {}", got(other))),
+                other => return fail(at, format!("expected a line matching /{re}/, got {}", engine.got(other))),
             },
             Directive::SkipTo(want) => {
                 if !engine.skip_to(|l| l.starts_with(want.as_str())) {
-                    return fail(at, format!("expected a line starting '{want}', got {}", got(None)));
+                    return fail(at, format!("expected a line starting '{want}', got {}", engine.got(None)));
                 }
             }
             Directive::SkipToMatch(re) => {
                 if !engine.skip_to(|l| re.is_match(l)) {
-                    return fail(at, format!("expected a line matching /{re}/, got {}", got(None)));
+                    return fail(at, format!("expected a line matching /{re}/, got {}", engine.got(None)));
                 }
             }
             Directive::Silent(ms) => {
@@ -306,6 +328,9 @@ enum Search {
 
 struct RecorderState {
     out: Box<dyn Write + Send>,
+    /// The first write that failed (a full disk, a file that cannot be written): the
+    /// session goes on, and the binary reports it at the end.
+    error: Option<std::io::Error>,
     /// The searches whose `bestmove` has not come yet, oldest first (a `go` during a
     /// search stops it: its `bestmove` comes before the new search's output).
     searches: std::collections::VecDeque<Search>,
@@ -318,7 +343,8 @@ struct RecorderState {
 
 /// Writes a session as a transcript that replays on any machine: what changes from run
 /// to run (nodes, nps, time, hashfull, seldepth; the whole search when it is not
-/// fixed-depth) is written as a pattern. Write errors are ignored (the session goes on).
+/// fixed-depth) is written as a pattern. A write error does not stop the session; it is
+/// kept ([`Recorder::error`]) and `koma --record` reports it when the session ends.
 pub struct Recorder {
     state: Mutex<RecorderState>,
 }
@@ -351,15 +377,30 @@ fn info_pattern(line: &str) -> String {
     out
 }
 
+impl RecorderState {
+    /// Writes one line (flushed); the first failure is kept and later writes are skipped.
+    fn write(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}").and_then(|_| self.out.flush()) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
 impl Recorder {
+    /// The first write to the transcript that failed, if one did.
+    pub fn error(&self) -> Option<String> {
+        self.lock().error.as_ref().map(|e| e.to_string())
+    }
+
     pub fn new(out: Box<dyn Write + Send>) -> Recorder {
-        let mut out = out;
-        let _ = writeln!(
-            out,
+        let mut st = RecorderState { out, error: None, searches: Default::default(), threads: 1, tainted: false };
+        st.write(&format!(
             "# A koma session recorded by `koma --record` (koma {}). Replay it with `koma replay FILE`;\n# the format is protocol/transcripts.md.",
             env!("CARGO_PKG_VERSION")
-        );
-        Recorder { state: Mutex::new(RecorderState { out, searches: Default::default(), threads: 1, tainted: false }) }
+        ));
+        Recorder { state: Mutex::new(st) }
     }
 
     pub fn create(path: &Path) -> std::io::Result<Recorder> {
@@ -378,7 +419,7 @@ impl Recorder {
         if line.trim().is_empty() {
             return;
         }
-        let _ = writeln!(st.out, "> {line}");
+        st.write(&format!("> {line}"));
         let cmd = parse_command(line).ok().flatten();
         // A command during a search: from here on, its output comes when it comes.
         if !st.searches.is_empty() {
@@ -420,7 +461,7 @@ impl Recorder {
     /// The engine's input ended.
     pub fn end_of_input(&self) {
         let mut st = self.lock();
-        let _ = writeln!(st.out, "eof");
+        st.write("eof");
     }
 
     /// Text the engine wrote (one reply; it may hold several lines).
@@ -429,7 +470,7 @@ impl Recorder {
         for line in text.lines() {
             let directive = Self::directive(&mut st, line);
             if let Some(d) = directive {
-                let _ = writeln!(st.out, "{d}");
+                st.write(&d);
             }
         }
     }

@@ -22,9 +22,17 @@ fn piped(args: &[&str], input: &[u8]) -> Vec<String> {
 fn run(args: &[&str], input: &[u8]) -> Output {
     let mut child =
         koma().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("koma");
-    // A process that exits before reading everything (a refused option) closes the pipe.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
+    // Written on a thread of its own while the output is read (a long input can fill the
+    // output pipe first); a process that exits before reading everything (a refused
+    // option) closes the pipe.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
 
 fn index_of(lines: &[String], prefix: &str) -> usize {
@@ -246,4 +254,30 @@ fn multipv_lines_come_in_score_order_at_every_depth() {
             assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{variant} depth {d}: {scores:?}");
         }
     }
+}
+
+#[test]
+fn a_transcript_that_cannot_be_written_is_said_and_fails_the_run() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let out = run(&["--record", "/dev/full"], b"isready\n");
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("readyok"), "{text}");
+    assert!(text.contains("info string error: --record /dev/full: "), "{text}");
+}
+
+#[test]
+fn a_long_cecp_game_is_followed_move_by_move() {
+    // 10,000 moves in force mode (the same knight dance): the tracker plays each move
+    // once instead of replaying the game, and the game is still judged (a draw).
+    let mut input = String::from("xboard\nprotover 2\nvariant kokesu\nforce\n");
+    for _ in 0..2500 {
+        input.push_str("usermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\n");
+    }
+    input.push_str("ping 9\n");
+    let lines = piped(&[], input.as_bytes());
+    assert_eq!(lines.last().map(String::as_str), Some("pong 9"));
+    assert!(lines.iter().any(|l| l == "1/2-1/2 {Draw}"), "{:?}", &lines[..lines.len().min(10)]);
 }

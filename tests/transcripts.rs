@@ -169,3 +169,19 @@ fn a_command_line_quit_lets_a_limited_search_finish() {
     assert!(text.contains("\ninfo depth 9 "), "{text}");
     assert!(text.lines().last().unwrap().starts_with("bestmove "), "{text}");
 }
+
+/// Issue 36: an engine that dies was reported as "got nothing within 20s".
+#[test]
+fn replay_says_when_the_engine_exited_with_its_status_and_stderr() {
+    use std::os::unix::fs::PermissionsExt;
+    let engine = scratch("dies.sh");
+    std::fs::write(&engine, "#!/bin/sh\nread line\necho 'thread main panicked: boom' >&2\nexit 3\n").unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let transcript = scratch("dies.txt");
+    std::fs::write(&transcript, "> isready\n< readyok\n").unwrap();
+    let started = std::time::Instant::now();
+    let err = koma::transcript::replay_file(&transcript, &engine).unwrap_err();
+    assert!(err.contains("the engine exited (exit status: 3)"), "{err}");
+    assert!(err.contains("thread main panicked: boom"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "reported at once, not after the line timeout");
+}

@@ -48,6 +48,9 @@ pub trait Board: Send {
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
     /// Why there is no position to work on, if there is none.
     fn position_error(&self) -> Option<String>;
+    /// Plays one more move on the current position (a game followed move by move, as
+    /// CECP does); an illegal or malformed token changes nothing.
+    fn play(&mut self, token: &str) -> Result<(), String>;
     /// The position and where its game stands (`d`, `koma analyse`).
     fn state(&self) -> Result<GameState, String>;
     /// `moves`: legal move tokens.
@@ -133,6 +136,13 @@ impl<G: Game> Board for Tracked<G> {
 
     fn position_error(&self) -> Option<String> {
         self.current.as_ref().err().cloned()
+    }
+
+    fn play(&mut self, token: &str) -> Result<(), String> {
+        let cur = self.current.as_mut().map_err(|e| e.clone())?;
+        let mv = cur.pos().parse_move(token).map_err(|e| e.to_string())?;
+        cur.play(mv);
+        Ok(())
     }
 
     fn state(&self) -> Result<GameState, String> {

@@ -134,6 +134,13 @@ impl<G: Strategy> Runner<G> {
                 }
             }
         }
+        // A search without a clock has no reason to hurry: it waits for the table being
+        // made, so that a fixed-depth search gives the same answer whenever it is sent
+        // (with the stand-in table it would not). A search on the clock never waits.
+        let p = &job.params;
+        if [p.btime, p.wtime, p.binc, p.winc, p.byoyomi, p.movetime].iter().all(Option::is_none) {
+            self.tt.wait_ready();
+        }
         let tt = self.tt.for_search();
         let stats = Arc::clone(&self.stats);
         spawn("search", Some(smp::STACK_BYTES), move || run_search(cur, job, searchmoves, tt, stats))

@@ -114,6 +114,12 @@ impl Cecp {
         Ok(())
     }
 
+    /// Plays one more move on the tracker; an illegal one changes nothing.
+    fn play(&mut self, token: &str) -> Result<(), String> {
+        let Some(t) = self.tracker.as_mut() else { return Err("this variant is not played over CECP".into()) };
+        t.play(token).map_err(|why| self.game.map_or(why.clone(), |g| g.text_to_chess(&why)))
+    }
+
     /// The engine's claim (`1-0 {White wins}`) if the game is over.
     fn result(&self) -> Option<String> {
         let outcome = self.tracker.as_ref()?.outcome()?;
@@ -310,13 +316,12 @@ impl Cecp {
             Ok(t) => t,
             Err(e) => return vec![say(format!("Illegal move ({}): {}", shown(&e.to_string()), shown(m)))],
         };
-        let mut moves = self.moves.clone();
-        moves.push(token);
-        let start = self.start.clone();
-        if let Err(e) = self.track(start.as_deref(), &moves) {
+        // One move more on the tracker (replaying the whole game each move would make a
+        // long game quadratic).
+        if let Err(e) = self.play(&token) {
             return vec![say(format!("Illegal move ({}): {}", shown(&e), shown(m)))];
         }
-        self.moves = moves;
+        self.moves.push(token);
         if let Some(r) = self.result() {
             return vec![say(r)];
         }
@@ -343,13 +348,10 @@ impl Cecp {
                 let Some(m) = mv.clone() else {
                     return vec![self.result().unwrap_or_else(|| "resign".into())];
                 };
-                let mut moves = self.moves.clone();
-                moves.push(m.clone());
-                let start = self.start.clone();
-                if let Err(e) = self.track(start.as_deref(), &moves) {
+                if let Err(e) = self.play(&m) {
                     return vec![format!("Error (the engine's own move {m} was refused: {e}): {}", self.last)];
                 }
-                self.moves = moves;
+                self.moves.push(m.clone());
                 let mut out = vec![format!("move {}", chess(&m))];
                 out.extend(self.result());
                 out
