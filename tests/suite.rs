@@ -11,6 +11,7 @@ mod common;
 mod analyse;
 mod crab_search;
 mod dialects;
+mod docs;
 mod every_game;
 mod kaninariebi_perft;
 mod kaninariebi_reference;
