@@ -281,3 +281,25 @@ fn a_long_cecp_game_is_followed_move_by_move() {
     assert_eq!(lines.last().map(String::as_str), Some("pong 9"));
     assert!(lines.iter().any(|l| l == "1/2-1/2 {Draw}"), "{:?}", &lines[..lines.len().min(10)]);
 }
+
+/// Issue 36: after `ponderhit` the minimum thinking time counted from `go`, so an answer
+/// could come 0-1 ms after `ponderhit`. A lower bound only: a busy machine is later, never
+/// earlier.
+#[test]
+fn the_minimum_thinking_time_counts_from_ponderhit() {
+    use crate::common::Koma;
+    use std::time::{Duration, Instant};
+    let mut k = Koma::spawn();
+    k.send("setoption name USI_Variant value kokesu");
+    k.send("setoption name MinimumThinkingTime value 200");
+    k.send("isready");
+    k.read_until("readyok", Duration::from_secs(20));
+    k.send("position startpos");
+    k.send("go ponder movetime 5000 depth 1");
+    // The depth-1 search is long over; the answer waits for ponderhit, then the minimum.
+    std::thread::sleep(Duration::from_millis(400));
+    let hit = Instant::now();
+    k.send("ponderhit");
+    let lines = k.read_until("bestmove", Duration::from_secs(20));
+    assert!(hit.elapsed() >= Duration::from_millis(190), "answered {:?} after ponderhit: {lines:?}", hit.elapsed());
+}

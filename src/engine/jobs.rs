@@ -303,7 +303,9 @@ fn search_and_answer<G: Strategy>(
             break;
         }
         let waiting_for_gui = job.params.infinite || signals.pondering.load(Ordering::Relaxed);
-        if !waiting_for_gui && ctx.start.elapsed() >= plan.minimum {
+        // After `ponderhit` the move's clock, and so the minimum, starts then.
+        let clock_start = signals.ponderhit.get().copied().unwrap_or(ctx.start);
+        if !waiting_for_gui && clock_start.elapsed() >= plan.minimum {
             break;
         }
         std::thread::sleep(Duration::from_millis(1));

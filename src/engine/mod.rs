@@ -195,7 +195,11 @@ impl Engine {
                 self.started(started, "bench");
             }
             Command::Stop | Command::GameOver(_) => self.finish_job(),
-            Command::PonderHit => self.signals.pondering.store(false, Ordering::SeqCst),
+            Command::PonderHit => {
+                if self.signals.pondering.swap(false, Ordering::SeqCst) {
+                    let _ = self.signals.ponderhit.set(Instant::now());
+                }
+            }
             Command::Quit => {
                 // `quit` stops a search at once, as the protocols ask; a perft or bench
                 // (a script's verb, which no GUI sends) is counted to its end first.

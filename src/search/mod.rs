@@ -51,6 +51,9 @@ pub struct Signals {
     /// True while a `go ponder` search waits for `ponderhit`; time limits start when it
     /// turns false.
     pub pondering: AtomicBool,
+    /// When `ponderhit` came, for a `go ponder` search: the minimum thinking time counts
+    /// from here, as the move's clock does.
+    pub ponderhit: std::sync::OnceLock<std::time::Instant>,
 }
 
 /// What bounds one search.
