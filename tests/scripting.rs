@@ -303,3 +303,23 @@ fn the_minimum_thinking_time_counts_from_ponderhit() {
     let lines = k.read_until("bestmove", Duration::from_secs(20));
     assert!(hit.elapsed() >= Duration::from_millis(190), "answered {:?} after ponderhit: {lines:?}", hit.elapsed());
 }
+
+/// Issue 36: `go nodes 1` searched to depth 5-8 (411 nodes) and `analyse --nodes 200`
+/// reported 1,024: the limit was only looked at every 1,024 nodes.
+#[test]
+fn a_node_limit_is_kept_to_the_node() {
+    let lines = piped(&[], b"setoption name USI_Variant value kokesu\nposition startpos\ngo nodes 1\ngo nodes 200\n");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w[w.iter().position(|x| *x == "nodes").unwrap() + 1].parse().unwrap()
+        })
+        .collect();
+    assert!(nodes.iter().all(|&n| n <= 200), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 2, "{lines:?}");
+    let json = piped(&["analyse", "--nodes", "200"], b"kokesu startpos\n");
+    let v: serde_json::Value = serde_json::from_str(&json[0]).unwrap();
+    assert!(v["nodes"].as_u64().unwrap() <= 200, "{}", json[0]);
+}

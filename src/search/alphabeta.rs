@@ -263,7 +263,9 @@ impl<'a, G: Strategy> Searcher<'a, G> {
 
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & (params::POLL_INTERVAL - 1) == 0 {
+        // A node limit is checked at every node once this thread alone has reached it, so
+        // that `go nodes 1` stops after one node, not after the next poll.
+        if self.nodes & (params::POLL_INTERVAL - 1) == 0 || self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.poll();
         }
     }
