@@ -323,3 +323,20 @@ fn a_node_limit_is_kept_to_the_node() {
     let v: serde_json::Value = serde_json::from_str(&json[0]).unwrap();
     assert!(v["nodes"].as_u64().unwrap() <= 200, "{}", json[0]);
 }
+
+/// Issue 36: `Threads 64` on 2 cores overran `movetime 100` and held 1.3 GB. Threads
+/// beyond twice the cores are not started, and the engine says so.
+#[test]
+fn threads_far_above_the_cores_are_capped_and_said() {
+    let cap = koma::engine::thread_cap();
+    if cap >= koma::options::MAX_THREADS {
+        return; // a machine with 128 cores or more: no Threads value is above the cap
+    }
+    let input = format!("setoption name Threads value {}\nposition startpos\ngo depth 3\n", cap + 1);
+    let lines = piped(&[], input.as_bytes());
+    assert!(
+        lines[0].starts_with(&format!("info string Threads {}: at most {cap} search threads", cap + 1)),
+        "{lines:?}"
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
