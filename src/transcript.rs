@@ -324,6 +324,9 @@ enum Search {
     /// Anything with a clock, or disturbed by a command while it ran: only its shape
     /// (some `info` lines, then a `bestmove`) repeats.
     Loose,
+    /// `go perft` or `bench`; `true` once a command came while it ran (a `stop` cuts it
+    /// at a moment that differs from run to run: only its closing lines' shape repeats).
+    Count(bool),
 }
 
 struct RecorderState {
@@ -423,7 +426,12 @@ impl Recorder {
         let cmd = parse_command(line).ok().flatten();
         // A command during a search: from here on, its output comes when it comes.
         if !st.searches.is_empty() {
-            st.searches.iter_mut().for_each(|s| *s = Search::Loose);
+            st.searches.iter_mut().for_each(|s| {
+                *s = match s {
+                    Search::Count(_) => Search::Count(true),
+                    _ => Search::Loose,
+                }
+            });
             st.tainted = true;
         }
         match cmd {
@@ -446,6 +454,12 @@ impl Recorder {
                 };
                 st.tainted |= kind == Search::Loose;
                 st.searches.push_back(kind);
+            }
+            Some(Command::Perft(_)) | Some(Command::Bench(_)) => st.searches.push_back(Search::Count(false)),
+            // A `go` only a chess dialect reads (UCI's `movestogo`): its search is on a clock.
+            None if line.split_whitespace().next() == Some("go") => {
+                st.tainted = true;
+                st.searches.push_back(Search::Loose);
             }
             // The engine ends any search first, then clears the table and statistics.
             Some(Command::NewGame) => st.tainted = false,
@@ -483,12 +497,25 @@ impl Recorder {
                 format!("< {line}")
             }
         };
-        let ends_search = line.starts_with("bestmove ") || line.starts_with("checkmate ");
         let search = st.searches.front().copied().unwrap_or(Search::None);
+        let ends_search = match search {
+            Search::Count(_) => line.starts_with("Nodes searched: ") || line.starts_with("Nodes/second    : "),
+            _ => line.starts_with("bestmove ") || line.starts_with("checkmate "),
+        };
         if ends_search {
             st.searches.pop_front();
         }
         let d = match search {
+            // A disturbed count: its move lines and positions vary; its totals keep their shape.
+            Search::Count(true) if line.starts_with("Nodes searched: ") => {
+                "<...re ^Nodes searched: \\d+( \\(stopped: \\d+ of \\d+ moves counted\\))?$".to_string()
+            }
+            Search::Count(true) if line.starts_with("Nodes searched  : ") => {
+                "<...re ^Nodes searched  : \\d+( \\(stopped\\))?$".to_string()
+            }
+            Search::Count(true) if line.starts_with("Total time (ms) : ") => return None,
+            Search::Count(true) if line.starts_with("Nodes/second    : ") => "<re ^Nodes/second    : \\d+$".to_string(),
+            Search::Count(true) if line.contains(": ") || line.starts_with("info string bench ") => return None,
             Search::Loose if line.starts_with("info depth ") => return None,
             Search::Loose if line == "bestmove resign" => "<... bestmove resign".to_string(),
             Search::Loose if line.starts_with("bestmove ") => "<...re ^bestmove \\S+( ponder \\S+)?$".to_string(),

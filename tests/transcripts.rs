@@ -185,3 +185,39 @@ fn replay_says_when_the_engine_exited_with_its_status_and_stderr() {
     assert!(err.contains("thread main panicked: boom"), "{err}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "reported at once, not after the line timeout");
 }
+
+/// Issue 36: a stopped `go perft` or `bench`, and a UCI search with `movestogo`, were
+/// recorded as exact lines that never replay.
+#[test]
+fn recorded_stopped_counts_and_uci_clock_searches_replay() {
+    let sessions: [&[&str]; 2] = [
+        &["position startpos", "go perft 12", "~stop", "bench 30", "~stop", "go perft 2"],
+        &["uci", "setoption name UCI_Variant value kokesu", "position startpos", "go wtime 300 btime 300 movestogo 10"],
+    ];
+    for (i, lines) in sessions.iter().enumerate() {
+        let path = scratch(&format!("stopped-{i}.txt"));
+        let mut child = Command::new(koma())
+            .arg("--record")
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for line in lines.iter() {
+            // `~`: sent a moment later, while the count runs.
+            let line = match line.strip_prefix('~') {
+                Some(l) => {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    l
+                }
+                None => line,
+            };
+            writeln!(stdin, "{line}").unwrap();
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        koma::transcript::replay_file(&path, &koma()).unwrap_or_else(|e| panic!("session {i}: {e}"));
+    }
+}
