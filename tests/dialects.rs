@@ -93,8 +93,8 @@ fn perft_lines(koma: &mut Koma, depth: u32) -> (BTreeMap<String, u64>, u64) {
     let mut map = BTreeMap::new();
     let mut total = 0;
     for l in &lines {
-        if l.starts_with("info string variant ") {
-            // The answer to setoption UCI_Variant/USI_Variant.
+        if l.starts_with("info string ") {
+            // What setoption says (the new variant, a rules switch that reset the position).
         } else if let Some(n) = l.strip_prefix("Nodes searched: ") {
             total = n.parse().unwrap();
         } else if let Some((m, n)) = l.split_once(": ") {

@@ -340,3 +340,15 @@ fn threads_far_above_the_cores_are_capped_and_said() {
     );
     assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
 }
+
+/// Issue 36: a rules switch put the position back to the start without a word.
+#[test]
+fn a_rules_switch_that_resets_the_position_says_so() {
+    let lines = piped(
+        &[],
+        b"setoption name USI_Variant value kokesu\nsetoption name KokesuStalemate value loss\nposition startpos moves 5g5e\nsetoption name KokesuStalemate value draw\nd\n",
+    );
+    let said: Vec<&String> = lines.iter().filter(|l| l.contains("the position is the start position")).collect();
+    assert_eq!(said, ["info string KokesuStalemate draw: the position is the start position of kokesu again"]);
+    assert!(lines.iter().any(|l| l.starts_with("sfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1")), "{lines:?}");
+}

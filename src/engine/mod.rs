@@ -271,8 +271,16 @@ impl Engine {
             Change::Hash => self.session.set_hash(next.hash_mib),
             Change::Rule { variant, name, value } => {
                 if variant == self.variant() {
-                    if let Err(e) = self.session.board_mut().set_rule(name, &value) {
+                    let board = self.session.board_mut();
+                    let at_start = board.state().is_ok_and(|st| st.sfen == board.startpos_sfen());
+                    if let Err(e) = board.set_rule(name, &value) {
                         return self.error(e.to_string());
+                    }
+                    // Said when it throws away a position a GUI or script had set.
+                    if !at_start {
+                        self.say(Event::Message(format!(
+                            "{name} {value}: the position is the start position of {variant} again"
+                        )));
                     }
                 }
             }

@@ -225,6 +225,15 @@ impl ChessGame {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue 36: `a9a1` on an 8-rank board computed `ranks - rank` before the bounds
+    /// test, an overflow panic in a debug build.
+    #[test]
+    fn a_square_past_the_board_is_an_error_not_an_overflow() {
+        assert!(CHESS.move_from_chess("a9a1").is_err());
+        assert!(CHESS.move_from_chess("a0a1").is_err());
+        assert!(CHESS.move_from_chess("b13").is_err());
+    }
     use super::*;
 
     const SHOGI: ChessGame = ChessGame {
