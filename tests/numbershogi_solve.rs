@@ -56,7 +56,7 @@ fn agrees_with_plain_minimax_on_ten_thousand_positions() {
                 let sfen = pos.to_sfen();
                 match r {
                     RefValue::Undecided => {
-                        let s = solver.solve(&pos, &Budget { max_nodes: Some(20_000), max_ms: None });
+                        let s = solver.solve(&pos, &Budget { max_nodes: Some(20_000), ..Budget::default() });
                         if let Some(v) = s.value {
                             assert!(
                                 v == Value::Draw || s.plies > DEPTH,
@@ -143,7 +143,7 @@ fn proofs_of_setups_hold_against_every_defence() {
             break;
         }
         let root = random_setup(&mut rng);
-        let s = solver.solve(&root, &Budget { max_nodes: Some(50_000), max_ms: None });
+        let s = solver.solve(&root, &Budget { max_nodes: Some(50_000), ..Budget::default() });
         let mut seen = HashSet::new();
         let mut history = vec![(root.key(), root.in_check())];
         match s.value {
@@ -312,7 +312,7 @@ fn a_tiny_table_gives_the_same_answers() {
     let mut solved = 0;
     for _ in 0..40 {
         let root = random_setup(&mut rng);
-        let budget = Budget { max_nodes: Some(30_000), max_ms: None };
+        let budget = Budget { max_nodes: Some(30_000), ..Budget::default() };
         let s = Solver::new().solve(&root, &budget);
         if s.value.is_some() {
             let t = tiny.solve(&root, &unbounded());

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod mate;
 pub mod params;
 pub mod smp;
+pub mod solve;
 pub mod time;
 pub mod tt;
 
