@@ -352,3 +352,26 @@ fn a_rules_switch_that_resets_the_position_says_so() {
     assert_eq!(said, ["info string KokesuStalemate draw: the position is the start position of kokesu again"]);
     assert!(lines.iter().any(|l| l.starts_with("sfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1")), "{lines:?}");
 }
+
+/// Issue 36 (item 11) and issue 33: in Number Shogi and the crab games `go mate` is
+/// answered by the exact solver, which proves wins the old mate search timed out on.
+#[test]
+fn go_mate_is_proven_by_the_solver_and_its_line_wins() {
+    let ask = |sfen: &str| {
+        let input = format!("setoption name USI_Variant value numbershogi\nposition sfen {sfen}\ngo mate 60000\n");
+        piped(&[], input.as_bytes()).pop().unwrap()
+    };
+    // An 11-ply win (solve's table: deb/caf/3/DEC/BFA) and a 6-ply loss (bca/fde/...).
+    let win = ask("deb/caf/3/DEC/BFA b - 13");
+    let line = win.strip_prefix("checkmate ").unwrap_or_else(|| panic!("{win}"));
+    assert_eq!(line.split(' ').count(), 11, "{win}");
+    let input = format!(
+        "setoption name USI_Variant value numbershogi\nposition sfen deb/caf/3/DEC/BFA b - 13 moves {line}\nd\n"
+    );
+    let d = piped(&[], input.as_bytes());
+    assert!(d.contains(&"result sente wins: sum of seven".to_string()), "{d:?}");
+    assert_eq!(ask("bca/fde/3/EBD/FAC b - 13"), "checkmate nomate");
+    // A crab game: no mate from the start; stop ends the proof with one answer.
+    let lines = piped(&[], b"setoption name USI_Variant value kanishogi\nposition startpos\ngo mate 300\n");
+    assert_eq!(lines.last().map(String::as_str), Some("checkmate timeout"));
+}

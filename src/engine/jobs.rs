@@ -17,6 +17,7 @@ use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
 use crate::search::smp::SearchContext;
+use crate::search::solve::{Budget, Solver};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
@@ -229,7 +230,14 @@ fn run_search<G: Strategy>(
     if let Some(mate_limit) = job.params.mate {
         // A deadline too far to represent is no deadline.
         let deadline = mate_limit.and_then(|ms| ctx.start.checked_add(Duration::from_millis(ms)));
-        let answer = match mate::solve(root, &ctx.signals, deadline) {
+        let found = if G::MATE_BY_SOLVER {
+            let max_ms = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+            let budget = Budget { max_ms, stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };
+            Solver::<G>::new().mate(root, &budget)
+        } else {
+            mate::solve(root, &ctx.signals, deadline)
+        };
+        let answer = match found {
             MateAnswer::Mate(pv) => MateResult::Mate(tokens(root, &pv)),
             MateAnswer::NoMate => MateResult::NoMate,
             MateAnswer::Timeout => MateResult::Timeout,

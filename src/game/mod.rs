@@ -122,7 +122,9 @@ pub struct RuleOption {
 ///
 /// Positions are small plain values (no heap): the search copies a position and plays a
 /// move on the copy (copy-make), so `Clone` must be cheap.
-pub trait Game: Clone + Send + Sync + 'static {
+/// `==` is "the same position" as repetition counts it (board, hands, side to move,
+/// placement state; not the ply): the exact solver compares positions with it.
+pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// A move as the game knows it. One value per distinct token.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// The values of this game's rules switches. Every position carries a copy.

@@ -9,6 +9,11 @@ pub const CORRECTION_KEYS: usize = 3;
 /// The evaluation, move ordering and per-game search knobs. The search is generic over
 /// this trait; perft, the referee and the protocol need only [`Game`].
 pub trait Strategy: Game {
+    /// Whether `go mate` is answered by the exact solver (`search::solve`) instead of the
+    /// mate search: games whose only ends are rule results and no legal move, with
+    /// repetition a plain draw and no move-count rule, where the solver's table proves
+    /// long wins the mate search cannot reach.
+    const MATE_BY_SOLVER: bool = false;
     /// Extra positions (SFEN) for `bench`, beside the start position.
     const BENCH_POSITIONS: &'static [&'static str] = &[];
     /// The `bench` search depth.

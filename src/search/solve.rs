@@ -91,6 +91,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+use super::mate::MateAnswer;
 use crate::game::{Game, Outcome, Strategy};
 
 /// The value of a position for the side to move.
@@ -559,6 +560,55 @@ impl<G: Game + Strategy + PartialEq> Solver<G> {
     /// Positions in the table.
     pub fn table_len(&self) -> usize {
         self.prover.table.len()
+    }
+
+    /// `go mate`: a forced win of the side to move, proven, with its line (the fastest win
+    /// against the slowest defence the table knows); `NoMate` when the position is proven
+    /// lost or drawn; `Timeout` when the budget (a deadline, a stop) ends first.
+    pub fn mate(&mut self, root: &G, budget: &Budget) -> MateAnswer<G::Move> {
+        let s = self.solve(root, budget);
+        let (Some(value), n) = (s.value, s.plies) else { return MateAnswer::Timeout };
+        if value != Value::Win || n == 0 {
+            return MateAnswer::NoMate;
+        }
+        let prover = &mut self.prover;
+        // The facts are in the table: the line is read off it with the budget lifted.
+        prover.max_nodes = u64::MAX;
+        prover.deadline = None;
+        prover.stop = None;
+        prover.aborted = false;
+        let (mut pv, mut p, mut h) = (Vec::new(), root.clone(), n as u16);
+        let mut moves = Vec::new();
+        while h >= 1 && rule_end(&p, &mut moves).is_none() {
+            // The attacker: a move after which the defender loses within h - 1.
+            let Some(m) = moves.iter().copied().find(|&m| {
+                let mut c = p.clone();
+                c.play(m);
+                prover.loses(&c, h - 1, 1)
+            }) else {
+                break;
+            };
+            pv.push(m);
+            p.play(m);
+            if h < 3 || rule_end(&p, &mut moves).is_some() {
+                break;
+            }
+            // The defender: a move the attacker cannot win within h - 3, if there is one.
+            let d = moves
+                .iter()
+                .copied()
+                .find(|&d| {
+                    let mut c = p.clone();
+                    c.play(d);
+                    h < 5 || !prover.wins(&c, h - 4, 1)
+                })
+                .or(moves.first().copied());
+            let Some(d) = d else { break };
+            pv.push(d);
+            p.play(d);
+            h -= 2;
+        }
+        MateAnswer::Mate(pv)
     }
 
     /// Solves `root` as a game starting there (positions before it are not counted).

@@ -11,7 +11,7 @@ use crate::game::{Color, Game, MoveError, Notation, Outcome, RuleError, RuleOpti
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
 /// values of its switches), which also gives the turn rules through [`turn::Variant`].
-pub trait CrabGame: turn::Variant + Copy + Default + Debug + Send + Sync + 'static {
+pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + Sync + 'static {
     const NAME: &'static str;
     /// Mixed into the Zobrist keys, so the two games never share hash entries.
     const SALT: u64;
@@ -47,6 +47,13 @@ pub struct Crab<R> {
     ply: u32,
     key: u64,
     rules: R,
+}
+
+/// The same position: board, side to move and rules (not the ply).
+impl<R: CrabGame> PartialEq for Crab<R> {
+    fn eq(&self, o: &Self) -> bool {
+        self.cells == o.cells && self.side == o.side && self.rules == o.rules
+    }
 }
 
 impl<R: CrabGame> Crab<R> {
@@ -150,6 +157,7 @@ impl<R: CrabGame> Game for Crab<R> {
 }
 
 impl<R: CrabGame> Strategy for Crab<R> {
+    const MATE_BY_SOLVER: bool = true;
     const BENCH_POSITIONS: &'static [&'static str] = R::BENCH_POSITIONS;
     const BENCH_DEPTH: u32 = R::BENCH_DEPTH;
 

@@ -185,6 +185,7 @@ impl Game for NumberShogi {
 }
 
 impl Strategy for NumberShogi {
+    const MATE_BY_SOLVER: bool = true;
     const BENCH_POSITIONS: &'static [&'static str] =
         &["cfb/ead/3/DAE/BFC b - 1", "df1/ECB/cf1/3/D+eA b Ba 33", "e1a/bCd/1A1/3/B+fC b Edf 27"];
     const BENCH_DEPTH: u32 = 14;
