@@ -194,7 +194,9 @@ impl Cecp {
                 self.clock.depth = None;
                 self.clock.per_move_s = None;
                 let _ = self.track(None, &[]);
-                vec![Step::Run(Command::NewGame)]
+                // xboard's `new` abandons the game: a search of it stops at once (the engine
+                // would otherwise let a timed search finish first).
+                vec![Step::Run(Command::Stop), Step::Run(Command::NewGame)]
             }
             "variant" => {
                 let Some(game) = chess_games().into_iter().find(|g| g.notation.xboard_name == args) else {
