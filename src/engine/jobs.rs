@@ -222,7 +222,8 @@ fn run_search<G: Strategy>(
 ) {
     let ctx = &job.ctx;
     let root = cur.pos();
-    if let Some(result) = cur.state().result {
+    // The referee's verdict first: the full state (diagram, SFEN) only for a finished game.
+    if let Some(result) = cur.verdict().and_then(|_| cur.state().result) {
         ctx.say(Event::GameOver { by: None, result });
     }
     let plan = time::plan(&job.params, root.side_to_move(), job.settings.time);
@@ -328,7 +329,7 @@ fn search_and_answer<G: Strategy>(
     if let Some(b) = best {
         let mut after = cur.clone();
         after.play(b);
-        if let Some(result) = after.state().result {
+        if let Some(result) = after.verdict().and_then(|_| after.state().result) {
             ctx.say(Event::GameOver { by: Some(root.format_move(b)), result });
         }
     }
