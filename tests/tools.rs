@@ -1,5 +1,6 @@
 //! The Python tools' own unit tests (match statistics, the match referee against this
-//! binary), run with the test suite's Python: `.venv` when the README's command made it.
+//! binary, `koma solve` farmed out with Ray), run with the test suite's Python: `.venv`
+//! when the README's command made it (with Ray in it: tests/reference/requirements.txt).
 //! `tools` is a package: the tests import `tools.match` and the like from the root.
 
 use std::path::Path;
