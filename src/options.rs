@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::game::RuleKind;
 use crate::games;
+use crate::games::numbershogi::solution;
 use crate::search::time;
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
@@ -73,6 +74,12 @@ enum Target {
     /// Whether the search plays a game's book moves (66 shogi's placements, Number
     /// Shogi's arrangement) instead of searching them.
     OwnBook,
+    /// The random numbers of the books' mixed choices (0: fresh each time).
+    BookSeed,
+    /// Number Shogi: a fixed camp arrangement, or `mix` (the solved game's optimal mix).
+    Arrangement,
+    /// Number Shogi: the solved table the engine uses (`builtin`, `none` or a file).
+    Solution,
     MultiPv,
     Threads,
     MinimumThinking,
@@ -94,6 +101,11 @@ struct Spec {
 
 fn spin(name: &'static str, default: u64, min: u64, max: u64, target: Target) -> Spec {
     let line = OptionLine { name, chess_name: name, kind: OptionKind::Spin { min, max }, default: default.to_string() };
+    Spec { line, aliases: &[], target }
+}
+
+fn text(name: &'static str, default: &str, target: Target) -> Spec {
+    let line = OptionLine { name, chess_name: name, kind: OptionKind::Text, default: default.to_string() };
     Spec { line, aliases: &[], target }
 }
 
@@ -139,6 +151,9 @@ fn table() -> Vec<Spec> {
             aliases: &[],
             target: Target::OwnBook,
         },
+        spin("BookSeed", 0, 0, u32::MAX as u64, Target::BookSeed),
+        text("NumberShogiArrangement", "mix", Target::Arrangement),
+        text("NumberShogiSolution", "builtin", Target::Solution),
         spin("MultiPV", 1, 1, MAX_MULTIPV as u64, Target::MultiPv),
         spin("Threads", 1, 1, MAX_THREADS as u64, Target::Threads),
         spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, MAX_TIME_OPTION_MS, Target::MinimumThinking),
@@ -174,6 +189,10 @@ pub struct Options {
     pub hash_mib: usize,
     /// Play book moves where a game has them (`USI_OwnBook`).
     pub own_book: bool,
+    /// `BookSeed`: 0 draws the books' mixed choices afresh; another number repeats them.
+    pub book_seed: u64,
+    /// `NumberShogiArrangement`: `None` for `mix`.
+    pub arrangement: Option<[u8; 6]>,
     pub multipv: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
@@ -191,6 +210,8 @@ impl Default for Options {
             variant: DEFAULT_VARIANT,
             hash_mib: DEFAULT_HASH_MIB,
             own_book: true,
+            book_seed: 0,
+            arrangement: None,
             multipv: 1,
             threads: 1,
             minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
@@ -267,6 +288,22 @@ impl Options {
             Target::Ponder => Change::Other,
             Target::OwnBook => {
                 self.own_book = value.eq_ignore_ascii_case("true");
+                Change::Other
+            }
+            Target::BookSeed => {
+                self.book_seed = number()?;
+                Change::Other
+            }
+            Target::Arrangement => {
+                self.arrangement = if value.eq_ignore_ascii_case("mix") {
+                    None
+                } else {
+                    Some(solution::parse_arrangement(value).map_err(|e| format!("{e}, or mix"))?)
+                };
+                Change::Other
+            }
+            Target::Solution => {
+                solution::set_source(value)?;
                 Change::Other
             }
             Target::MultiPv => {

@@ -1,7 +1,7 @@
 //! Number Shogi rules, one named test per rule (rules.md §3 and §0).
 
-use koma::game::{Color, Game, MoveError, Outcome, Strategy};
-use koma::games::numbershogi::{NumberShogi, Rules};
+use koma::game::{BookChoice, Color, Game, MoveError, Outcome, Strategy};
+use koma::games::numbershogi::{setup, NumberShogi, Rules};
 use koma::perft::perft;
 
 fn rules() -> Rules {
@@ -623,9 +623,11 @@ fn winning_capture_is_ordered_first_and_evaluated_as_won() {
 
 #[test]
 fn book_move_places_own_pieces_only_on_own_camp() {
+    let fixed = BookChoice { random: 7, arrangement: Some(setup::ARRANGEMENT) };
+    let mixed = BookChoice { random: 7, arrangement: None };
     let mut p = NumberShogi::startpos(&rules());
     for _ in 0..12 {
-        let m = p.book_move().expect("a placement move");
+        let m = p.book_move(&fixed).expect("a placement move");
         let mut v = Vec::new();
         p.legal_moves(&mut v);
         assert!(v.contains(&m));
@@ -634,20 +636,26 @@ fn book_move_places_own_pieces_only_on_own_camp() {
     assert!(!p.is_placement());
     // The studied arrangement (setup.rs): 3, 5, 6 in front, their complements 4, 2, 1 behind.
     assert_eq!(p.to_sfen(), "adb/cef/3/FEC/BDA b - 13");
-    assert_eq!(p.book_move(), None);
-    // Gote's choice does not depend on where sente's pieces stand.
+    assert_eq!(p.book_move(&fixed), None);
+    assert_eq!(p.book_move(&mixed), None);
+    // Gote's choice does not depend on where sente's pieces stand (given the same random
+    // number), whether fixed or drawn from the mix.
     let a = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d"]);
     let b = played("3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e"]);
-    assert_eq!(a.book_move(), b.book_move());
+    for choice in [&fixed, &mixed] {
+        assert_eq!(a.book_move(choice), b.book_move(choice));
+    }
     let a = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d", "A*3a", "A*2e"]);
     let b = played("3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e", "A*3a", "C*2d"]);
-    assert_eq!(a.book_move(), b.book_move());
+    for choice in [&fixed, &mixed] {
+        assert_eq!(a.book_move(choice), b.book_move(choice));
+    }
     // If a square of the arrangement is taken, another camp square is used.
     let p = played(
         "3/3/3/3/3 b ABCDEFabcdef 1",
         &["A*3d", "A*3a", "B*2d", "B*2a", "C*1d", "C*1a", "D*3e", "D*3b", "E*2e", "E*2b"],
     );
-    let m = p.book_move().unwrap();
+    let m = p.book_move(&fixed).unwrap();
     assert_eq!(p.format_move(m), "F*1e");
 }
 

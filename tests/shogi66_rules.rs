@@ -1,7 +1,7 @@
 //! 66 shogi: one named test per rule of rules.md §1 (and the §0 conventions it uses),
 //! on small hand-made positions with exact move sets, counts and SFENs.
 
-use koma::game::{Color, Game, MoveError, Outcome, Strategy};
+use koma::game::{BookChoice, Color, Game, MoveError, Outcome, Strategy};
 use koma::games::shogi66::Shogi66;
 
 const START: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
@@ -442,7 +442,7 @@ fn from_sfen_never_panics_on_garbage() {
 fn book_places_a_sensible_setup() {
     let mut p = Shogi66::startpos(&Default::default());
     for _ in 0..12 {
-        let mv = match p.book_move() {
+        let mv = match p.book_move(&BookChoice::default()) {
             Some(m) => m,
             None => panic!("no book move in {}", p.to_sfen()),
         };
@@ -451,7 +451,7 @@ fn book_places_a_sensible_setup() {
         p.play(mv);
     }
     assert!(!p.in_placement());
-    assert_eq!(p.book_move(), None);
+    assert_eq!(p.book_move(&BookChoice::default()), None);
     let sfen = p.to_sfen();
     let back = sfen.split('/').nth(5).unwrap_or("");
     assert!(back.starts_with("GKS"), "{sfen}");
@@ -459,7 +459,7 @@ fn book_places_a_sensible_setup() {
     // Adapts to what is left: after a bishop was placed by hand, it places the rest.
     let mut p = Shogi66::startpos(&Default::default());
     play(&mut p, &["B*2f", "K*5a", "K*1f"]);
-    let mv = p.book_move();
+    let mv = p.book_move(&BookChoice::default());
     assert!(mv.is_some());
 }
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::event::{Event, Info, MateResult, Score, Sink};
 use super::table_slot::{SharedTable, TableSlot};
-use crate::game::Strategy;
+use crate::game::{BookChoice, Outcome, Strategy};
 use crate::perft;
 use crate::referee::Referee;
 use crate::search::history::Histories;
@@ -50,6 +50,10 @@ pub struct SearchSettings {
     pub threads: usize,
     /// Play the game's book move where it has one (`USI_OwnBook`).
     pub own_book: bool,
+    /// `BookSeed`: 0 draws the book's mixed choices afresh; another number repeats them.
+    pub book_seed: u64,
+    /// `NumberShogiArrangement`: a fixed camp arrangement instead of the optimal mix.
+    pub arrangement: Option<[u8; 6]>,
 }
 
 /// Everything a search needs besides the position.
@@ -61,6 +65,18 @@ pub struct SearchJob {
 
 type SharedStats<M> = Arc<Mutex<Vec<Histories<M>>>>;
 
+/// The exact solver of a game solved in play ([`Strategy::SOLVE_FIRST`]), with the rules
+/// its table's facts hold for. Its facts hold wherever a position is met, so it lives
+/// across searches and games; a change of rules starts it afresh.
+type SharedSolver<G> = Arc<Mutex<Option<(<G as crate::game::Game>::Rules, Solver<G>)>>>;
+
+/// The solver's table entries per MiB of `USI_Hash` (an entry holds a position, about
+/// 100 bytes with the map's overhead).
+const SOLVER_ENTRIES_PER_MIB: usize = 8 << 10;
+/// The solver's share of a `go` on the clock (the rest is left for the search when the
+/// position is not proven), and its budget when the `go` has no clock.
+const SOLVER_SHARE: u32 = 2;
+const SOLVER_UNTIMED_MS: u64 = 10_000;
 /// The table and statistics of one game's searches, and the threads that use them.
 pub struct Runner<G: Strategy> {
     tt: TableSlot<G::Move>,
@@ -68,6 +84,8 @@ pub struct Runner<G: Strategy> {
     /// hand on to the next; `usinewgame` starts afresh (a new set, so that a running
     /// search is never waited for).
     stats: SharedStats<G::Move>,
+    solver: SharedSolver<G>,
+    hash_mib: usize,
 }
 
 fn spawn(name: &str, stack: Option<usize>, body: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, String> {
@@ -81,7 +99,12 @@ fn spawn(name: &str, stack: Option<usize>, body: impl FnOnce() + Send + 'static)
 impl<G: Strategy> Runner<G> {
     /// Starts making a table of `hash_mib` MiB in the background.
     pub fn new(hash_mib: usize) -> Self {
-        Runner { tt: TableSlot::new(hash_mib), stats: SharedStats::default() }
+        Runner {
+            tt: TableSlot::new(hash_mib),
+            stats: SharedStats::default(),
+            solver: SharedSolver::default(),
+            hash_mib,
+        }
     }
 
     /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
@@ -93,6 +116,8 @@ impl<G: Strategy> Runner<G> {
     /// `USI_Hash`: a table of this size is made in the background.
     pub fn set_hash(&mut self, mib: usize) {
         self.tt.resize(mib);
+        self.hash_mib = mib;
+        self.solver = SharedSolver::default();
     }
 
     /// `isready`: waits until the table is ready.
@@ -121,7 +146,12 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `go`: a search thread that ends with exactly one `BestMove` or `Checkmate`.
-    pub fn start_search(&mut self, cur: &Referee<G>, job: SearchJob) -> Result<JoinHandle<()>, String> {
+    pub fn start_search(
+        &mut self,
+        cur: &Referee<G>,
+        rules: G::Rules,
+        job: SearchJob,
+    ) -> Result<JoinHandle<()>, String> {
         let cur = cur.clone();
         let mut searchmoves = Vec::new();
         for t in &job.params.searchmoves {
@@ -144,7 +174,9 @@ impl<G: Strategy> Runner<G> {
         }
         let tt = self.tt.for_search();
         let stats = Arc::clone(&self.stats);
-        spawn("search", Some(smp::STACK_BYTES), move || run_search(cur, job, searchmoves, tt, stats))
+        let solver =
+            SolverSlot { solver: Arc::clone(&self.solver), rules, entries: self.hash_mib * SOLVER_ENTRIES_PER_MIB };
+        spawn("search", Some(smp::STACK_BYTES), move || run_search(cur, job, searchmoves, tt, stats, solver))
     }
 
     /// `bench`: `positions` to a fixed depth, each reported, then the totals; a stop
@@ -219,6 +251,7 @@ fn run_search<G: Strategy>(
     searchmoves: Vec<G::Move>,
     tt: SharedTable<G::Move>,
     stats: SharedStats<G::Move>,
+    solver: SolverSlot<G>,
 ) {
     let ctx = &job.ctx;
     let root = cur.pos();
@@ -259,7 +292,7 @@ fn run_search<G: Strategy>(
                 log::warn!("cannot start the deadline thread: {e}");
             }
         }
-        search_and_answer(&cur, &job, searchmoves, &tt, &stats, plan);
+        search_and_answer(&cur, &job, searchmoves, &tt, &stats, &solver, plan);
         done.store(true, Ordering::Release);
     });
 }
@@ -271,6 +304,7 @@ fn search_and_answer<G: Strategy>(
     searchmoves: Vec<G::Move>,
     tt: &SharedTable<G::Move>,
     stats: &SharedStats<G::Move>,
+    solver: &SolverSlot<G>,
     plan: time::TimePlan,
 ) {
     let (ctx, root) = (&job.ctx, cur.pos());
@@ -279,13 +313,18 @@ fn search_and_answer<G: Strategy>(
     // The slot hands out a table that is ready; an empty one would be a bug, not a reason
     // to allocate a big table inside the move's time.
     let table = guard.get_or_insert_with(|| Table::new(1));
-    let book = root.book_move().filter(|_| job.settings.own_book).filter(|m| {
+    let choice =
+        BookChoice { random: book_random(job.settings.book_seed, root.key()), arrangement: job.settings.arrangement };
+    let book = root.book_move(&choice).filter(|_| job.settings.own_book).filter(|m| {
         let mut legal = Vec::new();
         root.legal_moves(&mut legal);
         legal.contains(m) && (searchmoves.is_empty() || searchmoves.contains(m))
     });
+    let proven = if book.is_none() && searchmoves.is_empty() { proven_move(root, job, &plan, solver) } else { None };
     let (best, ponder) = if let Some(m) = book {
         ctx.say(Event::BookMove(root.format_move(m)));
+        (Some(m), None)
+    } else if let Some(m) = proven {
         (Some(m), None)
     } else {
         let multipv = job.settings.multipv;
@@ -334,4 +373,116 @@ fn search_and_answer<G: Strategy>(
         }
     }
     ctx.say(Event::BestMove { mv: best.map(|m| root.format_move(m)), ponder });
+}
+
+/// The book's random number: fresh for `BookSeed` 0, else a function of the seed and the
+/// position, so that a seed repeats a whole game's choices.
+fn book_random(seed: u64, key: u64) -> u64 {
+    use std::hash::BuildHasher;
+    let mix = |mut z: u64| {
+        // splitmix64's finaliser: every bit of the input moves every bit of the output.
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    if seed == 0 {
+        std::collections::hash_map::RandomState::new().hash_one((key, Instant::now()))
+    } else {
+        mix(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ mix(key))
+    }
+}
+
+/// What a search thread needs of the runner's solver.
+pub struct SolverSlot<G: Strategy> {
+    solver: SharedSolver<G>,
+    rules: G::Rules,
+    entries: usize,
+}
+
+/// In a game solved in play: the proven move from the shipped table, else from the
+/// solver within its share of the time, reported as `score mate` (or 0 for a draw) and
+/// an `info string` saying the position is solved. `None`: not a `go` for the solver (a
+/// depth or node limit, MultiPV, pondering) or not proven in time: the search plays.
+fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, slot: &SolverSlot<G>) -> Option<G::Move> {
+    let (ctx, p) = (&job.ctx, &job.params);
+    if !G::SOLVE_FIRST
+        || p.depth.is_some()
+        || p.nodes.is_some()
+        || job.settings.multipv > 1
+        || ctx.signals.pondering.load(Ordering::Relaxed)
+        || root.result().is_some()
+    {
+        return None;
+    }
+    let started = Instant::now();
+    match root.known() {
+        Some(Ok(k)) => {
+            report_proven(root, ctx, k.outcome, k.plies, vec![k.best], 0, started, "the shipped table");
+            return Some(k.best);
+        }
+        Some(Err(e)) => ctx.say(Event::Error(e)),
+        None => {}
+    }
+    let max_ms = match plan.optimum {
+        Some(o) => (o / SOLVER_SHARE).saturating_sub(ctx.start.elapsed()).as_millis() as u64,
+        None => SOLVER_UNTIMED_MS,
+    };
+    let mut guard = slot.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if guard.as_ref().is_none_or(|(rules, _)| *rules != slot.rules) {
+        *guard = Some((slot.rules, Solver::with_table_entries(slot.entries)));
+    }
+    let (_, solver) = guard.as_mut()?;
+    let budget = Budget { max_ms: Some(max_ms), stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };
+    let s = solver.solve(root, &budget);
+    let (value, best) = (s.value?, s.bestmove?);
+    let outcome = match value {
+        crate::search::solve::Value::Win => Outcome::Win,
+        crate::search::solve::Value::Loss => Outcome::Loss,
+        crate::search::solve::Value::Draw => Outcome::Draw,
+    };
+    // A win's line, read off the solver's table (cheap after the proof).
+    let pv = match (outcome, solver.mate(root, &Budget::default())) {
+        (Outcome::Win, MateAnswer::Mate(pv)) if pv.first() == Some(&best) => pv,
+        _ => vec![best],
+    };
+    report_proven(root, ctx, outcome, s.plies, pv, s.nodes, started, "the solver");
+    Some(best)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report_proven<G: Strategy>(
+    root: &G,
+    ctx: &JobContext,
+    outcome: Outcome,
+    plies: u32,
+    pv: Vec<G::Move>,
+    nodes: u64,
+    started: Instant,
+    by: &str,
+) {
+    let ms = started.elapsed().as_millis() as u64;
+    let n = plies as i32;
+    let score = match outcome {
+        Outcome::Win => Score::Mate(n),
+        Outcome::Loss => Score::Mate(-n),
+        Outcome::Draw => Score::Cp(0),
+    };
+    let info = Info {
+        depth: plies.max(1),
+        seldepth: plies.max(1),
+        multipv: None,
+        score: Some(score),
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        time_ms: ms,
+        hashfull: 0,
+        pv: tokens(root, &pv),
+    };
+    ctx.say(Event::Info(info));
+    let what = match outcome {
+        Outcome::Win => format!("a win in {plies} plies"),
+        Outcome::Loss => format!("a loss in {plies} plies"),
+        Outcome::Draw => "a draw".to_string(),
+    };
+    ctx.say(Event::Message(format!("solved: {what} for the side to move, proven by {by}")));
 }

@@ -339,6 +339,8 @@ impl Engine {
             multipv: o.multipv,
             threads: o.threads.min(thread_cap()),
             own_book: o.own_book,
+            book_seed: o.book_seed,
+            arrangement: o.arrangement,
         };
         match self.session.start_search(SearchJob { params, settings, ctx }) {
             Ok(handle) => self.job = Some(handle),

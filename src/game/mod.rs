@@ -13,7 +13,7 @@ mod notation;
 mod strategy;
 
 pub use notation::{ChessNotation, Notation};
-pub use strategy::{Strategy, CORRECTION_KEYS};
+pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -128,7 +128,7 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// A move as the game knows it. One value per distinct token.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// The values of this game's rules switches. Every position carries a copy.
-    type Rules: Copy + Default + Debug + Send + Sync + 'static;
+    type Rules: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
 
     /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
     const NAME: &'static str;

@@ -1,6 +1,26 @@
 //! How to play a game well: what the search asks of a game beyond its rules.
 
-use super::Game;
+use super::{Game, Outcome};
+
+/// A proven result from a solved game's shipped table: the outcome for the side to move
+/// under best play, the plies to the end (the fastest win, the slowest loss; 0 for a
+/// draw), and a move that keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known<M> {
+    pub outcome: Outcome,
+    pub plies: u32,
+    pub best: M,
+}
+
+/// What the engine hands a game's book: a random number for a mixed choice (fresh, or
+/// derived from `BookSeed` and the position, so that a seed repeats a game), and a
+/// player's fixed camp arrangement (Number Shogi's `NumberShogiArrangement`, the values
+/// on the owner's six camp squares as the owner sees them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookChoice {
+    pub random: u64,
+    pub arrangement: Option<[u8; 6]>,
+}
 
 /// How many structural keys a game may name for the evaluation's correction
 /// (`Strategy::correction_keys`).
@@ -14,6 +34,11 @@ pub trait Strategy: Game {
     /// repetition a plain draw and no move-count rule, where the solver's table proves
     /// long wins the mate search cannot reach.
     const MATE_BY_SOLVER: bool = false;
+    /// Whether a `go` that is not limited by depth or nodes first asks the exact solver
+    /// (`search::solve`) and plays its proven move, searching only if the solver runs out
+    /// of its share of the time: games small enough to be solved during play (Number
+    /// Shogi).
+    const SOLVE_FIRST: bool = false;
     /// Extra positions (SFEN) for `bench`, beside the start position.
     const BENCH_POSITIONS: &'static [&'static str] = &[];
     /// The `bench` search depth.
@@ -95,9 +120,15 @@ pub trait Strategy: Game {
     }
     /// `continuation_id` is below this; 0: it may be any number (the tables hash it).
     const CONTINUATION_IDS: u32 = 0;
-    /// A move chosen without search, e.g. a placement from a setup study. The engine plays
-    /// it if it is `Some` (it must be legal).
-    fn book_move(&self) -> Option<Self::Move> {
+    /// A move chosen without search, e.g. a placement. The engine plays it if it is `Some`
+    /// (it must be legal).
+    fn book_move(&self, _choice: &BookChoice) -> Option<Self::Move> {
+        None
+    }
+    /// The proven result of this position from a solved game's shipped table, if the table
+    /// has it; `Err` with a clear message when the table is unusable (the engine then
+    /// solves or searches).
+    fn known(&self) -> Option<Result<Known<Self::Move>, String>> {
         None
     }
 }

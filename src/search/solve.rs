@@ -667,6 +667,13 @@ fn best_move<G: Game + Strategy + PartialEq>(
 ) -> Option<G::Move> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
+    // The move that proved the value is in the table: tried first, it is answered at once
+    // (a win's proof move; a loss's last refutation, which is lost exactly in n - 1).
+    if let Some(best) = prover.entry(root).and_then(|e| e.best) {
+        if let Some(i) = moves.iter().position(|&m| m == best) {
+            moves[..=i].rotate_right(1);
+        }
+    }
     // Lift the budget: these questions are answered (or nearly) by the table.
     prover.max_nodes = u64::MAX;
     prover.deadline = None;

@@ -25,13 +25,15 @@ mod movegen;
 mod rules;
 pub mod setup;
 mod sfen;
+pub mod solution;
 mod zobrist;
 
 pub use movegen::Move;
 pub use rules::Rules;
 
 use crate::game::{
-    ChessNotation, Color, Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy,
+    BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError,
+    Strategy,
 };
 use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
 
@@ -186,6 +188,7 @@ impl Game for NumberShogi {
 
 impl Strategy for NumberShogi {
     const MATE_BY_SOLVER: bool = true;
+    const SOLVE_FIRST: bool = true;
     const BENCH_POSITIONS: &'static [&'static str] =
         &["cfb/ead/3/DAE/BFC b - 1", "df1/ECB/cf1/3/D+eA b Ba 33", "e1a/bCd/1A1/3/B+fC b Edf 27"];
     const BENCH_DEPTH: u32 = 14;
@@ -202,8 +205,11 @@ impl Strategy for NumberShogi {
     fn move_id(mv: Move) -> u32 {
         mv.0 as u32
     }
-    fn book_move(&self) -> Option<Move> {
-        setup::book_move(self)
+    fn book_move(&self, choice: &BookChoice) -> Option<Move> {
+        setup::book_move(self, choice)
+    }
+    fn known(&self) -> Option<Result<Known<Move>, String>> {
+        solution::known(self)
     }
 }
 

@@ -1,9 +1,16 @@
 //! The engine's placement choice.
 //!
-//! The real setup is hidden, so the choice depends only on our own camp: a fixed
-//! arrangement of the six pieces on the six camp squares (owner's view, turned half round
-//! for gote), placed in a fixed order. If a square of the arrangement is already taken (a
-//! GUI placed for us), the piece goes on the first free camp square instead.
+//! The real setup is hidden, so the choice depends only on our own camp. The arrangement
+//! is, in this order of preference: the player's fixed one (`NumberShogiArrangement`);
+//! one drawn from the solved game's optimal mix for our colour ([`super::solution`], with
+//! the engine's random number), among those that agree with what we have already placed;
+//! else the fixed arrangement of the study below (the table is off, or a GUI placed our
+//! pieces elsewhere). The pieces go down in a fixed order; if a square of the
+//! arrangement is taken, the piece goes on the first free camp square instead.
+//!
+//! The study below came before the solve; the solve (protocol/numbershogi-solved.md)
+//! proved its reading of the class right for gote: its `6 5 3 / 2 4 1` wins against every
+//! sente arrangement.
 //!
 //! # The study (examples/numbershogi_setup_study.rs, default direction table)
 //!
@@ -34,36 +41,49 @@
 
 use super::board::*;
 use super::movegen::Move;
+use super::solution::{self, slot_square, Arrangement};
 use super::NumberShogi;
-use crate::game::Color;
+use crate::game::BookChoice;
 
-/// Sente's arrangement: `ARRANGEMENT[i]` is the value placed on camp square i, where
-/// squares are listed rank d from file 3 to 1, then rank e from file 3 to 1.
-pub const ARRANGEMENT: [u8; 6] = [6, 5, 3, 2, 4, 1];
+/// The study's arrangement: `ARRANGEMENT[i]` is the value placed on camp slot i, where
+/// squares are listed rank d from file 3 to 1, then rank e from file 3 to 1 (the owner's
+/// view, turned half round for gote).
+pub const ARRANGEMENT: Arrangement = [6, 5, 3, 2, 4, 1];
 /// The order in which the values are placed.
 const ORDER: [u8; 6] = [6, 5, 4, 3, 2, 1];
 
-/// The sente square index of camp slot i, turned half round for gote.
-fn slot_square(color: Color, i: usize) -> usize {
-    let sq = 9 + i;
-    if color == Color::Gote {
-        SQUARES - 1 - sq
-    } else {
-        sq
+/// The arrangement to place now (see the module doc).
+pub fn arrangement(pos: &NumberShogi, choice: &BookChoice) -> Arrangement {
+    let color = pos.side;
+    let mut placed = [0u8; 6];
+    for (i, p) in placed.iter_mut().enumerate() {
+        let cell = pos.board[slot_square(color, i)];
+        if cell != EMPTY && owner(cell) == color {
+            *p = face(cell);
+        }
     }
+    if let Some(fixed) = choice.arrangement {
+        return fixed;
+    }
+    let drawn = match solution::active() {
+        Ok(Some(table)) if table.rules == pos.rules => table.draw(color, &placed, choice.random),
+        _ => None,
+    };
+    drawn.unwrap_or(ARRANGEMENT)
 }
 
-pub fn book_move(pos: &NumberShogi) -> Option<Move> {
+pub fn book_move(pos: &NumberShogi, choice: &BookChoice) -> Option<Move> {
     if !pos.placing || pos.winner.is_some() {
         return None;
     }
     let us = pos.side.index();
     let empty = ALL & !(pos.occ[0] | pos.occ[1]) & CAMP[us];
+    let arrangement = arrangement(pos, choice);
     for &v in &ORDER {
         if pos.hand[us][v as usize] == 0 {
             continue;
         }
-        let slot = ARRANGEMENT.iter().position(|&a| a == v)?;
+        let slot = arrangement.iter().position(|&a| a == v)?;
         let sq = slot_square(pos.side, slot);
         if empty & (1 << sq) != 0 {
             return Some(Move::drop(v, sq));

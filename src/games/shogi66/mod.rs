@@ -29,7 +29,7 @@ mod movegen;
 mod sfen;
 mod zobrist;
 
-use crate::game::{ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
+use crate::game::{BookChoice, ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
 pub use board::Move;
 use board::*;
 
@@ -324,7 +324,7 @@ impl Strategy for Shogi66 {
     }
     const CONTINUATION_IDS: u32 = 32 * 36;
 
-    fn book_move(&self) -> Option<Move> {
+    fn book_move(&self, _choice: &BookChoice) -> Option<Move> {
         book::placement(&self.pos)
     }
 }
