@@ -24,7 +24,8 @@ draws): no variance, and the SPRT accepts H0 at its 10th pair.
 
 Openings (deterministic given --seed): pair k plays one opening twice, A first with the
 first-player side (sente / white) and then with the second. 66 shogi and Number Shogi: a
-random placement (the 12 placement plies chosen at random); the crab games: 2 random
+random placement (the 12 placement plies chosen at random; --engine-setups: each engine
+places its own, as in a real game); the crab games: 2 random
 plies; kokesu: a shuffled list of balanced 2-4 ply openings (OPENINGS); --random-plies K
 adds K random plies to any of them. No opening is played by two pairs: a repeat is drawn
 again, with one more random ply after every 20 repeats (so kokesu's book lines get a
@@ -204,6 +205,10 @@ def make_opening(referee, rng, args):
     games): a repeat is drawn again, and after every 20 repeats one more random ply is
     added (kokesu's book lines get random plies once the book has been played through)."""
     rules = VARIANTS[args.variant]
+    if args.engine_setups:
+        # Each engine places its own pieces (its book: a fixed or mixed arrangement); the
+        # games differ only by the engines' own draws.
+        return []
     line = []
     if args.variant == "kokesu":
         line = [chess_to_koma(m) for m in args.book[args.book_next % len(args.book)].split()]
@@ -313,6 +318,8 @@ def main():
     ap.add_argument("--max-plies", type=int, default=400,
                     help="the match runner adjudicates a draw after this many plies (no game's rule)")
     ap.add_argument("--hash", type=int, default=16, help="hash MiB of each engine")
+    ap.add_argument("--engine-setups", action="store_true",
+                    help="66 shogi and Number Shogi: the engines place their own pieces (no random placement)")
     ap.add_argument("--move-overhead", type=int, default=10,
                     help="ms of a movetime each engine keeps in hand (koma's default is 100)")
     ap.add_argument("--option", action="append", default=[],

@@ -84,15 +84,19 @@ class Matrix:
         self.unknown: dict[tuple[str, str], dict | None] = {}
         self.solved_now = 0
 
-    def solve(self, pairs) -> None:
-        missing = sorted({canonical(s, g) for s, g in pairs} - self.entries.keys() - self.unknown.keys())
+    def solve(self, pairs, final: bool = False) -> None:
+        """Solves the pairs not known yet: with the quick budget, or (`final`) the pairs
+        left unknown by it again with the full one."""
+        wanted = {canonical(s, g) for s, g in pairs}
+        missing = sorted(wanted & self.unknown.keys() if final else wanted - self.entries.keys() - self.unknown.keys())
         if missing:
             lines = {setup_line(s, g): (s, g) for s, g in missing}
-            answers = self.solver(list(lines))
+            answers = self.solver(list(lines), final)
             for line, pair in lines.items():
                 a = answers.get(line)
                 if a is not None and a.get("value") in PAYOFF:
                     self.entries[pair] = a
+                    self.unknown.pop(pair, None)
                 else:
                     self.unknown[pair] = a
             self.solved_now += len(missing)
@@ -106,6 +110,9 @@ class Matrix:
 
     def payoff(self, s: str, g: str) -> int:
         a = self.get(s, g)
+        if a is None:
+            self.solve([(s, g)], final=True)
+            a = self.get(s, g)
         if a is None:
             raise SystemExit(f"not solved within the budget: {setup_line(s, g)}; rerun with a bigger --max-ms")
         return PAYOFF[a["value"]]
@@ -215,6 +222,17 @@ def winning_arrangements(m: Matrix, winner: str, batch: int, log) -> list[str]:
         log(f"{winner}'s winning arrangements: {len(proven)} proven, {len(open_)} open, "
             f"{len(ARRANGEMENTS) - len(proven) - len(open_) - len(unresolved)} refuted, "
             f"{len(unresolved)} undecided (entries out of budget)")
+    # Candidates that lost no game but have entries the quick budget left unknown: those
+    # entries again with the full budget.
+    for a in list(unresolved):
+        m.solve((pair(a, o) for o in undecided[a]), final=True)
+        got = {m.value(*pair(a, o)) for o in undecided[a]}
+        if got == {want}:
+            proven.append(a)
+            unresolved.remove(a)
+        elif got - {want, "unknown"}:
+            unresolved.remove(a)
+    log(f"{winner}'s winning arrangements: {len(proven)} proven, {len(unresolved)} undecided")
     if unresolved:
         raise SystemExit(f"not every candidate was decided ({unresolved}): rerun with a bigger --max-ms")
     return sorted(proven)
@@ -247,7 +265,9 @@ def main(argv=None) -> int:
     ap.add_argument("--koma", default=str(ROOT / "target/release/koma"))
     ap.add_argument("--address", help="a Ray cluster (tools/RAY.md); default: this machine")
     ap.add_argument("--cpus", type=int, help="CPUs to use on this machine")
-    ap.add_argument("--max-ms", type=int, default=60_000, help="budget per entry")
+    ap.add_argument("--quick-ms", type=int, default=2_000, help="budget per entry, first pass")
+    ap.add_argument("--max-ms", type=int, default=120_000, help="budget per entry left unknown by the first pass")
+    ap.add_argument("--shard-size", type=int, default=16, help="entries per Ray task")
     ap.add_argument("--batch", type=int, default=24, help="opponents tried per candidate and round")
     ap.add_argument("--summary", type=Path, help="write the result as JSON here")
     args = ap.parse_args(argv)
@@ -259,9 +279,10 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.time() - start:7.1f}s] {msg}", file=sys.stderr, flush=True)
 
-    def solver(lines):
+    def solver(lines, final):
         return ray_solve.solve_lines(lines, args.store, koma=args.koma, address=args.address, cpus=args.cpus,
-                                     max_ms=args.max_ms, retry_unknown=True)
+                                     shard_size=args.shard_size, max_ms=args.max_ms if final else args.quick_ms,
+                                     retry_unknown=final)
 
     m = Matrix(args.store, solver)
     v, xs, ys = double_oracle(m, log)

@@ -43,6 +43,7 @@ impl<G: Strategy> GameSession<G> {
     /// The start position with default rules; a table of `hash_mib` MiB is made in the
     /// background.
     pub fn new(hash_mib: usize) -> Self {
+        G::prepare();
         GameSession { board: Tracked::new(), runner: Runner::new(hash_mib) }
     }
 }

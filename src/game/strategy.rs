@@ -125,6 +125,9 @@ pub trait Strategy: Game {
     fn book_move(&self, _choice: &BookChoice) -> Option<Self::Move> {
         None
     }
+    /// Called when the engine starts a session of this game: a game with shipped data
+    /// reads it now (on a thread of its own), not inside the first move's time.
+    fn prepare() {}
     /// The proven result of this position from a solved game's shipped table, if the table
     /// has it; `Err` with a clear message when the table is unusable (the engine then
     /// solves or searches).

@@ -86,6 +86,10 @@
 //! even 10 s per setup it is about 720 CPU-hours. It needs the cluster job (Ray) or a
 //! stronger prover for the tail (proof-number search with the same path-free facts), or
 //! double oracle over the matrix so that only the entries it touches are solved.
+//!
+//! Double oracle was enough: 11,971 setups solved (about 2.3% of the matrix) certify that
+//! gote wins and find all 24 of gote's winning arrangements
+//! (tools/numbershogi_equilibrium.py, protocol/numbershogi-solved.md).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -14,10 +14,13 @@
 //! - Placement: `startpos` = `3/3/3/3/3 b ABCDEFabcdef 1`, 12 drops alternating from sente,
 //!   each onto an empty square of the mover's camp; the phase is decided by rules.md §0's
 //!   five conditions. Only play-phase hands count for the sum of 7. The engine's own
-//!   placement is [`setup`]'s fixed arrangement.
+//!   placement is [`setup`]'s: drawn from the solved game's optimal mix.
+//! - Solved (protocol/numbershogi-solved.md): gote wins the hidden-setup game. [`solution`]
+//!   reads the shipped table of proven setups and both sides' optimal mixes.
 //!
 //! Files: `board` (squares, cells, step tables, subset sums), `rules` (switches),
-//! `movegen` (moves, generation, make), `sfen` (notation), `zobrist`, `eval`, `setup`.
+//! `movegen` (moves, generation, make), `sfen` (notation), `zobrist`, `eval`, `setup`,
+//! `solution` (the solved table).
 
 mod board;
 pub mod eval;
@@ -207,6 +210,12 @@ impl Strategy for NumberShogi {
     }
     fn book_move(&self, choice: &BookChoice) -> Option<Move> {
         setup::book_move(self, choice)
+    }
+    fn prepare() {
+        // The table is read and checked once; an error is reported at the first move.
+        let _ = std::thread::Builder::new().name("solution".into()).spawn(|| {
+            let _ = solution::active();
+        });
     }
     fn known(&self) -> Option<Result<Known<Move>, String>> {
         solution::known(self)
