@@ -151,9 +151,6 @@ fn table() -> Vec<Spec> {
             aliases: &[],
             target: Target::OwnBook,
         },
-        spin("BookSeed", 0, 0, u32::MAX as u64, Target::BookSeed),
-        text("NumberShogiArrangement", "mix", Target::Arrangement),
-        text("NumberShogiSolution", "builtin", Target::Solution),
         spin("MultiPV", 1, 1, MAX_MULTIPV as u64, Target::MultiPv),
         spin("Threads", 1, 1, MAX_THREADS as u64, Target::Threads),
         spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, MAX_TIME_OPTION_MS, Target::MinimumThinking),
@@ -162,6 +159,9 @@ fn table() -> Vec<Spec> {
             ..spin("MoveOverhead", time::DEFAULT_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::MoveOverhead)
         },
         spin("ByoyomiOverhead", time::DEFAULT_BYOYOMI_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::ByoyomiOverhead),
+        spin("BookSeed", 0, 0, u32::MAX as u64, Target::BookSeed),
+        text("NumberShogiArrangement", "mix", Target::Arrangement),
+        text("NumberShogiSolution", "builtin", Target::Solution),
     ];
     for (variant, opt) in games::rule_options() {
         let kind = match opt.kind {

@@ -497,6 +497,13 @@ impl Recorder {
                 format!("< {line}")
             }
         };
+        // A book move may be a random draw from a mix (Number Shogi's placement, BookSeed
+        // 0): the search that played it is kept only by its shape, its bestmove included.
+        if line.starts_with("info string book move ") {
+            if let Some(front @ Search::Fixed) = st.searches.front_mut() {
+                *front = Search::Loose;
+            }
+        }
         let search = st.searches.front().copied().unwrap_or(Search::None);
         let ends_search = match search {
             Search::Count(_) => line.starts_with("Nodes searched: ") || line.starts_with("Nodes/second    : "),
@@ -517,6 +524,12 @@ impl Recorder {
             Search::Count(true) if line.starts_with("Nodes/second    : ") => "<re ^Nodes/second    : \\d+$".to_string(),
             Search::Count(true) if line.contains(": ") || line.starts_with("info string bench ") => return None,
             Search::Loose if line.starts_with("info depth ") => return None,
+            // Whether the solver finishes within its share of a clock depends on the
+            // machine; a placement may be a random draw from a mix (BookSeed 0).
+            Search::Loose if line.starts_with("info string solved: ") => return None,
+            Search::Loose if line.starts_with("info string book move ") => {
+                "<...re ^info string book move \\S+$".to_string()
+            }
             Search::Loose if line == "bestmove resign" => "<... bestmove resign".to_string(),
             Search::Loose if line.starts_with("bestmove ") => "<...re ^bestmove \\S+( ponder \\S+)?$".to_string(),
             Search::Loose if line.starts_with("checkmate ") => "<...re ^checkmate ".to_string(),
@@ -586,6 +599,28 @@ mod tests {
         let re = Regex::new(&lines[1][4..]).unwrap();
         assert!(re.is_match("info depth 2 seldepth 9 score cp -6 nodes 81 nps 1 time 999 hashfull 0 pv 6e6d 1b1c"));
         assert!(!re.is_match("info depth 2 seldepth 9 score cp -7 nodes 81 nps 1 time 999 hashfull 0 pv 6e6d 1b1c"));
+    }
+
+    #[test]
+    fn a_book_move_may_be_drawn_at_random_so_its_search_keeps_only_its_shape() {
+        let lines = recorded(|r| {
+            r.input("go depth 3");
+            r.output("info string book move F*1d");
+            r.output("bestmove F*1d");
+            r.input("go byoyomi 100");
+            r.output("info string solved: a win in 9 plies for the side to move, proven by the solver");
+            r.output("bestmove 1d1c");
+        });
+        assert_eq!(
+            lines,
+            [
+                "> go depth 3",
+                r"<...re ^info string book move \S+$",
+                r"<...re ^bestmove \S+( ponder \S+)?$",
+                "> go byoyomi 100",
+                r"<...re ^bestmove \S+( ponder \S+)?$",
+            ]
+        );
     }
 
     #[test]

@@ -205,7 +205,7 @@ def make_opening(referee, rng, args):
     games): a repeat is drawn again, and after every 20 repeats one more random ply is
     added (kokesu's book lines get random plies once the book has been played through)."""
     rules = VARIANTS[args.variant]
-    if args.engine_setups:
+    if getattr(args, "engine_setups", False):
         # Each engine places its own pieces (its book: a fixed or mixed arrangement); the
         # games differ only by the engines' own draws.
         return []
