@@ -59,7 +59,8 @@ fn incremental_accumulators_equal_a_refresh_after_random_moves() {
     let mut checked = 0;
     random_walk(1, 30, &rules, |parent, child, look| {
         // The search evaluates most positions, not all: a child whose parent was not looked
-        // at gets its accumulators from scratch, the others from the parent's.
+        // at gets its accumulators from another board's (an earlier game's at that ply) or
+        // from scratch, the others from the parent's.
         if !look {
             return;
         }
@@ -76,7 +77,7 @@ fn incremental_accumulators_equal_a_refresh_after_random_moves() {
     let after = stats();
     assert!(checked > 500, "{checked}");
     assert!(after.updated - before.updated > 300, "{before:?} {after:?}");
-    assert!(after.refreshed - before.refreshed > 100, "{before:?} {after:?}");
+    assert!(after.refreshed - before.refreshed > 20, "{before:?} {after:?}");
 }
 
 #[test]

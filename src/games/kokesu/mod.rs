@@ -77,7 +77,7 @@ pub struct EvalSettings {
 }
 
 /// A Kokesu position (a small plain value; copy-make).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kokesu {
     /// Bitboards by kind (both colours).
     pieces: [u64; 6],
@@ -92,19 +92,7 @@ pub struct Kokesu {
     halfmove: u32,
     key: u64,
     rules: KokesuRules,
-    /// Where the network's accumulators come from, when `rules.eval.net` is set (no part
-    /// of `==`).
-    nnue: nnue::NnueLink,
 }
-
-impl PartialEq for Kokesu {
-    fn eq(&self, o: &Kokesu) -> bool {
-        (self.pieces, self.colors, self.board, self.side, self.ply, self.halfmove, self.key, self.rules)
-            == (o.pieces, o.colors, o.board, o.side, o.ply, o.halfmove, o.key, o.rules)
-    }
-}
-
-impl Eq for Kokesu {}
 
 const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
 
@@ -138,14 +126,14 @@ impl Kokesu {
     /// evaluation gets them (from this thread's stack, the parent's, or from scratch).
     pub fn accumulator(&self) -> Option<Accumulator> {
         let net = self.rules.eval.net?.0;
-        Some(nnue::with_accumulator(net, self.key, self.ply, &self.nnue, &self.board, |acc| acc.clone()))
+        Some(nnue::with_accumulator(net, self.ply, &self.board, |acc| acc.clone()))
     }
 
     /// The network's evaluation. Kept out of line: inlined into `evaluate`, it changed how
     /// the search's code around the linear evaluation was inlined (1.3% more instructions).
     #[inline(never)]
     fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
-        let score = nnue::with_accumulator(net, self.key, self.ply, &self.nnue, &self.board, |acc| {
+        let score = nnue::with_accumulator(net, self.ply, &self.board, |acc| {
             net.evaluate(&acc.0[self.side], &acc.0[self.side ^ 1])
         });
         score.clamp(-eval::MAX_EVAL, eval::MAX_EVAL)
@@ -416,9 +404,6 @@ impl Strategy for Kokesu {
             return None;
         }
         let mut p = self.clone();
-        if p.rules.eval.net.is_some() {
-            p.nnue.after_pass(self.key);
-        }
         p.side ^= 1;
         p.key ^= zobrist::GOTE_TO_MOVE;
         p.ply = p.ply.saturating_add(1);

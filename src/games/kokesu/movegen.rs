@@ -257,9 +257,6 @@ impl Kokesu {
         self.colors[us] ^= bit(from) | bit(to);
         self.board[from] = EMPTY;
         self.board[to] = new_piece;
-        if self.rules.eval.net.is_some() {
-            self.nnue.after_move(self.key, piece, from, to, new_piece, captured);
-        }
         key ^= zobrist::PIECE_SQUARE[piece as usize][from] ^ zobrist::PIECE_SQUARE[new_piece as usize][to];
         key ^= zobrist::GOTE_TO_MOVE;
         self.key = key;

@@ -3,13 +3,13 @@
 //! built into the binary (`nnue.bin` beside this file, how it was made in tools/NNUE.md)
 //! or one read from a file (`KokesuNetFile`), and the accumulator a position carries.
 //!
-//! A position scored by a net carries an [`NnueLink`] (the net, its parent's key and the
-//! move from there), set when it is set up and when a move or a pass is played; the
-//! accumulators of both perspectives are kept per thread and ply
-//! ([`with_accumulator`]): made from the parent's by the rows of the moved, promoted and
-//! captured pieces, or from scratch where the parent's are not at hand. Positions under
-//! the linear evaluation carry nothing and pay nothing for it. The link is no part of a
-//! position's equality or key.
+//! A position carries nothing for the net but its rules' choice of it: the accumulators of
+//! both perspectives are kept per thread and ply, with the board they belong to
+//! ([`with_accumulator`]), and made from the closest board there (the parent's, or the
+//! last position searched at the same ply) by the rows of the squares that differ, or from
+//! scratch. Copy-make copies a position for every move the search tries: 512 bytes of
+//! accumulators in each (even an empty `Option` of them) cost the linear evaluation's
+//! search 5% of its instructions (cachegrind, bench 12).
 
 use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock};
@@ -80,50 +80,18 @@ pub fn load(path: &str) -> Result<Net, NetError> {
     Ok(Net(leaked))
 }
 
-/// What a position carries for the net: how its board differs from the position it was
-/// played from (its key and the move's pieces), 16 bytes. The accumulators themselves
-/// live in a stack per thread ([`with_accumulator`]), not in the position: the search copies
-/// a position for every move it tries (copy-make), and 512 bytes of accumulators in every
-/// position, even empty ones, cost the linear evaluation's search 5% of its instructions.
-#[derive(Clone, Copy, Debug)]
-pub struct NnueLink {
-    /// The parent's key; 0 at a position set up from SFEN (or a parent whose key is 0:
-    /// the accumulators are then made from scratch, the same numbers).
-    parent: u64,
-    /// The move from the parent: `piece` from `from` to `to`, becoming `new_piece`, taking
-    /// `captured` (`EMPTY`: nothing). `piece == EMPTY`: no piece moved (a null move).
-    piece: u8,
-    from: u8,
-    to: u8,
-    new_piece: u8,
-    captured: u8,
-}
-
-impl NnueLink {
-    /// A position set up from scratch.
-    pub const ROOT: NnueLink = NnueLink { parent: 0, piece: EMPTY, from: 0, to: 0, new_piece: EMPTY, captured: EMPTY };
-
-    /// The link of the position after a move from the position with key `parent`.
-    #[inline]
-    pub fn after_move(&mut self, parent: u64, piece: u8, from: usize, to: usize, new_piece: u8, captured: u8) {
-        *self = NnueLink { parent, piece, from: from as u8, to: to as u8, new_piece, captured };
-    }
-
-    /// The link of the position after a pass from the position with key `parent`.
-    #[inline]
-    pub fn after_pass(&mut self, parent: u64) {
-        *self = NnueLink { parent, piece: EMPTY, ..*self };
-    }
-}
-
 /// How many plies the accumulator stack holds (a position's slot is its ply modulo this).
 const STACK_PLIES: usize = 128;
+/// A position whose board differs from every candidate slot's in more squares than this
+/// is computed from scratch (each changed square costs up to two rows, a refresh one row a
+/// piece).
+const MAX_CHANGED: u32 = 12;
 
-/// One slot of the stack: the accumulators of the position with key `key` under the net at
-/// address `net` (0: nothing yet).
+/// One slot of the stack: the accumulators of `board` under the net at address `net` (0:
+/// nothing yet).
 struct Slot {
-    key: u64,
     net: usize,
+    board: [u8; 64],
     acc: Accumulator,
 }
 
@@ -136,11 +104,12 @@ struct Stack {
 /// How the accumulators a thread used were made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Found ready in the stack.
+    /// Found ready in the stack (the same board).
     pub reused: u64,
-    /// From the parent's, by the move's rows.
+    /// From another board's in the stack (the parent's, or the last position searched at
+    /// this ply) by the rows of the squares that differ.
     pub updated: u64,
-    /// From scratch (a root position, or a parent whose accumulators were not computed).
+    /// From scratch.
     pub refreshed: u64,
 }
 
@@ -163,58 +132,91 @@ pub fn refreshed(net: &Network, board: &[u8; 64]) -> Accumulator {
     acc
 }
 
-/// Calls `f` with the accumulators of the position with this key, ply, link and board: the
-/// ones in this thread's stack if they are that position's, else computed from the
-/// parent's (when the stack holds the parent's, as it does where the search evaluated the
-/// parent), else from scratch; and keeps them in the stack for the position's children.
-/// The stack is checked by key and net, so any order of calls gives the same numbers.
+/// The squares on which two boards differ.
 #[inline]
-pub fn with_accumulator<T>(
-    net: &Network,
-    key: u64,
-    ply: u32,
-    link: &NnueLink,
-    board: &[u8; 64],
-    f: impl FnOnce(&Accumulator) -> T,
-) -> T {
+fn changed(a: &[u8; 64], b: &[u8; 64]) -> u64 {
+    let mut mask = 0u64;
+    for (i, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
+        let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let d = word(x) ^ word(y);
+        if d != 0 {
+            for byte in 0..8 {
+                if (d >> (8 * byte)) & 0xff != 0 {
+                    mask |= 1 << (i * 8 + byte);
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// `acc`, the accumulators of `from`, made those of `to`, which differs on the squares of
+/// `mask` (at most [`MAX_CHANGED`]).
+fn apply_changes(net: &Network, acc: &mut Accumulator, from: &[u8; 64], to: &[u8; 64], mask: u64) {
+    const N: usize = MAX_CHANGED as usize;
+    for (perspective, row) in acc.0.iter_mut().enumerate() {
+        let (mut add, mut sub) = ([&net.bias; N], [&net.bias; N]);
+        let (mut na, mut ns) = (0, 0);
+        let mut m = mask;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if from[sq] != EMPTY {
+                sub[ns] = &net.weights[feature(perspective, from[sq] as usize, sq)];
+                ns += 1;
+            }
+            if to[sq] != EMPTY {
+                add[na] = &net.weights[feature(perspective, to[sq] as usize, sq)];
+                na += 1;
+            }
+        }
+        net.kernels.update(row, &add[..na], &sub[..ns]);
+    }
+}
+
+/// Calls `f` with the accumulators of the position at `ply` with these squares under `net`:
+/// the ones in this thread's stack if its slot for the ply holds this board; else made
+/// from the closest board of the slots for this ply and the one before (in a search: the
+/// last position searched at this ply, and the parent) by the rows of the squares that
+/// differ; else from scratch. They stay in the slot for the position's children and
+/// siblings. The result depends only on the net and the board.
+#[inline]
+pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl FnOnce(&Accumulator) -> T) -> T {
     STACK.with_borrow_mut(|stack| {
         let stack = stack.get_or_insert_with(|| Stack {
             slots: (0..STACK_PLIES)
-                .map(|_| Slot { key: 0, net: 0, acc: Accumulator([Row::ZERO, Row::ZERO]) })
+                .map(|_| Slot { net: 0, board: [EMPTY; 64], acc: Accumulator([Row::ZERO, Row::ZERO]) })
                 .collect(),
             stats: Stats::default(),
         });
         let address = net as *const Network as usize;
         let at = ply as usize % STACK_PLIES;
+        let before = (at + STACK_PLIES - 1) % STACK_PLIES;
         let slot = &stack.slots[at];
-        if slot.key == key && slot.net == address {
+        if slot.net == address && slot.board == *board {
             stack.stats.reused += 1;
             return f(&stack.slots[at].acc);
         }
-        let parent_at = (at + STACK_PLIES - 1) % STACK_PLIES;
-        let parent = &stack.slots[parent_at];
-        if link.parent != 0 && link.parent == parent.key && parent.net == address {
-            // Split borrows of the two slots.
-            let (low, high) = stack.slots.split_at_mut(at.max(parent_at));
-            let (child, parent) =
-                if at > parent_at { (&mut high[0], &low[parent_at]) } else { (&mut low[at], &high[0]) };
-            child.acc = parent.acc.clone();
-            if link.piece != EMPTY {
-                let (from, to) = (link.from as usize, link.to as usize);
-                for (perspective, row) in child.acc.0.iter_mut().enumerate() {
-                    let add = feature(perspective, link.new_piece as usize, to);
-                    let sub = feature(perspective, link.piece as usize, from);
-                    let taken = (link.captured != EMPTY).then(|| feature(perspective, link.captured as usize, to));
-                    net.update(row, add, sub, taken);
-                }
-            }
-            stack.stats.updated += 1;
-        } else {
+        let diff = |s: &Slot| if s.net == address { changed(&s.board, board) } else { !0 };
+        let (here, parent) = (diff(&stack.slots[at]), diff(&stack.slots[before]));
+        if here.count_ones().min(parent.count_ones()) > MAX_CHANGED {
             refresh(net, board, &mut stack.slots[at].acc);
             stack.stats.refreshed += 1;
+        } else if here.count_ones() <= parent.count_ones() {
+            let slot = &mut stack.slots[at];
+            let old = slot.board;
+            apply_changes(net, &mut slot.acc, &old, board, here);
+            stack.stats.updated += 1;
+        } else {
+            // Split borrows of the two slots.
+            let (low, high) = stack.slots.split_at_mut(at.max(before));
+            let (slot, from) = if at > before { (&mut high[0], &low[before]) } else { (&mut low[at], &high[0]) };
+            slot.acc = from.acc.clone();
+            apply_changes(net, &mut slot.acc, &from.board, board, parent);
+            stack.stats.updated += 1;
         }
         let slot = &mut stack.slots[at];
-        (slot.key, slot.net) = (key, address);
+        (slot.net, slot.board) = (address, *board);
         f(&slot.acc)
     })
 }

@@ -5,7 +5,6 @@
 
 use super::board::*;
 use super::movegen::KMove;
-use super::nnue::NnueLink;
 use super::{zobrist, Kokesu, KokesuRules, PromotionRule};
 use crate::game::SfenError;
 use crate::games::sfen_fields;
@@ -102,17 +101,7 @@ pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
     fields.no_hand()?;
     let ply = fields.ply(u32::MAX)?;
 
-    let mut pos = Kokesu {
-        pieces: [0; 6],
-        colors: [0; 2],
-        board,
-        side,
-        ply,
-        halfmove: 0,
-        key: 0,
-        rules: *rules,
-        nnue: NnueLink::ROOT,
-    };
+    let mut pos = Kokesu { pieces: [0; 6], colors: [0; 2], board, side, ply, halfmove: 0, key: 0, rules: *rules };
     for (sq, &p) in board.iter().enumerate() {
         if p != EMPTY {
             pos.pieces[p as usize % 6] |= bit(sq);
