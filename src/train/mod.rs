@@ -82,6 +82,10 @@ pub struct TrainArgs {
     /// Threads sharing each batch (the result depends on the seed and this).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: u64,
+    /// Do not also train on each position's mirror image (files a and h swapped: the same
+    /// value, as Kokesu has no castling).
+    #[arg(long)]
+    pub no_mirror: bool,
     /// The net file to write (src/games/kokesu/nnue.bin is the one built in).
     #[arg(long, value_name = "NET")]
     pub out: PathBuf,
@@ -132,6 +136,7 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         holdout: a.holdout.clamp(0.0, 0.5),
         seed: a.seed,
         threads: a.threads as usize,
+        mirror: !a.no_mirror,
     };
     let summary = match trainer::train(&plan, &all, &mut std::io::stdout()) {
         Ok(s) => s,

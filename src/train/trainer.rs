@@ -24,7 +24,9 @@ use std::time::Instant;
 
 use super::records::{Record, EMPTY};
 use super::Rng;
+use crate::game::{Game, Strategy};
 use crate::games::kokesu::nnue::{feature, FEATURES};
+use crate::games::kokesu::{Kokesu, KokesuRules};
 use crate::games::nnue::{Kernels, Network, Row, HIDDEN, QA, QB};
 
 /// Centipawns per unit of the float output (the file's `scale`).
@@ -47,6 +49,8 @@ pub struct TrainPlan {
     pub holdout: f32,
     pub seed: u64,
     pub threads: usize,
+    /// Train on each position's mirror image too.
+    pub mirror: bool,
 }
 
 /// One position as the trainer sees it: the active features of the side to move's
@@ -61,10 +65,13 @@ struct Sample {
     result: f32,
 }
 
-fn sample(r: &Record) -> Sample {
+/// The sample of a record; `mirror`: of its mirror image (files a and h swapped), a
+/// position of the same value, as Kokesu has no castling.
+fn sample(r: &Record, mirror: bool) -> Sample {
     let (mut us, mut them, mut n) = ([0u16; 32], [0u16; 32], 0usize);
     let side = r.side as usize;
-    for (sq, &p) in r.squares.iter().enumerate() {
+    for (at, &p) in r.squares.iter().enumerate() {
+        let sq = if mirror { at ^ 7 } else { at };
         if p != EMPTY && n < 32 {
             us[n] = feature(side, p as usize, sq) as u16;
             them[n] = feature(side ^ 1, p as usize, sq) as u16;
@@ -257,6 +264,51 @@ fn quantise(p: &Params) -> Network {
     }
 }
 
+/// The SFEN of a record's position (ply 1).
+pub fn sfen(r: &Record) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let p = r.squares[rank * 8 + file];
+            if p == EMPTY {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+                empty = 0;
+            }
+            let letter = char::from(b"pnbrqk"[p as usize % 6]);
+            s.push(if p < 6 { letter.to_ascii_uppercase() } else { letter });
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if r.side == 0 { " b - 1" } else { " w - 1" });
+    s
+}
+
+/// The loss of the linear evaluation on `records` (a baseline for the net's): the
+/// records koma cannot set up (none from `koma nnue-data`) are left out.
+fn linear_loss(records: &[&Record], k: f32, lambda: f32) -> f64 {
+    let rules = KokesuRules::default();
+    let (mut total, mut n) = (0f64, 0usize);
+    for r in records {
+        if let Ok(pos) = Kokesu::from_sfen(&sfen(r), &rules) {
+            let pred = sigmoid(pos.evaluate() as f32 / k);
+            let target = lambda * f32::from(r.result) / 2.0 + (1.0 - lambda) * sigmoid(f32::from(r.score) / k);
+            total += f64::from((pred - target) * (pred - target));
+            n += 1;
+        }
+    }
+    total / n.max(1) as f64
+}
+
 /// The integer network's evaluation of a sample, in centipawns.
 fn integer_eval(net: &Network, s: &Sample) -> i32 {
     let n = s.n as usize;
@@ -270,12 +322,15 @@ fn integer_eval(net: &Network, s: &Sample) -> i32 {
 #[derive(Clone, Debug)]
 pub struct TrainSummary {
     pub net: Network,
+    /// Positions trained on (mirror images not counted).
     pub train_positions: usize,
     pub heldout_positions: usize,
     pub duplicates: usize,
     pub k: f32,
     /// The held-out loss of the starting weights and after each epoch.
     pub heldout_loss: Vec<f64>,
+    /// The linear evaluation's loss on the held-out positions.
+    pub linear_loss: f64,
     /// Mean |integer - float| evaluation on the held-out positions, centipawns.
     pub quantisation_cp: f64,
 }
@@ -289,14 +344,17 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     let duplicates = records.len() - unique.len();
     let held = ((unique.len() as f32 * plan.holdout).round() as usize).min(unique.len().saturating_sub(1));
     let split = unique.len() - held;
-    let mut train_set: Vec<Sample> = unique[..split].iter().map(|r| sample(r)).collect();
-    let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r)).collect();
+    let mirrors: &[bool] = if plan.mirror { &[false, true] } else { &[false] };
+    let mut train_set: Vec<Sample> =
+        unique[..split].iter().flat_map(|r| mirrors.iter().map(move |&m| sample(r, m))).collect();
+    let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r, false)).collect();
     let k = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
     writeln!(
         progress,
-        "{} positions ({duplicates} duplicates left out): {} to train on, {} held out; K = {k:.1}",
+        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k:.1}",
         unique.len(),
-        train_set.len(),
+        split,
+        if plan.mirror { " with their mirror images" } else { "" },
         heldout.len()
     )?;
 
@@ -306,7 +364,8 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     let threads = plan.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero()).collect();
     let mut heldout_loss = vec![loss(&p, &heldout, k, plan.lambda)];
-    writeln!(progress, "epoch 0: held-out loss {:.6}", heldout_loss[0])?;
+    let linear_loss = linear_loss(&unique[split..], k, plan.lambda);
+    writeln!(progress, "epoch 0: held-out loss {:.6} (the linear evaluation's: {linear_loss:.6})", heldout_loss[0])?;
     let mut lr = plan.lr;
     for epoch in 1..=plan.epochs {
         let start = Instant::now();
@@ -363,11 +422,30 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     writeln!(progress, "quantised: mean |integer - float| evaluation {quantisation_cp:.2} cp on held-out positions")?;
     Ok(TrainSummary {
         net,
-        train_positions: train_set.len(),
+        train_positions: split,
         heldout_positions: heldout.len(),
         duplicates,
         k,
         heldout_loss,
+        linear_loss,
         quantisation_cp,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// A record's SFEN sets up the position it was made from.
+    #[test]
+    fn records_give_back_their_positions() {
+        let rules = KokesuRules::default();
+        for text in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1"] {
+            let pos = Kokesu::from_sfen(text, &rules).unwrap();
+            let side = u8::from(text.contains(" w "));
+            let r = Record { squares: *pos.squares(), side, result: 1, score: 0, ply: 0 };
+            assert_eq!(sfen(&r), text);
+        }
+    }
 }
