@@ -135,17 +135,15 @@ pub fn refreshed(net: &Network, board: &[u8; 64]) -> Accumulator {
 /// The squares on which two boards differ.
 #[inline]
 fn changed(a: &[u8; 64], b: &[u8; 64]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let mut mask = 0u64;
     for (i, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
         let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
         let d = word(x) ^ word(y);
-        if d != 0 {
-            for byte in 0..8 {
-                if (d >> (8 * byte)) & 0xff != 0 {
-                    mask |= 1 << (i * 8 + byte);
-                }
-            }
-        }
+        // The top bit of each byte that is not zero, then those 8 bits gathered into one
+        // byte (bit k from byte k).
+        let top = (((d & LOW7) + LOW7) | d) & !LOW7;
+        mask |= (top.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
     }
     mask
 }
@@ -192,13 +190,14 @@ pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl Fn
         let address = net as *const Network as usize;
         let at = ply as usize % STACK_PLIES;
         let before = (at + STACK_PLIES - 1) % STACK_PLIES;
-        let slot = &stack.slots[at];
-        if slot.net == address && slot.board == *board {
+        let diff = |s: &Slot| if s.net == address { changed(&s.board, board) } else { !0 };
+        let here = diff(&stack.slots[at]);
+        if here == 0 {
             stack.stats.reused += 1;
             return f(&stack.slots[at].acc);
         }
-        let diff = |s: &Slot| if s.net == address { changed(&s.board, board) } else { !0 };
-        let (here, parent) = (diff(&stack.slots[at]), diff(&stack.slots[before]));
+        // A move changes two squares: no board can be closer than that.
+        let parent = if here.count_ones() <= 2 { !0 } else { diff(&stack.slots[before]) };
         if here.count_ones().min(parent.count_ones()) > MAX_CHANGED {
             refresh(net, board, &mut stack.slots[at].acc);
             stack.stats.refreshed += 1;
@@ -224,4 +223,25 @@ pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl Fn
 /// How this thread's accumulators were made so far.
 pub fn stats() -> Stats {
     STACK.with_borrow(|s| s.as_ref().map_or(Stats::default(), |s| s.stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_squares_are_found() {
+        let mut seed = 5u64;
+        for _ in 0..2000 {
+            let mut a = [EMPTY; 64];
+            let mut b = [EMPTY; 64];
+            for sq in 0..64 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                a[sq] = ((seed >> 33) % 13) as u8;
+                b[sq] = if (seed >> 50) % 4 == 0 { ((seed >> 20) % 13) as u8 } else { a[sq] };
+            }
+            let naive = (0..64).filter(|&sq| a[sq] != b[sq]).fold(0u64, |m, sq| m | 1 << sq);
+            assert_eq!(changed(&a, &b), naive);
+        }
+    }
 }
