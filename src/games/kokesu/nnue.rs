@@ -148,11 +148,18 @@ fn changed(a: &[u8; 64], b: &[u8; 64]) -> u64 {
     mask
 }
 
-/// `acc`, the accumulators of `from`, made those of `to`, which differs on the squares of
-/// `mask` (at most [`MAX_CHANGED`]).
-fn apply_changes(net: &Network, acc: &mut Accumulator, from: &[u8; 64], to: &[u8; 64], mask: u64) {
+/// The accumulators of `to` made from `src`, those of `from`, where the boards differ on the
+/// squares of `mask` (at most [`MAX_CHANGED`]): into `dst`, or in place when `src` is `None`.
+fn apply_changes(
+    net: &Network,
+    dst: &mut Accumulator,
+    src: Option<&Accumulator>,
+    from: &[u8; 64],
+    to: &[u8; 64],
+    mask: u64,
+) {
     const N: usize = MAX_CHANGED as usize;
-    for (perspective, row) in acc.0.iter_mut().enumerate() {
+    for (perspective, row) in dst.0.iter_mut().enumerate() {
         let (mut add, mut sub) = ([&net.bias; N], [&net.bias; N]);
         let (mut na, mut ns) = (0, 0);
         let mut m = mask;
@@ -168,7 +175,10 @@ fn apply_changes(net: &Network, acc: &mut Accumulator, from: &[u8; 64], to: &[u8
                 na += 1;
             }
         }
-        net.kernels.update(row, &add[..na], &sub[..ns]);
+        match src {
+            Some(src) => net.kernels.update_into(row, &src.0[perspective], &add[..na], &sub[..ns]),
+            None => net.kernels.update(row, &add[..na], &sub[..ns]),
+        }
     }
 }
 
@@ -204,14 +214,13 @@ pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl Fn
         } else if here.count_ones() <= parent.count_ones() {
             let slot = &mut stack.slots[at];
             let old = slot.board;
-            apply_changes(net, &mut slot.acc, &old, board, here);
+            apply_changes(net, &mut slot.acc, None, &old, board, here);
             stack.stats.updated += 1;
         } else {
             // Split borrows of the two slots.
             let (low, high) = stack.slots.split_at_mut(at.max(before));
             let (slot, from) = if at > before { (&mut high[0], &low[before]) } else { (&mut low[at], &high[0]) };
-            slot.acc = from.acc.clone();
-            apply_changes(net, &mut slot.acc, &from.board, board, parent);
+            apply_changes(net, &mut slot.acc, Some(&from.acc), &from.board, board, parent);
             stack.stats.updated += 1;
         }
         let slot = &mut stack.slots[at];
@@ -238,7 +247,7 @@ mod tests {
             for sq in 0..64 {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 a[sq] = ((seed >> 33) % 13) as u8;
-                b[sq] = if (seed >> 50) % 4 == 0 { ((seed >> 20) % 13) as u8 } else { a[sq] };
+                b[sq] = if (seed >> 50).is_multiple_of(4) { ((seed >> 20) % 13) as u8 } else { a[sq] };
             }
             let naive = (0..64).filter(|&sq| a[sq] != b[sq]).fold(0u64, |m, sq| m | 1 << sq);
             assert_eq!(changed(&a, &b), naive);

@@ -35,6 +35,21 @@ impl Kernels {
         }
     }
 
+    /// `dst = src + add[0] + ... - sub[0] - ...`, lane by lane, wrapping: [`Kernels::update`]
+    /// of a copy, in one pass.
+    #[inline]
+    pub fn update_into(self, dst: &mut Row, src: &Row, add: &[&Row], sub: &[&Row]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `update`; `dst` and `src` are distinct rows.
+            Kernels::Avx2 => unsafe { avx2::update_raw(dst.0.as_mut_ptr(), src.0.as_ptr(), add, sub) },
+            _ => {
+                *dst = src.clone();
+                portable::update(dst, add, sub)
+            }
+        }
+    }
+
     /// `sum_i clamp(us[i], 0, QA) * w_us[i] + clamp(them[i], 0, QA) * w_them[i]`, in wrapping
     /// 32-bit arithmetic.
     #[inline]
@@ -96,10 +111,20 @@ mod avx2 {
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+        let at = acc.0.as_mut_ptr();
+        update_raw(at, at, add, sub)
+    }
+
+    /// `dst = src + add - sub` over `HIDDEN` lanes; `dst` may be `src`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `dst` and `src` point to `HIDDEN` values each.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_raw(dst: *mut i16, src: *const i16, add: &[&Row], sub: &[&Row]) {
         for i in (0..HIDDEN).step_by(LANES) {
             // Unaligned loads and stores: `Row` is aligned, but they cost the same.
-            let at = acc.0.as_mut_ptr().add(i) as *mut __m256i;
-            let mut v = _mm256_loadu_si256(at);
+            let at = dst.add(i) as *mut __m256i;
+            let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
             for r in add {
                 v = _mm256_add_epi16(v, _mm256_loadu_si256(r.0.as_ptr().add(i) as *const __m256i));
             }
@@ -163,6 +188,10 @@ mod tests {
                 Kernels::Portable.update(&mut a, &[&rows[1], &rows[2]], &[&rows[3]]);
                 Kernels::Avx2.update(&mut b, &[&rows[1], &rows[2]], &[&rows[3]]);
                 assert_eq!(a.0, b.0);
+                let (mut c, mut d) = (Row::ZERO, Row::ZERO);
+                Kernels::Portable.update_into(&mut c, &rows[0], &[&rows[1], &rows[2]], &[&rows[3]]);
+                Kernels::Avx2.update_into(&mut d, &rows[0], &[&rows[1], &rows[2]], &[&rows[3]]);
+                assert_eq!((&a.0, &a.0), (&c.0, &d.0));
                 let p = Kernels::Portable.output(&a, &rows[4], &rows[5], &rows[1]);
                 assert_eq!(p, Kernels::Avx2.output(&a, &rows[4], &rows[5], &rows[1]));
             }
