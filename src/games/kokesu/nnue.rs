@@ -140,10 +140,12 @@ fn changed(a: &[u8; 64], b: &[u8; 64]) -> u64 {
     for (i, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
         let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
         let d = word(x) ^ word(y);
-        // The top bit of each byte that is not zero, then those 8 bits gathered into one
-        // byte (bit k from byte k).
-        let top = (((d & LOW7) + LOW7) | d) & !LOW7;
-        mask |= (top.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
+        if d != 0 {
+            // The top bit of each byte that is not zero, then those 8 bits gathered into
+            // one byte (bit k from byte k).
+            let top = (((d & LOW7) + LOW7) | d) & !LOW7;
+            mask |= (top.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
+        }
     }
     mask
 }
