@@ -59,16 +59,17 @@ pub struct DataArgs {
 #[derive(clap::Args, Debug, Clone)]
 #[command(about = "Train Kokesu's network on data files of koma nnue-data and write the net file (tools/NNUE.md)")]
 pub struct TrainArgs {
-    #[arg(long, default_value_t = 30)]
+    /// Epochs (the weights of the one with the least held-out loss are kept).
+    #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Positions a batch (one Adam step).
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 4096)]
     pub batch: usize,
     /// Adam's learning rate at the start.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
     /// The learning rate is multiplied by this after each epoch.
-    #[arg(long, default_value_t = 0.92)]
+    #[arg(long, default_value_t = 0.9)]
     pub lr_decay: f32,
     /// The weight of the game result in the target; the search score has the rest.
     #[arg(long, default_value_t = 0.25)]
@@ -82,6 +83,10 @@ pub struct TrainArgs {
     /// Threads sharing each batch (the result depends on the seed and this).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: u64,
+    /// AdamW's decoupled weight decay of the accumulator weights and biases: each step
+    /// shrinks them by `lr * weight_decay` of themselves.
+    #[arg(long, default_value_t = 2.0)]
+    pub weight_decay: f32,
     /// Do not also train on each position's mirror image (files a and h swapped: the same
     /// value, as Kokesu has no castling).
     #[arg(long)]
@@ -137,6 +142,7 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         seed: a.seed,
         threads: a.threads as usize,
         mirror: !a.no_mirror,
+        weight_decay: a.weight_decay,
     };
     let summary = match trainer::train(&plan, &all, &mut std::io::stdout()) {
         Ok(s) => s,

@@ -49,6 +49,8 @@ pub struct TrainPlan {
     pub holdout: f32,
     pub seed: u64,
     pub threads: usize,
+    /// AdamW's decoupled weight decay of the accumulator weights and biases.
+    pub weight_decay: f32,
     /// Train on each position's mirror image too.
     pub mirror: bool,
 }
@@ -216,7 +218,9 @@ struct Adam {
 }
 
 impl Adam {
-    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+    /// One step; `decay`: decoupled weight decay of the feature weights (AdamW), per unit
+    /// of the learning rate.
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32, decay: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -230,6 +234,7 @@ impl Adam {
         let groups = [(&mut p.w, &g.w, &mut self.m.w, &mut self.s.w), (&mut p.b, &g.b, &mut self.m.b, &mut self.s.b)];
         for (x, g, m, s) in groups {
             for i in 0..x.len() {
+                x[i] -= lr * decay * x[i];
                 update(&mut x[i], g[i], &mut m[i], &mut s[i]);
                 x[i] = x[i].clamp(-CLIP, CLIP);
             }
@@ -329,6 +334,8 @@ pub struct TrainSummary {
     pub k: f32,
     /// The held-out loss of the starting weights and after each epoch.
     pub heldout_loss: Vec<f64>,
+    /// The epoch whose weights were kept: the least held-out loss.
+    pub best_epoch: usize,
     /// The linear evaluation's loss on the held-out positions.
     pub linear_loss: f64,
     /// Mean |integer - float| evaluation on the held-out positions, centipawns.
@@ -367,6 +374,8 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     let linear_loss = linear_loss(&unique[split..], k, plan.lambda);
     writeln!(progress, "epoch 0: held-out loss {:.6} (the linear evaluation's: {linear_loss:.6})", heldout_loss[0])?;
     let mut lr = plan.lr;
+    // The weights of the epoch with the least held-out loss (early stopping).
+    let mut best = (0, p.clone());
     for epoch in 1..=plan.epochs {
         let start = Instant::now();
         // Fisher-Yates with the run's generator.
@@ -400,10 +409,13 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
             let g = &mut first[0];
             g.w.iter_mut().chain(&mut g.b).chain(&mut g.v).for_each(|x| *x *= scale);
             g.c *= scale;
-            adam.step(&mut p, g, lr);
+            adam.step(&mut p, g, lr, plan.weight_decay);
         }
         lr *= plan.lr_decay;
         let held_loss = loss(&p, &heldout, k, plan.lambda);
+        if heldout_loss.iter().all(|&l| held_loss < l) {
+            best = (epoch, p.clone());
+        }
         heldout_loss.push(held_loss);
         let secs = start.elapsed().as_secs_f64();
         writeln!(
@@ -414,6 +426,8 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
         )?;
     }
 
+    let (best_epoch, p) = best;
+    writeln!(progress, "kept epoch {best_epoch}: held-out loss {:.6}", heldout_loss[best_epoch])?;
     let net = quantise(&p);
     let mut acc = [[0f32; HIDDEN]; 2];
     let diff: f64 =
@@ -427,6 +441,7 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
         duplicates,
         k,
         heldout_loss,
+        best_epoch,
         linear_loss,
         quantisation_cp,
     })
