@@ -12,7 +12,9 @@
 //! - [`transcript`]: record and replay sessions; [`analyse`]: `koma analyse`, positions
 //!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts;
 //! - [`solve`]: the exact solver and `koma solve` (Number Shogi), over the game layer,
-//!   reading lines as `analyse` does.
+//!   reading lines as `analyse` does;
+//! - [`train`]: `koma nnue-data` and `koma nnue-train`, the data and the training of
+//!   Kokesu's network evaluation.
 
 pub mod analyse;
 pub mod engine;
@@ -26,5 +28,6 @@ pub mod referee;
 pub mod search;
 pub mod solve;
 pub mod state;
+pub mod train;
 pub mod transcript;
 pub mod tune;

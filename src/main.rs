@@ -1,7 +1,7 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
-//! RUST_LOG asks for it. `koma replay`, `koma analyse` and `koma solve` are for scripts
-//! and tests; the library does their work (`koma::transcript`, `koma::analyse`,
-//! `koma::solve`).
+//! RUST_LOG asks for it. `koma replay`, `koma analyse`, `koma solve`, `koma nnue-data`
+//! and `koma nnue-train` are for scripts and tests; the library does their work
+//! (`koma::transcript`, `koma::analyse`, `koma::solve`, `koma::train`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,6 +17,7 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma                                  play through a GUI, or type USI commands
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
+  koma nnue-data / koma nnue-train      Kokesu's network: data, training (tools/NNUE.md)
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
 protocol/rules.md in the source; README.md has the rest.";
@@ -47,6 +48,8 @@ enum Tool {
     #[command(visible_alias = "analyze")]
     Analyse(koma::analyse::Args),
     Solve(koma::solve::cli::Args),
+    NnueData(koma::train::DataArgs),
+    NnueTrain(koma::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,8 @@ fn main() -> ExitCode {
         }
         Some(Tool::Analyse(a)) => koma::analyse::main(a),
         Some(Tool::Solve(a)) => koma::solve::cli::main(a),
+        Some(Tool::NnueData(a)) => koma::train::data_main(a),
+        Some(Tool::NnueTrain(a)) => koma::train::train_main(a),
         None => {
             let recorder = match &args.record {
                 None => None,

@@ -163,7 +163,9 @@ fn table() -> Vec<Spec> {
         text("NumberShogiArrangement", "mix", Target::Arrangement),
         text("NumberShogiSolution", "builtin", Target::Solution),
     ];
-    for (variant, opt) in games::rule_options() {
+    // The games' rules switches, then their evaluation switches: both are values every
+    // position of the game carries, checked and set by the game.
+    for (variant, opt) in games::rule_options().into_iter().chain(games::eval_options()) {
         let kind = match opt.kind {
             RuleKind::Combo(values) => OptionKind::Combo(values.to_vec()),
             RuleKind::Text => OptionKind::Text,
@@ -328,7 +330,12 @@ impl Options {
             }
             Target::Rule { variant } => {
                 let game = games::descriptor(variant).ok_or("no variant")?;
-                game.check_rule(spec.line.name, value).map_err(|e| e.why)?;
+                let own = |n: &str| game.rule_options.iter().chain(game.eval_options).any(|o| o.name == n);
+                let earlier: Vec<(&str, &str)> = (self.rules.iter())
+                    .filter(|(n, _)| own(n) && **n != spec.line.name)
+                    .map(|(n, v)| (*n, v.as_str()))
+                    .collect();
+                game.check_rule(&earlier, spec.line.name, value).map_err(|e| e.why)?;
                 self.rules.insert(spec.line.name, value.to_string());
                 Change::Rule { variant, name: spec.line.name, value: value.to_string() }
             }

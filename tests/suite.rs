@@ -19,6 +19,7 @@ mod kaninariebi_rules;
 mod kanishogi_perft;
 mod kanishogi_reference;
 mod kanishogi_rules;
+mod kokesu_nnue;
 mod kokesu_perft;
 mod kokesu_rules;
 mod layers;

@@ -42,7 +42,9 @@ pub trait Board: Send {
     /// The start position under the current rules (SFEN).
     fn startpos_sfen(&self) -> String;
     fn rule_options(&self) -> &'static [RuleOption];
-    /// Changes a rules switch; the position goes back to the start position.
+    /// The evaluation's switches, set like rules switches ([`Board::set_rule`]).
+    fn eval_options(&self) -> &'static [RuleOption];
+    /// Changes a rules or evaluation switch; the position goes back to the start position.
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
     /// `position`: applied whole or not at all. On error the board has no position.
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
@@ -88,7 +90,7 @@ impl<G: Game> Default for Tracked<G> {
     }
 }
 
-impl<G: Game> Board for Tracked<G> {
+impl<G: Strategy> Board for Tracked<G> {
     fn variant(&self) -> &'static str {
         G::NAME
     }
@@ -101,9 +103,13 @@ impl<G: Game> Board for Tracked<G> {
         G::rule_options()
     }
 
+    fn eval_options(&self) -> &'static [RuleOption] {
+        G::eval_options()
+    }
+
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
         let mut rules = self.rules;
-        G::set_rule(&mut rules, name, value)?;
+        games::set_switch::<G>(&mut rules, name, value)?;
         self.rules = rules;
         self.current = Ok(Referee::new(G::startpos(&self.rules)));
         Ok(())

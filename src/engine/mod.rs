@@ -259,7 +259,7 @@ impl Engine {
                 };
                 for (opt_name, v) in &next.rules {
                     let board = session.board_mut();
-                    if board.rule_options().iter().any(|o| o.name == *opt_name) {
+                    if board.rule_options().iter().chain(board.eval_options()).any(|o| o.name == *opt_name) {
                         if let Err(e) = board.set_rule(opt_name, v) {
                             return self.error(e.to_string());
                         }

@@ -1,6 +1,6 @@
 //! How to play a game well: what the search asks of a game beyond its rules.
 
-use super::{Game, Outcome};
+use super::{Game, Outcome, RuleError, RuleOption};
 
 /// A proven result from a solved game's shipped table: the outcome for the side to move
 /// under best play, the plies to the end (the fastest win, the slowest loss; 0 for a
@@ -53,6 +53,19 @@ pub trait Strategy: Game {
 
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
+    /// The evaluation's switches (Kokesu's `KokesuEval`): engine options, not rules of the
+    /// game, set like rules switches (their values live in [`Game::Rules`], which every
+    /// position carries; a change resets the position to the start) but listed with the
+    /// engine's options. The default has none.
+    fn eval_options() -> &'static [RuleOption] {
+        &[]
+    }
+    /// Sets one evaluation switch. Unknown names, bad values and a net that cannot be used
+    /// are errors that say why; `rules` is left as it was.
+    fn set_eval_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
+        let _ = rules;
+        Err(RuleError::unknown(name, value))
+    }
     /// Hashes of the slow-changing parts of the position the evaluation may misjudge
     /// (kokesu: the pawns, and each side's other pieces), under each of which the search
     /// learns a correction of the static evaluation (`search::history::Corrections`). A

@@ -9,6 +9,7 @@ pub mod crab;
 pub mod kaninariebi;
 pub mod kanishogi;
 pub mod kokesu;
+pub mod nnue;
 pub mod numbershogi;
 pub mod see;
 pub mod sfen_fields;
@@ -18,6 +19,9 @@ pub mod zobrist;
 use std::sync::OnceLock;
 
 use crate::game::{ChessNotation, Game, Notation, RuleError, RuleOption, Strategy};
+
+/// Checks a switch's value (name, value) after the switches set earlier.
+type CheckSwitch = fn(&[(&str, &str)], &str, &str) -> Result<(), RuleError>;
 
 /// What the protocol edge and the options need to know of a game, without a position,
 /// a table or a thread: its name, board, players, rules switches and chess notation.
@@ -31,27 +35,40 @@ pub struct Descriptor {
     pub players: [&'static str; 2],
     /// The rules switches, in the order `usi` lists them.
     pub rule_options: &'static [RuleOption],
+    /// The evaluation's switches ([`Strategy::eval_options`]).
+    pub eval_options: &'static [RuleOption],
     /// The game in UCI and CECP; `None`: USI only.
     pub chess: Option<ChessNotation>,
-    check_rule: fn(&str, &str) -> Result<(), RuleError>,
+    check_rule: CheckSwitch,
 }
 
 impl Descriptor {
-    fn of<G: Game + Notation>() -> Descriptor {
+    fn of<G: Strategy + Notation>() -> Descriptor {
         Descriptor {
             name: G::NAME,
             files: G::FILES,
             ranks: G::RANKS,
             players: G::SIDE_NAMES,
             rule_options: G::rule_options(),
+            eval_options: G::eval_options(),
             chess: G::CHESS_NOTATION,
-            check_rule: |name, value| G::set_rule(&mut G::Rules::default(), name, value),
+            check_rule: |earlier, name, value| {
+                let mut rules = G::Rules::default();
+                for (n, v) in earlier {
+                    // Values that were accepted before; one that no longer is (a net file
+                    // since removed) is left at its default here.
+                    let _ = set_switch::<G>(&mut rules, n, v);
+                }
+                set_switch::<G>(&mut rules, name, value)
+            },
         }
     }
 
-    /// Checks a rules switch value against the game without changing anything.
-    pub fn check_rule(&self, name: &str, value: &str) -> Result<(), RuleError> {
-        (self.check_rule)(name, value)
+    /// Checks a rules or evaluation switch's value against the game without changing
+    /// anything, the switches set `earlier` applied first (`KokesuEval nnue` takes the net
+    /// of an earlier `KokesuNetFile`).
+    pub fn check_rule(&self, earlier: &[(&str, &str)], name: &str, value: &str) -> Result<(), RuleError> {
+        (self.check_rule)(earlier, name, value)
     }
 }
 
@@ -97,4 +114,19 @@ pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
 /// Every rules switch of every game, with the variant it belongs to.
 pub fn rule_options() -> Vec<(&'static str, RuleOption)> {
     descriptors().iter().flat_map(|d| d.rule_options.iter().map(move |o| (d.name, *o))).collect()
+}
+
+/// Every evaluation switch of every game, with the variant it belongs to.
+pub fn eval_options() -> Vec<(&'static str, RuleOption)> {
+    descriptors().iter().flat_map(|d| d.eval_options.iter().map(move |o| (d.name, *o))).collect()
+}
+
+/// Sets a rules switch ([`Game::set_rule`]) or an evaluation switch
+/// ([`Strategy::set_eval_option`]) of game `G`, by its name.
+pub fn set_switch<G: Strategy>(rules: &mut G::Rules, name: &str, value: &str) -> Result<(), RuleError> {
+    if G::eval_options().iter().any(|o| o.name == name) {
+        G::set_eval_option(rules, name, value)
+    } else {
+        G::set_rule(rules, name, value)
+    }
 }

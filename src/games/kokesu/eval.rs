@@ -613,6 +613,9 @@ fn capture_gain(pos: &Kokesu, to: usize, promo: usize, value: &[i32; 6]) -> i32 
     taken + promoted
 }
 
+/// The largest evaluation either way (far from the search's mate scores).
+pub const MAX_EVAL: i32 = 15000;
+
 /// The evaluation from the side to move's view, in centipawns.
 pub fn evaluate(pos: &Kokesu) -> i32 {
     evaluate_with(pos, weights(), &mut NoTrace)
@@ -673,7 +676,7 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
     // The tempo is the mover's: in sente's view before the sign turns it round.
     t.add(TEMPO, if pos.side == 0 { 1.0 } else { -1.0 });
     let score = if pos.side == 0 { score } else { -score } + w[TEMPO];
-    score.clamp(-15000, 15000)
+    score.clamp(-MAX_EVAL, MAX_EVAL)
 }
 
 /// How much of the endgame score `eg` (sente's view) the side it favours can turn into a

@@ -1,0 +1,119 @@
+//! A small efficiently updatable neural network (NNUE) for a game's evaluation, in integer
+//! arithmetic, independent of the game: the game names its sparse input features (a
+//! [`FeatureSet`]), keeps one [`Accumulator`] in its position and updates it when a move
+//! is played; this module holds the network, its file format ([`format`]) and the loops
+//! ([`kernels`]).
+//!
+//! The network: `inputs` binary features for each side's view (perspective) → an
+//! accumulator of [`HIDDEN`] 16-bit values per perspective (the feature rows added to a
+//! bias) → clipped ReLU (`clamp(x, 0, QA)`) of both halves, the side to move's first →
+//! one output, a dot product with 16-bit weights summed in 32 bits, plus a bias, scaled
+//! to centipawns. As floats (how it is trained, `koma::train`): `h = clamp(b + sum
+//! W[f], 0, 1)`, `y = v_us . h_us + v_them . h_them + c`, `cp = y * scale`; quantised
+//! with `W, b` times [`QA`] and `v` times [`QB`], `c` times `QA * QB`.
+
+pub mod format;
+pub mod kernels;
+
+use thiserror::Error;
+
+pub use kernels::Kernels;
+
+/// The accumulator's width (per perspective). A file of another width is refused.
+pub const HIDDEN: usize = 128;
+/// The accumulator's scale: a float 1.0 is `QA`; the clipped ReLU's top.
+pub const QA: i16 = 255;
+/// The output weights' scale.
+pub const QB: i16 = 64;
+
+/// `HIDDEN` 16-bit values, aligned for SIMD loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Row(pub [i16; HIDDEN]);
+
+impl Row {
+    pub const ZERO: Row = Row([0; HIDDEN]);
+}
+
+/// Both perspectives' accumulators: `[0]` is sente's view, `[1]` gote's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator(pub [Row; 2]);
+
+/// A game's input features, as a network file names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// The number in the file's header (format.rs lists them).
+    pub id: u32,
+    /// How many features each perspective has.
+    pub inputs: usize,
+    /// In words, for error messages.
+    pub name: &'static str,
+}
+
+/// A network file that cannot be used. Each says what is wrong in one line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NetError {
+    #[error("cannot read the file: {0}")]
+    Read(String),
+    #[error("the file is {len} bytes, shorter than the {header}-byte header: not a koma network")]
+    TooShort { len: usize, header: usize },
+    #[error("the file does not start with KOMANNUE: not a koma network")]
+    Magic,
+    #[error("format version {found}; this koma reads version {expected}")]
+    Version { found: u32, expected: u32 },
+    #[error("feature set {found}; this game's is {expected} ({name})")]
+    FeatureSet { found: u32, expected: u32, name: &'static str },
+    #[error("{what} is {found} in the header; this koma needs {expected}")]
+    Shape { what: &'static str, found: u64, expected: u64 },
+    #[error("the file is {found} bytes; its header makes it {expected}")]
+    Size { found: usize, expected: usize },
+    #[error("checksum {found:#018x} does not match the header's {expected:#018x}: the file is damaged")]
+    Checksum { found: u64, expected: u64 },
+}
+
+/// A loaded network: integer weights, ready to evaluate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub feature_set: FeatureSet,
+    /// One row per feature.
+    pub weights: Vec<Row>,
+    pub bias: Row,
+    /// The output weights for the side to move's half and for the other's.
+    pub out_weights: [Row; 2],
+    pub out_bias: i32,
+    /// Centipawns per unit of the float output.
+    pub scale: u32,
+    /// The kernels in use (the best this CPU has; tests switch them).
+    pub kernels: Kernels,
+}
+
+impl Network {
+    /// The accumulator of one perspective computed from scratch: the bias plus the rows
+    /// of `features`.
+    pub fn refresh(&self, acc: &mut Row, features: impl IntoIterator<Item = usize>) {
+        *acc = self.bias.clone();
+        for f in features {
+            self.kernels.update(acc, &[&self.weights[f]], &[]);
+        }
+    }
+
+    /// Adds the rows of `add` and removes those of `sub` (feature indices).
+    #[inline]
+    pub fn update(&self, acc: &mut Row, add: usize, sub: usize, sub2: Option<usize>) {
+        let w = &self.weights;
+        match sub2 {
+            Some(s2) => self.kernels.update(acc, &[&w[add]], &[&w[sub], &w[s2]]),
+            None => self.kernels.update(acc, &[&w[add]], &[&w[sub]]),
+        }
+    }
+
+    /// The evaluation in centipawns, from the view of the side whose accumulator is `us`.
+    #[inline]
+    pub fn evaluate(&self, us: &Row, them: &Row) -> i32 {
+        let [w_us, w_them] = &self.out_weights;
+        let sum = self.kernels.output(us, them, w_us, w_them);
+        let y = i64::from(sum) + i64::from(self.out_bias);
+        let cp = y * i64::from(self.scale) / (i64::from(QA) * i64::from(QB));
+        cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+}

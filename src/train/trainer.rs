@@ -1,0 +1,466 @@
+//! `koma nnue-train`: fits Kokesu's network to training data and writes the net file.
+//!
+//! The float network is the one `crate::games::nnue` evaluates in integers: per
+//! perspective `h = clamp(b + sum W[f], 0, 1)` over the active features, `y = v_us . h_us +
+//! v_them . h_them + c`, centipawns `y * SCALE`. The loss is the mean squared error between
+//! `sigmoid(cp / K)` and the target `lambda * result + (1 - lambda) * sigmoid(score / K)`
+//! (result 0, 0.5, 1 for the side to move; score the data's search score), where K, the
+//! centipawns-to-odds scale, is fitted to the training positions' scores and results first.
+//!
+//! Sparse and hand-written: each position touches about 60 of the 768 x 2 feature rows,
+//! so the forward and backward passes cost `60 * HIDDEN` additions each, and the batch's
+//! gradients go to the dense Adam step of all weights once a batch. (Tensor libraries do
+//! the first layer as a dense 768-wide product or a gather: measured 30 to 50 times slower
+//! per position, tools/NNUE.md.) Weights are kept within the quantised ranges (|W|, |b|,
+//! |v| <= 1.98: an accumulator of 32 pieces cannot overflow 16 bits) and rounded to the
+//! file's integers at the end.
+//!
+//! Deterministic from the seed and the thread count (each thread sums its share of a batch
+//! in order; the shares are added in order).
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::time::Instant;
+
+use super::records::{Record, EMPTY};
+use super::Rng;
+use crate::game::{Game, Strategy};
+use crate::games::kokesu::nnue::{feature, FEATURES};
+use crate::games::kokesu::{Kokesu, KokesuRules};
+use crate::games::nnue::{Kernels, Network, Row, HIDDEN, QA, QB};
+
+/// Centipawns per unit of the float output (the file's `scale`).
+pub const SCALE: f32 = 400.0;
+/// The bound of the quantised weights, as floats.
+const CLIP: f32 = 1.98;
+const INPUTS: usize = 768;
+
+/// What `koma nnue-train` is asked for.
+#[derive(Clone, Debug)]
+pub struct TrainPlan {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// The learning rate is multiplied by this after each epoch.
+    pub lr_decay: f32,
+    /// The weight of the game result in the target (the rest: the search score).
+    pub lambda: f32,
+    /// The share of the positions held out (the last ones: the last games).
+    pub holdout: f32,
+    pub seed: u64,
+    pub threads: usize,
+    /// AdamW's decoupled weight decay of the accumulator weights and biases.
+    pub weight_decay: f32,
+    /// Train on each position's mirror image too.
+    pub mirror: bool,
+}
+
+/// One position as the trainer sees it: the active features of the side to move's
+/// perspective and of the other's, and the target's parts.
+#[derive(Clone)]
+struct Sample {
+    n: u8,
+    us: [u16; 32],
+    them: [u16; 32],
+    score: f32,
+    /// 0, 0.5, 1 for the side to move.
+    result: f32,
+}
+
+/// The sample of a record; `mirror`: of its mirror image (files a and h swapped), a
+/// position of the same value, as Kokesu has no castling.
+fn sample(r: &Record, mirror: bool) -> Sample {
+    let (mut us, mut them, mut n) = ([0u16; 32], [0u16; 32], 0usize);
+    let side = r.side as usize;
+    for (at, &p) in r.squares.iter().enumerate() {
+        let sq = if mirror { at ^ 7 } else { at };
+        if p != EMPTY && n < 32 {
+            us[n] = feature(side, p as usize, sq) as u16;
+            them[n] = feature(side ^ 1, p as usize, sq) as u16;
+            n += 1;
+        }
+    }
+    Sample { n: n as u8, us, them, score: f32::from(r.score), result: f32::from(r.result) / 2.0 }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network's weights (and, shaped alike, its gradients and Adam moments).
+#[derive(Clone)]
+struct Params {
+    w: Vec<f32>,
+    b: Vec<f32>,
+    v: Vec<f32>,
+    c: f32,
+}
+
+impl Params {
+    fn zero() -> Params {
+        Params { w: vec![0.0; INPUTS * HIDDEN], b: vec![0.0; HIDDEN], v: vec![0.0; 2 * HIDDEN], c: 0.0 }
+    }
+
+    fn random(rng: &mut Rng) -> Params {
+        let mut p = Params::zero();
+        let mut uniform = |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
+        let ws = 1.0 / (INPUTS as f32).sqrt();
+        p.w.iter_mut().for_each(|x| *x = uniform(ws));
+        let vs = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        p.v.iter_mut().for_each(|x| *x = uniform(vs));
+        p
+    }
+
+    fn add(&mut self, o: &Params) {
+        for (a, b) in self.w.iter_mut().zip(&o.w).chain(self.b.iter_mut().zip(&o.b)).chain(self.v.iter_mut().zip(&o.v))
+        {
+            *a += b;
+        }
+        self.c += o.c;
+    }
+
+    fn clear(&mut self) {
+        self.w.iter_mut().chain(&mut self.b).chain(&mut self.v).for_each(|x| *x = 0.0);
+        self.c = 0.0;
+    }
+}
+
+/// The accumulator of one perspective, as floats.
+fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
+    acc.copy_from_slice(&p.b);
+    for &f in features {
+        let row = &p.w[f as usize * HIDDEN..][..HIDDEN];
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a += w;
+        }
+    }
+}
+
+/// The float network's output in centipawns.
+fn forward(p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
+    let n = s.n as usize;
+    accumulate(p, &s.us[..n], &mut acc[0]);
+    accumulate(p, &s.them[..n], &mut acc[1]);
+    let mut y = p.c;
+    for (half, a) in acc.iter().enumerate() {
+        let v = &p.v[half * HIDDEN..][..HIDDEN];
+        y += a.iter().zip(v).map(|(&a, &v)| a.clamp(0.0, 1.0) * v).sum::<f32>();
+    }
+    y * SCALE
+}
+
+/// Adds the loss's gradient for `s` to `g`; returns the squared error.
+fn backward(p: &Params, s: &Sample, k: f32, lambda: f32, g: &mut Params) -> f32 {
+    let mut acc = [[0f32; HIDDEN]; 2];
+    let cp = forward(p, s, &mut acc);
+    let pred = sigmoid(cp / k);
+    let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k);
+    let err = pred - target;
+    let dy = 2.0 * err * pred * (1.0 - pred) / k * SCALE;
+    g.c += dy;
+    let n = s.n as usize;
+    for (half, features) in [&s.us[..n], &s.them[..n]].into_iter().enumerate() {
+        let v = &p.v[half * HIDDEN..][..HIDDEN];
+        let gv = &mut g.v[half * HIDDEN..][..HIDDEN];
+        let mut dh = [0f32; HIDDEN];
+        for i in 0..HIDDEN {
+            let a = acc[half][i];
+            gv[i] += dy * a.clamp(0.0, 1.0);
+            dh[i] = if a > 0.0 && a < 1.0 { dy * v[i] } else { 0.0 };
+        }
+        for (gb, d) in g.b.iter_mut().zip(&dh) {
+            *gb += d;
+        }
+        for &f in features {
+            let row = &mut g.w[f as usize * HIDDEN..][..HIDDEN];
+            for (gw, d) in row.iter_mut().zip(&dh) {
+                *gw += d;
+            }
+        }
+    }
+    err * err
+}
+
+/// The mean squared error over `samples`.
+fn loss(p: &Params, samples: &[Sample], k: f32, lambda: f32) -> f64 {
+    let mut acc = [[0f32; HIDDEN]; 2];
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let pred = sigmoid(forward(p, s, &mut acc) / k);
+            let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k);
+            f64::from((pred - target) * (pred - target))
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The K of `sigmoid(score / K)` that best predicts the results (ternary search).
+pub fn fit_k(samples: &[(f32, f32)]) -> f32 {
+    let err = |k: f32| samples.iter().map(|&(s, r)| (sigmoid(s / k) - r).powi(2)).sum::<f32>();
+    let (mut lo, mut hi) = (20.0f32, 4000.0f32);
+    for _ in 0..60 {
+        let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if err(a) < err(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Adam over all weights.
+struct Adam {
+    m: Params,
+    s: Params,
+    t: i32,
+}
+
+impl Adam {
+    /// One step; `decay`: decoupled weight decay of the feature weights (AdamW), per unit
+    /// of the learning rate.
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32, decay: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let (c1, c2) = (1.0 - B1.powi(self.t), 1.0 - B2.powi(self.t));
+        let update = |x: &mut f32, g: f32, m: &mut f32, s: &mut f32| {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *s = B2 * *s + (1.0 - B2) * g * g;
+            *x -= lr * (*m / c1) / ((*s / c2).sqrt() + EPS);
+        };
+        let groups = [(&mut p.w, &g.w, &mut self.m.w, &mut self.s.w), (&mut p.b, &g.b, &mut self.m.b, &mut self.s.b)];
+        for (x, g, m, s) in groups {
+            for i in 0..x.len() {
+                x[i] -= lr * decay * x[i];
+                update(&mut x[i], g[i], &mut m[i], &mut s[i]);
+                x[i] = x[i].clamp(-CLIP, CLIP);
+            }
+        }
+        for i in 0..p.v.len() {
+            update(&mut p.v[i], g.v[i], &mut self.m.v[i], &mut self.s.v[i]);
+            p.v[i] = p.v[i].clamp(-CLIP, CLIP);
+        }
+        update(&mut p.c, g.c, &mut self.m.c, &mut self.s.c);
+    }
+}
+
+/// The integer network of float weights `p`.
+fn quantise(p: &Params) -> Network {
+    let q = |x: f32, scale: f32| (x * scale).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    let row = |xs: &[f32], scale: f32| {
+        let mut r = Row::ZERO;
+        for (o, &x) in r.0.iter_mut().zip(xs) {
+            *o = q(x, scale);
+        }
+        r
+    };
+    let (qa, qb) = (f32::from(QA), f32::from(QB));
+    Network {
+        feature_set: FEATURES,
+        weights: p.w.chunks_exact(HIDDEN).map(|w| row(w, qa)).collect(),
+        bias: row(&p.b, qa),
+        out_weights: [row(&p.v[..HIDDEN], qb), row(&p.v[HIDDEN..], qb)],
+        out_bias: (p.c * qa * qb).round() as i32,
+        scale: SCALE as u32,
+        kernels: Kernels::best(),
+    }
+}
+
+/// The SFEN of a record's position (ply 1).
+pub fn sfen(r: &Record) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let p = r.squares[rank * 8 + file];
+            if p == EMPTY {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+                empty = 0;
+            }
+            let letter = char::from(b"pnbrqk"[p as usize % 6]);
+            s.push(if p < 6 { letter.to_ascii_uppercase() } else { letter });
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if r.side == 0 { " b - 1" } else { " w - 1" });
+    s
+}
+
+/// The loss of the linear evaluation on `records` (a baseline for the net's): the
+/// records koma cannot set up (none from `koma nnue-data`) are left out.
+fn linear_loss(records: &[&Record], k: f32, lambda: f32) -> f64 {
+    let rules = KokesuRules::default();
+    let (mut total, mut n) = (0f64, 0usize);
+    for r in records {
+        if let Ok(pos) = Kokesu::from_sfen(&sfen(r), &rules) {
+            let pred = sigmoid(pos.evaluate() as f32 / k);
+            let target = lambda * f32::from(r.result) / 2.0 + (1.0 - lambda) * sigmoid(f32::from(r.score) / k);
+            total += f64::from((pred - target) * (pred - target));
+            n += 1;
+        }
+    }
+    total / n.max(1) as f64
+}
+
+/// The integer network's evaluation of a sample, in centipawns.
+fn integer_eval(net: &Network, s: &Sample) -> i32 {
+    let n = s.n as usize;
+    let (mut us, mut them) = (Row::ZERO, Row::ZERO);
+    net.refresh(&mut us, s.us[..n].iter().map(|&f| f as usize));
+    net.refresh(&mut them, s.them[..n].iter().map(|&f| f as usize));
+    net.evaluate(&us, &them)
+}
+
+/// What a training run made.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    pub net: Network,
+    /// Positions trained on (mirror images not counted).
+    pub train_positions: usize,
+    pub heldout_positions: usize,
+    pub duplicates: usize,
+    pub k: f32,
+    /// The held-out loss of the starting weights and after each epoch.
+    pub heldout_loss: Vec<f64>,
+    /// The epoch whose weights were kept: the least held-out loss.
+    pub best_epoch: usize,
+    /// The linear evaluation's loss on the held-out positions.
+    pub linear_loss: f64,
+    /// Mean |integer - float| evaluation on the held-out positions, centipawns.
+    pub quantisation_cp: f64,
+}
+
+/// Trains on `records` (the files' records in order) and reports each epoch on
+/// `progress`.
+pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) -> std::io::Result<TrainSummary> {
+    // Deduplicate (the same squares and side to move), keeping the first.
+    let mut seen = HashSet::new();
+    let unique: Vec<&Record> = records.iter().filter(|r| seen.insert((r.squares, r.side))).collect();
+    let duplicates = records.len() - unique.len();
+    let held = ((unique.len() as f32 * plan.holdout).round() as usize).min(unique.len().saturating_sub(1));
+    let split = unique.len() - held;
+    let mirrors: &[bool] = if plan.mirror { &[false, true] } else { &[false] };
+    let mut train_set: Vec<Sample> =
+        unique[..split].iter().flat_map(|r| mirrors.iter().map(move |&m| sample(r, m))).collect();
+    let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r, false)).collect();
+    let k = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
+    writeln!(
+        progress,
+        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k:.1}",
+        unique.len(),
+        split,
+        if plan.mirror { " with their mirror images" } else { "" },
+        heldout.len()
+    )?;
+
+    let mut rng = Rng(plan.seed);
+    let mut p = Params::random(&mut rng);
+    let mut adam = Adam { m: Params::zero(), s: Params::zero(), t: 0 };
+    let threads = plan.threads.max(1);
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero()).collect();
+    let mut heldout_loss = vec![loss(&p, &heldout, k, plan.lambda)];
+    let linear_loss = linear_loss(&unique[split..], k, plan.lambda);
+    writeln!(progress, "epoch 0: held-out loss {:.6} (the linear evaluation's: {linear_loss:.6})", heldout_loss[0])?;
+    let mut lr = plan.lr;
+    // The weights of the epoch with the least held-out loss (early stopping).
+    let mut best = (0, p.clone());
+    for epoch in 1..=plan.epochs {
+        let start = Instant::now();
+        // Fisher-Yates with the run's generator.
+        for i in (1..train_set.len()).rev() {
+            train_set.swap(i, rng.below(i + 1));
+        }
+        let mut train_error = 0f64;
+        for batch in train_set.chunks(plan.batch.max(1)) {
+            let share = batch.len().div_ceil(threads);
+            let errors: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(share.max(1)))
+                    .map(|(g, part)| {
+                        let p = &p;
+                        scope.spawn(move || {
+                            g.clear();
+                            part.iter().map(|s| f64::from(backward(p, s, k, plan.lambda, g))).sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
+            });
+            train_error += errors.iter().sum::<f64>();
+            let used = errors.len();
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest.iter().take(used - 1) {
+                first[0].add(g);
+            }
+            let scale = 1.0 / batch.len() as f32;
+            let g = &mut first[0];
+            g.w.iter_mut().chain(&mut g.b).chain(&mut g.v).for_each(|x| *x *= scale);
+            g.c *= scale;
+            adam.step(&mut p, g, lr, plan.weight_decay);
+        }
+        lr *= plan.lr_decay;
+        let held_loss = loss(&p, &heldout, k, plan.lambda);
+        if heldout_loss.iter().all(|&l| held_loss < l) {
+            best = (epoch, p.clone());
+        }
+        heldout_loss.push(held_loss);
+        let secs = start.elapsed().as_secs_f64();
+        writeln!(
+            progress,
+            "epoch {epoch}: train loss {:.6}, held-out loss {held_loss:.6}, {secs:.1} s ({:.0} positions/s)",
+            train_error / train_set.len().max(1) as f64,
+            train_set.len() as f64 / secs.max(1e-9)
+        )?;
+    }
+
+    let (best_epoch, p) = best;
+    writeln!(progress, "kept epoch {best_epoch}: held-out loss {:.6}", heldout_loss[best_epoch])?;
+    let net = quantise(&p);
+    let mut acc = [[0f32; HIDDEN]; 2];
+    let diff: f64 =
+        heldout.iter().map(|s| f64::from((integer_eval(&net, s) as f32 - forward(&p, s, &mut acc)).abs())).sum();
+    let quantisation_cp = diff / heldout.len().max(1) as f64;
+    writeln!(progress, "quantised: mean |integer - float| evaluation {quantisation_cp:.2} cp on held-out positions")?;
+    Ok(TrainSummary {
+        net,
+        train_positions: split,
+        heldout_positions: heldout.len(),
+        duplicates,
+        k,
+        heldout_loss,
+        best_epoch,
+        linear_loss,
+        quantisation_cp,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// A record's SFEN sets up the position it was made from.
+    #[test]
+    fn records_give_back_their_positions() {
+        let rules = KokesuRules::default();
+        for text in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1"] {
+            let pos = Kokesu::from_sfen(text, &rules).unwrap();
+            let side = u8::from(text.contains(" w "));
+            let r = Record { squares: *pos.squares(), side, result: 1, score: 0, ply: 0 };
+            assert_eq!(sfen(&r), text);
+        }
+    }
+}

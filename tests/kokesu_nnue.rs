@@ -1,0 +1,219 @@
+//! Kokesu's network evaluation (issue 34): accumulators kept up to date equal ones made
+//! from scratch, the SIMD and portable kernels agree, bad net files and option values are
+//! refused with one error each, the option switches the evaluation, and the data and
+//! training commands run end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use koma::game::{Game, Strategy};
+use koma::games::kokesu::nnue::{builtin, refreshed, stats};
+use koma::games::kokesu::{Kokesu, KokesuRules};
+use koma::games::nnue::{format, Kernels};
+
+fn rules(eval: &str) -> KokesuRules {
+    let mut r = KokesuRules::default();
+    Kokesu::set_eval_option(&mut r, "KokesuEval", eval).expect("the built-in net loads");
+    r
+}
+
+/// Positions along random games (a pass now and then), each with its parent.
+fn random_walk(seed: u64, games: usize, rules: &KokesuRules, mut visit: impl FnMut(&Kokesu, &Kokesu, bool)) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = Kokesu::startpos(rules);
+        for _ in 0..120 {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let child = match pos.null_move().filter(|_| rng.u8(..) < 20) {
+                Some(passed) => passed,
+                None => {
+                    let mut c = pos.clone();
+                    c.play(moves[rng.usize(..moves.len())]);
+                    c
+                }
+            };
+            visit(&pos, &child, rng.bool());
+            pos = child;
+        }
+    }
+}
+
+fn child_side(pos: &Kokesu) -> usize {
+    usize::from(pos.side_to_move() == koma::game::Color::Gote)
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("koma-nnue-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_after_random_moves() {
+    let rules = rules("nnue");
+    let net = builtin().unwrap().0;
+    let before = stats();
+    let mut checked = 0;
+    random_walk(1, 30, &rules, |parent, child, look| {
+        // The search evaluates most positions, not all: a child whose parent was not looked
+        // at gets its accumulators from another board's (an earlier game's at that ply) or
+        // from scratch, the others from the parent's.
+        if !look {
+            return;
+        }
+        let acc = child.accumulator().unwrap();
+        assert_eq!(acc, refreshed(net, child.squares()), "{}", child.to_sfen());
+        assert_eq!(
+            child.evaluate(),
+            net.evaluate(&acc.0[child_side(child)], &acc.0[1 - child_side(child)]).clamp(-15000, 15000)
+        );
+        // Back at the parent after the child (copy-make's unmake): still its own.
+        assert_eq!(parent.accumulator().unwrap(), refreshed(net, parent.squares()), "{}", parent.to_sfen());
+        checked += 1;
+    });
+    let after = stats();
+    assert!(checked > 500, "{checked}");
+    assert!(after.updated - before.updated > 300, "{before:?} {after:?}");
+    assert!(after.refreshed - before.refreshed > 20, "{before:?} {after:?}");
+}
+
+#[test]
+fn simd_and_portable_kernels_give_the_same_evaluations() {
+    let net = builtin().unwrap().0;
+    if !Kernels::Avx2.available() {
+        eprintln!("no AVX2 on this CPU: only the portable kernels run");
+        return;
+    }
+    let (mut portable, mut simd) = (net.clone(), net.clone());
+    portable.kernels = Kernels::Portable;
+    simd.kernels = Kernels::Avx2;
+    let mut seen = 0;
+    random_walk(2, 20, &rules("linear"), |_, pos, _| {
+        let (a, b) = (refreshed(&portable, pos.squares()), refreshed(&simd, pos.squares()));
+        assert_eq!(a, b);
+        for side in 0..2 {
+            let (us, them) = (&a.0[side], &a.0[side ^ 1]);
+            assert_eq!(portable.evaluate(us, them), simd.evaluate(us, them), "{}", pos.to_sfen());
+        }
+        seen += 1;
+    });
+    assert!(seen > 1000);
+}
+
+#[test]
+fn the_option_switches_the_evaluation() {
+    let (linear, nnue) = (rules("linear"), rules("nnue"));
+    let net = builtin().unwrap().0;
+    let mut differ = 0;
+    random_walk(3, 5, &linear, |_, pos, _| {
+        let sfen = pos.to_sfen();
+        let with_net = Kokesu::from_sfen(&sfen, &nnue).unwrap();
+        let acc = refreshed(net, pos.squares());
+        let side = usize::from(sfen.contains(" w "));
+        let want = net.evaluate(&acc.0[side], &acc.0[side ^ 1]).clamp(-15000, 15000);
+        assert_eq!(with_net.evaluate(), want, "{sfen}");
+        differ += usize::from(with_net.evaluate() != pos.evaluate());
+        // Equal positions whatever their accumulators.
+        assert_eq!(Kokesu::from_sfen(&sfen, &nnue).unwrap(), with_net);
+    });
+    assert!(differ > 100, "{differ}");
+    let mut r = KokesuRules::default();
+    let e = Kokesu::set_eval_option(&mut r, "KokesuEval", "fast").unwrap_err();
+    assert_eq!(e.to_string(), "option KokesuEval: 'fast' is not one of linear, nnue");
+    assert_eq!(r, KokesuRules::default());
+}
+
+fn koma_lines(commands: &[&str]) -> Vec<String> {
+    let out =
+        Command::new(assert_cmd::cargo::cargo_bin("koma")).args(commands).env_remove("RUST_LOG").output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+fn bench_nodes(lines: &[String]) -> u64 {
+    let total = lines.iter().find_map(|l| l.strip_prefix("Nodes searched  : ")).expect("a bench total");
+    total.trim().parse().unwrap()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+}
+
+#[test]
+fn bad_net_files_are_refused_with_one_error_and_the_linear_evaluation_stays() {
+    let good = format::write(builtin().unwrap().0);
+    let mut wrong_magic = good.clone();
+    wrong_magic[0] = b'X';
+    let mut wrong_width = good.clone();
+    wrong_width[20..24].copy_from_slice(&256u32.to_le_bytes());
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("magic", &wrong_magic, "not a koma network"),
+        ("width", &wrong_width, "the accumulator width is 256 in the header; this koma needs 128"),
+        ("short", &good[..good.len() - 10], "bytes; its header makes it"),
+        ("empty", b"", "shorter than the 64-byte header"),
+    ];
+    let variant = "setoption name USI_Variant value kokesu";
+    let linear = bench_nodes(&koma_lines(&[variant, "bench 4", "quit"]));
+    let nnue = bench_nodes(&koma_lines(&[variant, "setoption name KokesuEval value nnue", "bench 4", "quit"]));
+    assert_ne!(linear, nnue, "the net searches other trees");
+    for (name, bytes, why) in cases {
+        let path = temp(name);
+        std::fs::write(&path, bytes).unwrap();
+        let set_file = format!("setoption name KokesuNetFile value {}", path.display());
+        // Set before or after KokesuEval: the file is refused, the evaluation stays.
+        let lines = koma_lines(&[variant, &set_file, "setoption name KokesuEval value nnue", "bench 4", "quit"]);
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{lines:?}");
+        assert!(errs[0].starts_with("info string error: option KokesuNetFile: bad value"), "{}", errs[0]);
+        assert!(errs[0].contains(why), "{name}: {}", errs[0]);
+        assert_eq!(bench_nodes(&lines), nnue, "{name}: the built-in net stays");
+        let lines = koma_lines(&[variant, &set_file, "bench 4", "quit"]);
+        assert_eq!((errors(&lines).len(), bench_nodes(&lines)), (1, linear), "{name}");
+        let _ = std::fs::remove_file(path);
+    }
+    let lines = koma_lines(&[variant, "setoption name KokesuEval value fast", "bench 4", "quit"]);
+    assert_eq!(
+        errors(&lines),
+        ["info string error: option KokesuEval: bad value 'fast': 'fast' is not one of linear, nnue"]
+    );
+    assert_eq!(bench_nodes(&lines), linear);
+}
+
+#[test]
+fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
+    let (data, net) = (temp("tiny.data"), temp("tiny.nnue"));
+    let run = |args: &[&str]| {
+        let out = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{args:?}: {text}");
+        text
+    };
+    let d = data.to_str().unwrap();
+    let said = run(&["nnue-data", "--games", "2", "--play-nodes", "100", "--score-nodes", "200", "--out", d]);
+    assert!(said.contains("2 games, "), "{said}");
+    let records = koma::train::records::parse(&std::fs::read(&data).unwrap()).unwrap();
+    assert!(records.len() > 20, "{}", records.len());
+    let n = net.to_str().unwrap();
+    let said = run(&["nnue-train", "--epochs", "2", "--batch", "64", "--out", n, d, d]);
+    assert!(said.contains("duplicates left out") && said.contains("epoch 2: train loss"), "{said}");
+    let bytes = std::fs::read(&net).unwrap();
+    format::parse(&bytes, koma::games::kokesu::nnue::FEATURES).expect("a loadable net");
+    let set_file = format!("setoption name KokesuNetFile value {n}");
+    let lines = koma_lines(&[
+        "setoption name USI_Variant value kokesu",
+        "setoption name KokesuEval value nnue",
+        &set_file,
+        "go depth 4",
+        "quit",
+    ]);
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
+    // Training data that is not data is one error, no net.
+    let said = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(["nnue-train", "--out", n, n]).output().unwrap();
+    assert!(!said.status.success());
+    assert!(String::from_utf8_lossy(&said.stdout).contains("not a koma training data file"));
+    let _ = (std::fs::remove_file(data), std::fs::remove_file(net));
+}
