@@ -12,7 +12,8 @@
 //! - [`transcript`]: record and replay sessions; [`analyse`]: `koma analyse`, positions
 //!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts;
 //! - [`solve`]: the exact solver and `koma solve` (Number Shogi), over the game layer,
-//!   reading lines as `analyse` does.
+//!   reading lines as `analyse` does;
+//! - [`serve`]: `koma serve`, the games in a browser over a local web server.
 
 pub mod analyse;
 pub mod engine;
@@ -24,6 +25,7 @@ pub mod perft;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod serve;
 pub mod solve;
 pub mod state;
 pub mod transcript;

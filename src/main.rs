@@ -17,6 +17,7 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma                                  play through a GUI, or type USI commands
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
+  koma serve --open                     play every game in a browser
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
 protocol/rules.md in the source; README.md has the rest.";
@@ -47,6 +48,9 @@ enum Tool {
     #[command(visible_alias = "analyze")]
     Analyse(koma::analyse::Args),
     Solve(koma::solve::cli::Args),
+    /// Play the games in a browser: a local web server with a board for each game, koma
+    /// as either player (`koma serve --open`).
+    Serve(koma::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Analyse(a)) => koma::analyse::main(a),
         Some(Tool::Solve(a)) => koma::solve::cli::main(a),
+        Some(Tool::Serve(a)) => koma::serve::main(a),
         None => {
             let recorder = match &args.record {
                 None => None,

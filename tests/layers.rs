@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["transcript", "jsonl"],
     &["analyse"],
     &["solve"],
+    &["serve"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
