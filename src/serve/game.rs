@@ -43,6 +43,17 @@ impl Shared {
     }
 }
 
+/// What a search's `bestmove` is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    /// koma's move in the game: played.
+    Play,
+    /// An analysis the page asked for: shown, not played.
+    Hint,
+    /// A search stopped by a change (undo, a new position): its move is dropped.
+    Drop,
+}
+
 /// A game's position and moves as the server keeps them.
 struct Game {
     id: String,
@@ -60,8 +71,8 @@ struct Game {
     state: GameState,
     legal: Vec<String>,
     engine: std::sync::mpsc::Sender<Command>,
-    /// One entry per `go` whose `bestmove` has not come: whether to play it.
-    pending: VecDeque<bool>,
+    /// One entry per `go` whose `bestmove` has not come: what to do with it.
+    pending: VecDeque<Pending>,
     /// The last score of the running search (sente's view).
     score: Option<i32>,
     followers: Vec<Outbox>,
@@ -263,8 +274,18 @@ impl Game {
                 self.paused = self.seats.b == Seat::Koma && self.seats.w == Seat::Koma;
                 self.changed()
             }
+            ClientMsg::Analyse => {
+                if self.thinking() {
+                    return Err("koma is thinking already".into());
+                }
+                if self.state.result.is_some() {
+                    return Err("the game is over: there is nothing to analyse".into());
+                }
+                self.go(Pending::Hint);
+                Ok(())
+            }
             ClientMsg::Stop => {
-                if self.pending.back() == Some(&true) {
+                if self.thinking() {
                     let _ = self.engine.send(Command::Stop);
                 }
                 Ok(())
@@ -309,18 +330,23 @@ impl Game {
     }
 
     fn thinking(&self) -> bool {
-        self.pending.back() == Some(&true)
+        matches!(self.pending.back(), Some(Pending::Play | Pending::Hint))
     }
 
     /// Whether the search whose events come now is one whose move will be played.
     fn searching_now(&self) -> bool {
-        self.pending.front() == Some(&true)
+        matches!(self.pending.front(), Some(Pending::Play | Pending::Hint))
     }
 
     fn maybe_go(&mut self) {
         if self.paused || self.thinking() || self.state.result.is_some() || self.seat_to_move() != Seat::Koma {
             return;
         }
+        self.go(Pending::Play);
+    }
+
+    /// Starts a search of the current position under the game's limit.
+    fn go(&mut self, what: Pending) {
         let mut go = GoParams::default();
         match self.limit {
             Limit::Movetime(ms) => go.movetime = Some(ms),
@@ -330,7 +356,7 @@ impl Game {
         self.score = None;
         let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() });
         let _ = self.engine.send(Command::Go(go));
-        self.pending.push_back(true);
+        self.pending.push_back(what);
         self.broadcast(json!({ "type": "thinking", "thinking": true }).to_string());
     }
 
@@ -339,7 +365,7 @@ impl Game {
         if self.thinking() {
             let _ = self.engine.send(Command::Stop);
         }
-        self.pending.iter_mut().for_each(|p| *p = false);
+        self.pending.iter_mut().for_each(|p| *p = Pending::Drop);
     }
 
     fn engine_event(&mut self, event: Event) {
@@ -352,8 +378,13 @@ impl Game {
                 self.broadcast(json!({ "type": "info", "message": text }).to_string());
             }
             Event::BestMove { mv, .. } => {
-                let play = self.pending.pop_front().unwrap_or(false);
+                let what = self.pending.pop_front().unwrap_or(Pending::Drop);
+                let play = what == Pending::Play;
                 match mv {
+                    Some(mv) if what == Pending::Hint => {
+                        self.broadcast(json!({ "type": "thinking", "thinking": false }).to_string());
+                        self.broadcast(json!({ "type": "info", "best": mv, "sente": self.score }).to_string());
+                    }
                     Some(mv) if play && self.legal.contains(&mv) => {
                         self.moves.push(mv);
                         self.evals.push(self.score);

@@ -97,6 +97,8 @@ pub enum ClientMsg {
     Seats { seats: Seats, limit: Limit },
     /// A position pasted in: `position ...` as in USI, `sfen ...`, or a bare SFEN.
     Paste { text: String },
+    /// Ask koma for its move and evaluation here, without playing it.
+    Analyse,
     /// Ask koma to move now (stops its search with the best move so far).
     Stop,
 }

@@ -169,6 +169,7 @@ function render() {
   $("pause").hidden = !(game.seats.b === "koma" && game.seats.w === "koma");
   $("pause").textContent = game.paused ? "Resume" : "Pause";
   $("stop").disabled = !game.thinking;
+  $("analyse").disabled = game.thinking || !!game.state.result;
 }
 
 function renderStatus(g) {
@@ -215,7 +216,9 @@ function renderInfo(g) {
   if (!info) { box.textContent = game.thinking ? "koma is thinking…" : "—"; return; }
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
-  box.textContent = `depth ${info.depth} · ${formatScore(info.sente, g)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}`;
+  const best = info.best ? `koma's move here: ${info.best}\n` : "";
+  const line = info.depth ? `depth ${info.depth} · ${formatScore(info.sente, g)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
+  box.textContent = best + line;
 }
 
 function renderGraph() {
@@ -223,7 +226,11 @@ function renderGraph() {
   svg.replaceChildren();
   const W = 300, H = 100;
   el("rect", { width: W, height: H, fill: "#fbf7ee" }, svg);
-  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#bbb" }, svg);
+  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#bbb", "stroke-dasharray": "4 3" }, svg);
+  const names = games[game.variant].players;
+  for (const [y, s] of [[11, `${names[0]} ahead`], [H - 5, `${names[1]} ahead`]]) {
+    el("text", { x: 4, y, class: "graphlabel" }, svg).textContent = s;
+  }
   const evals = game.evals.slice();
   if (info && info.sente !== undefined && game.thinking) evals.push(info.sente);
   const n = Math.max(evals.length, 10);
@@ -316,18 +323,18 @@ function connect() {
     } else if (msg.type === "state") {
       const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
       if (changed) { sel = null; first = null; }
+      if (!game || game.game !== msg.game) info = null;
       if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
       game = msg;
-      if (!msg.thinking) info = null;
       history.replaceState(null, "", `#game=${msg.game}`);
       localStorage.setItem("koma-game", msg.game);
       document.body.dataset.variant = msg.variant;
       document.body.dataset.ply = String(msg.moves.length);
       render();
     } else if (msg.type === "thinking") {
-      if (game) { game.thinking = msg.thinking; info = null; render(); }
+      if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
     } else if (msg.type === "info") {
-      info = msg;
+      info = msg.best ? { ...(info || {}), best: msg.best } : msg;
       if (game) { renderInfo(games[game.variant]); renderGraph(); }
     } else if (msg.type === "error") {
       if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
@@ -369,6 +376,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("undo").onclick = () => { first = null; sel = null; send({ type: "undo" }); };
   $("pause").onclick = () => send({ type: "pause", paused: !game.paused });
   $("stop").onclick = () => send({ type: "stop" });
+  $("analyse").onclick = () => send({ type: "analyse" });
   $("seats").onclick = () => { const s = settings(); send({ type: "seats", seats: s.seats, limit: s.limit }); };
   $("flip").onclick = () => { flipped = !flipped; render(); };
   $("pass").onclick = pass;
