@@ -191,6 +191,10 @@ async fn screenshot(c: &Client, name: &str) {
     std::fs::create_dir_all(&dir).expect("screenshot folder");
     let png = c.screenshot().await.expect("a screenshot");
     std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot written");
+    // The board alone, with its hands and banner (the README's pictures).
+    let board = c.find(Locator::Id("play")).await.expect("the board's section");
+    let png = board.screenshot().await.expect("a screenshot of the board");
+    std::fs::write(dir.join(format!("{name}-board.png")), png).expect("screenshot written");
 }
 
 /// Plays `from`-`to` by clicking and waits for koma's answer.
