@@ -23,6 +23,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::sync::mpsc::unbounded_channel;
 
@@ -93,6 +94,11 @@ async fn serve(args: Args) -> ExitCode {
         }
     });
     let app = Router::new().route("/ws", get(websocket)).merge(assets::routes()).with_state(registry);
+    // Small messages go out at once: with Nagle's algorithm, the second of two quick
+    // messages (a state, then `thinking`) waited for the browser's delayed ACK, 40 ms.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     match axum::serve(listener, app).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
