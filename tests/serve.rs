@@ -104,6 +104,10 @@ async fn bad_and_oversized_messages_get_errors_and_the_server_goes_on() {
     send(&mut ws, json!({ "type": "move", "move": "5g5e" })).await;
     let st = until(&mut ws, "state").await;
     assert_eq!(st["moves"], json!(["5g5e"]));
+    send(&mut ws, json!({ "type": "undo" })).await;
+    assert_eq!(until(&mut ws, "state").await["moves"], json!([]));
+    send(&mut ws, json!({ "type": "move", "move": "5g5e" })).await;
+    assert_eq!(until(&mut ws, "state").await["moves"], json!(["5g5e"]));
 
     // A message over the wire limit (1 MiB) ends that connection, and only that one.
     let huge = format!(r#"{{"type":"paste","text":"{}"}}"#, "x".repeat(2 << 20));
