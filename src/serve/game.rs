@@ -228,6 +228,8 @@ impl Game {
                 if !self.legal.contains(&mv) {
                     return Err(format!("illegal move: {mv}"));
                 }
+                // An analysis of the position before the move is of no use now.
+                self.cancel_search();
                 self.moves.push(mv);
                 self.evals.push(None);
                 self.changed()
@@ -380,11 +382,14 @@ impl Game {
             Event::BestMove { mv, .. } => {
                 let what = self.pending.pop_front().unwrap_or(Pending::Drop);
                 let play = what == Pending::Play;
-                match mv {
-                    Some(mv) if what == Pending::Hint => {
-                        self.broadcast(json!({ "type": "thinking", "thinking": false }).to_string());
+                if what == Pending::Hint {
+                    self.broadcast(json!({ "type": "thinking", "thinking": false }).to_string());
+                    if let Some(mv) = mv {
                         self.broadcast(json!({ "type": "info", "best": mv, "sente": self.score }).to_string());
                     }
+                    return;
+                }
+                match mv {
                     Some(mv) if play && self.legal.contains(&mv) => {
                         self.moves.push(mv);
                         self.evals.push(self.score);
