@@ -323,7 +323,9 @@ function connect() {
     } else if (msg.type === "state") {
       const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
       if (changed) { sel = null; first = null; }
-      if (!game || game.game !== msg.game) info = null;
+      // koma's last words are about a position that is gone after a new game, an undo
+      // or a pasted position.
+      if (!game || game.game !== msg.game || msg.start !== game.start || msg.moves.length < game.moves.length) info = null;
       if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
       game = msg;
       history.replaceState(null, "", `#game=${msg.game}`);

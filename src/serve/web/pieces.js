@@ -30,6 +30,8 @@ function shogi(g, variant, letter, promoted, owner) {
       text(body, 12, 17, String(value), 11, "#222");
     } else {
       text(body, 0, 3, String(value), 30, "#1b1b1b");
+      // Turned round for gote, a 6 would read as 9: a bar under it, as on printed sets.
+      if (value === 6) el("line", { x1: -7, y1: 18, x2: 7, y2: 18, stroke: "#1b1b1b", "stroke-width": 2.5 }, body);
     }
   } else {
     text(body, 0, 3, (promoted ? "+" : "") + letter.toUpperCase(), promoted ? 21 : 26, promoted ? "#b3121f" : "#1b1b1b");
