@@ -14,6 +14,8 @@ let first = null;      // a crab turn's normal move, while its bond move is pick
 let flipped = false;
 let info = null;       // the last `info` of the running search
 let notice = "";
+let sentAt = null;     // when the last move was sent (performance.now), for the timings
+const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
 
 // A move part: {from: "5d" | "P*", to: "2d", suffix: "" | "+" | "q" ...}
 function part(token) {
@@ -113,6 +115,7 @@ function picked(token) {
   const move = first === null ? token : `${first},${token}`;
   first = null;
   say("");
+  sentAt = performance.now();
   send({ type: "move", move });
 }
 
@@ -332,7 +335,13 @@ function connect() {
       localStorage.setItem("koma-game", msg.game);
       document.body.dataset.variant = msg.variant;
       document.body.dataset.ply = String(msg.moves.length);
+      const searched = info && info.time !== undefined ? info.time : 0;
       render();
+      if (sentAt !== null && !msg.thinking && msg.seats[msg.state.side] === "human" && msg.moves.length > 0) {
+        const t0 = sentAt;
+        sentAt = null;
+        requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
+      }
     } else if (msg.type === "thinking") {
       if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
     } else if (msg.type === "info") {
@@ -360,7 +369,7 @@ function moveText() {
 }
 
 // What the page shows, for the browser tests to read (they play by clicking).
-window.koma = { game: () => game, notice: () => notice };
+window.koma = { game: () => game, notice: () => notice, timings: () => timings };
 
 window.addEventListener("DOMContentLoaded", () => {
   $("board").addEventListener("click", (e) => {
