@@ -324,7 +324,21 @@ async fn every_game_is_played_by_clicking_in_chromium() {
     let profile = std::env::temp_dir().join(format!("koma-chromium-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let (_driver, c) = browser(&chromium, &chromedriver, &profile).await;
-    c.goto(&server.url).await.expect("the page loads");
+    // The games run as a task of their own, so that a failure still ends the browser
+    // session (killing chromedriver alone would leave Chromium running).
+    let url = server.url.clone();
+    let games = tokio::spawn(play_every_game(c.clone(), url));
+    let outcome = games.await;
+    let _ = c.close().await;
+    let _ = std::fs::remove_dir_all(&profile);
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+    assert_eq!(server.stop(), "");
+}
+
+async fn play_every_game(c: Client, url: String) {
+    c.goto(&url).await.expect("the page loads");
     wait_game(&c, "the first game", |g| g["legal"].is_array()).await;
     let title = c.title().await.expect("a title");
     assert!(title.starts_with("koma"), "{title}");
@@ -337,7 +351,4 @@ async fn every_game_is_played_by_clicking_in_chromium() {
     // answer drawn, less the search time koma reported, as the page measured it.
     let timings = c.execute("return window.koma.timings()", vec![]).await.unwrap_or_default();
     println!("click to koma's answer on screen, beyond its search (ms): {timings}");
-    let _ = c.close().await;
-    let _ = std::fs::remove_dir_all(&profile);
-    assert_eq!(server.stop(), "");
 }
