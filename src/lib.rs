@@ -15,6 +15,7 @@
 //!   reading lines as `analyse` does;
 //! - [`train`]: `koma nnue-data` and `koma nnue-train`, the data and the training of
 //!   Kokesu's network evaluation.
+//! - [`serve`]: `koma serve`, the games in a browser over a local web server.
 
 pub mod analyse;
 pub mod engine;
@@ -26,6 +27,7 @@ pub mod perft;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod serve;
 pub mod solve;
 pub mod state;
 pub mod train;

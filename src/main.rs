@@ -18,6 +18,7 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
   koma nnue-data / koma nnue-train      Kokesu's network: data, training (tools/NNUE.md)
+  koma serve --open                     play every game in a browser
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
 protocol/rules.md in the source; README.md has the rest.";
@@ -50,6 +51,9 @@ enum Tool {
     Solve(koma::solve::cli::Args),
     NnueData(koma::train::DataArgs),
     NnueTrain(koma::train::TrainArgs),
+    /// Play the games in a browser: a local web server with a board for each game, koma
+    /// as either player (`koma serve --open`).
+    Serve(koma::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Some(Tool::Solve(a)) => koma::solve::cli::main(a),
         Some(Tool::NnueData(a)) => koma::train::data_main(a),
         Some(Tool::NnueTrain(a)) => koma::train::train_main(a),
+        Some(Tool::Serve(a)) => koma::serve::main(a),
         None => {
             let recorder = match &args.record {
                 None => None,

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["transcript", "jsonl"],
     &["analyse"],
     &["solve"],
-    &["train"],
+    &["train", "serve"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -33,6 +33,8 @@ mod reference_crosscheck;
 mod scripting;
 mod search_sanity;
 mod selfplay;
+mod serve;
+mod serve_browser;
 mod shogi66_perft;
 mod shogi66_rules;
 mod threads;

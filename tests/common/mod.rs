@@ -146,3 +146,4 @@ impl Koma {
 }
 
 pub mod crab;
+pub mod server;

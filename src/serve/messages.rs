@@ -1,0 +1,133 @@
+//! The WebSocket messages of `koma serve`, one JSON object per text message, with a
+//! `type` field (docs/serve.md lists them). The browser sends [`ClientMsg`]; the server
+//! answers with `hello`, `state`, `info` and `error` objects built here.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::game::RuleKind;
+use crate::games;
+
+/// The longest message the server reads; a longer one is answered with an error.
+pub const MAX_MESSAGE: usize = 16 * 1024;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    Human,
+    Koma,
+}
+
+/// Who plays each side: `b` (sente, black) and `w` (gote, red).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seats {
+    pub b: Seat,
+    pub w: Seat,
+}
+
+/// How long koma thinks per move: a time or a level (a fixed depth or node count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Limit {
+    Movetime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl Default for Limit {
+    fn default() -> Self {
+        Limit::Movetime(1000)
+    }
+}
+
+impl Limit {
+    /// Refuses limits that would tie up a game for long or mean nothing.
+    pub fn check(self) -> Result<Limit, String> {
+        let ok = match self {
+            Limit::Movetime(ms) => (10..=60_000).contains(&ms),
+            Limit::Depth(d) => (1..=30).contains(&d),
+            Limit::Nodes(n) => (1..=100_000_000).contains(&n),
+        };
+        if ok {
+            Ok(self)
+        } else {
+            Err("limit out of range: movetime 10..60000 ms, depth 1..30, nodes 1..100000000".into())
+        }
+    }
+}
+
+/// A new game: the variant, its rules switches, an optional start position and moves.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub variant: String,
+    #[serde(default)]
+    pub rules: BTreeMap<String, String>,
+    #[serde(default)]
+    pub sfen: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    pub seats: Seats,
+    #[serde(default)]
+    pub limit: Limit,
+}
+
+/// What the browser asks.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Start a game (and follow it).
+    New(NewGame),
+    /// Follow a running game again (after a page reload).
+    Join { game: String },
+    /// Play a move: one legal token of the game (rules.md), a whole crab turn included.
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Take back the last move, and koma's answer to it.
+    Undo,
+    /// Stop or resume koma's moves (koma against koma).
+    Pause { paused: bool },
+    /// Who plays each side, and koma's time, from now on.
+    Seats { seats: Seats, limit: Limit },
+    /// A position pasted in: `position ...` as in USI, `sfen ...`, or a bare SFEN.
+    Paste { text: String },
+    /// Ask koma for its move and evaluation here, without playing it.
+    Analyse,
+    /// Ask koma to move now (stops its search with the best move so far).
+    Stop,
+}
+
+/// The answer to a message that could not be carried out (nothing of it was applied).
+pub fn error(message: &str) -> String {
+    json!({ "type": "error", "message": crate::protocol::shown(message) }).to_string()
+}
+
+/// The first message on a connection: the games, their boards and rules switches.
+pub fn hello() -> String {
+    let games: Vec<Value> = games::descriptors()
+        .iter()
+        .map(|d| {
+            let startpos = crate::engine::new_board(d.name).map(|b| b.startpos_sfen()).unwrap_or_default();
+            let rules: Vec<Value> = d
+                .rule_options
+                .iter()
+                .map(|o| {
+                    let values = match o.kind {
+                        RuleKind::Combo(vs) => json!(vs),
+                        RuleKind::Text => Value::Null,
+                    };
+                    json!({ "name": o.name, "default": o.default, "values": values })
+                })
+                .collect();
+            json!({ "name": d.name, "files": d.files, "ranks": d.ranks, "players": d.players,
+                    "startpos": startpos, "rules": rules })
+        })
+        .collect();
+    json!({ "type": "hello", "engine": crate::engine::name(), "games": games, "max_message": MAX_MESSAGE }).to_string()
+}

@@ -1,0 +1,401 @@
+// The page: follows one game on the server over a WebSocket and lets a person play it by
+// clicking. Every legal move comes from the server's `legal` list (the engine's `moves`):
+// the page only matches clicks against those tokens (rules.md, "Move tokens").
+
+import { readBoard, readHand, drawBoard, drawHand, isCrab } from "./board.js";
+import { el } from "./pieces.js";
+
+const $ = (id) => document.getElementById(id);
+let ws = null;
+let games = {};        // name -> {files, ranks, players, startpos, rules}
+let game = null;       // the last `state` message
+let sel = null;        // selected origin: a square "5d" or a hand letter "P*"
+let first = null;      // a crab turn's normal move, while its bond move is picked
+let flipped = false;
+let info = null;       // the last `info` of the running search
+let notice = "";
+let sentAt = null;     // when the last move was sent (performance.now), for the timings
+const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
+
+// A move part: {from: "5d" | "P*", to: "2d", suffix: "" | "+" | "q" ...}
+function part(token) {
+  let m = /^([A-Z])\*(\d+[a-z])$/.exec(token);
+  if (m) return { from: m[1] + "*", to: m[2], suffix: "" };
+  m = /^(\d+[a-z])(\d+[a-z])(.*)$/.exec(token);
+  return m ? { from: m[1], to: m[2], suffix: m[3] } : null;
+}
+
+// The parts the player chooses among now: the normal moves, or the bond moves after `first`.
+function choices() {
+  if (!game) return [];
+  const seen = new Set();
+  const out = [];
+  for (const t of game.legal) {
+    let p;
+    if (first === null) p = t.split(",")[0];
+    else if (t.startsWith(first + ",")) p = t.slice(first.length + 1);
+    else continue;
+    if (!seen.has(p)) { seen.add(p); out.push(p); }
+  }
+  return out;
+}
+
+function humanToMove() {
+  if (!game || game.state.result) return false;
+  return game.seats[game.state.side] === "human" && !game.thinking;
+}
+
+function say(text, kind = "") {
+  notice = text;
+  const n = $("notice");
+  n.textContent = text;
+  n.className = kind;
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+// ---- clicks ----
+
+function clickSquare(sq) {
+  if (!humanToMove()) { say(game && game.state.result ? "The game is over." : "Wait for koma's move.", "warn"); return; }
+  const parts = choices().map((t) => [t, part(t)]);
+  if (sel) {
+    const here = parts.filter(([, p]) => p && p.from === sel && p.to === sq);
+    if (here.length) { choose(here.map(([t]) => t)); return; }
+  }
+  if (parts.some(([, p]) => p && p.from === sq)) { sel = sel === sq ? null : sq; say(""); render(); return; }
+  const what = sel ? `${sel.replace("*", " from the hand")} to ${sq}` : `the piece on ${sq}`;
+  const had = sel || (readBoard(shownBoard(), games[game.variant].files)[sq] ? sq : null);
+  sel = null;
+  render();
+  if (had) say(`Not a legal move: ${what}.`, "warn");
+}
+
+function clickHand(owner, letter) {
+  if (!humanToMove() || first !== null) return;
+  if (owner !== game.state.side) { say("That is the other side's hand.", "warn"); return; }
+  const from = letter + "*";
+  if (!choices().some((t) => { const p = part(t); return p && p.from === from; })) {
+    sel = null; render(); say(`${letter} cannot be dropped now.`, "warn"); return;
+  }
+  sel = sel === from ? null : from;
+  say("");
+  render();
+}
+
+const SUFFIX_NAMES = { "+": "Promote", q: "Queen", r: "Rook", b: "Bishop", n: "Knight" };
+
+function choose(tokens) {
+  if (tokens.length === 1) { picked(tokens[0]); return; }
+  const box = $("choice-buttons");
+  box.replaceChildren();
+  const crab = isCrab(game.variant);
+  for (const t of tokens) {
+    const s = part(t).suffix;
+    const b = document.createElement("button");
+    b.dataset.choice = s || "=";
+    b.textContent = s === "+" ? (game.variant === "kaninariebi" ? "Become a shrimp" : crab ? "Grow" : "Promote")
+      : s ? SUFFIX_NAMES[s] || s : crab ? "Stay as it is" : "Don't promote";
+    b.onclick = () => { $("choice").hidden = true; picked(t); };
+    box.appendChild(b);
+  }
+  $("choice").hidden = false;
+}
+
+function picked(token) {
+  sel = null;
+  if (first === null && isCrab(game.variant) && game.legal.some((t) => t.startsWith(token + ","))) {
+    first = token;
+    say(`Bond move after ${token}: pick a piece of the group and where it steps, or pass.`);
+    render();
+    return;
+  }
+  const move = first === null ? token : `${first},${token}`;
+  first = null;
+  say("");
+  sentAt = performance.now();
+  send({ type: "move", move });
+}
+
+function pass() {
+  if (first === null) return;
+  const move = first;
+  first = null;
+  sel = null;
+  say("");
+  send({ type: "move", move });
+}
+
+function cancelBond() { first = null; sel = null; say(""); render(); }
+
+// ---- drawing ----
+
+function shownBoard() {
+  if (first !== null && game.previews[first]) return game.previews[first];
+  return game.state.sfen.split(" ")[0];
+}
+
+function lastSquares() {
+  const last = first !== null ? first : game.moves[game.moves.length - 1];
+  if (!last) return [];
+  return last.split(",").flatMap((t) => { const p = part(t); return p ? [p.from, p.to] : []; }).filter((s) => !s.endsWith("*"));
+}
+
+function render() {
+  if (!game) return;
+  const g = games[game.variant];
+  const parts = humanToMove() ? choices().map(part).filter(Boolean) : [];
+  const targets = new Set(parts.filter((p) => p.from === sel).map((p) => p.to));
+  const movable = new Set(sel ? [] : parts.map((p) => p.from).filter((f) => !f.endsWith("*")));
+  drawBoard($("board"), { variant: game.variant, files: g.files, ranks: g.ranks, pieces: readBoard(shownBoard(), g.files),
+    flipped, selected: sel, targets, movable, last: lastSquares() });
+  const drops = new Set(parts.map((p) => p.from).filter((f) => f.endsWith("*")).map((f) => f[0]));
+  const selLetter = sel && sel.endsWith("*") ? sel[0] : null;
+  const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
+  const hasHands = game.variant === "shogi66" || game.variant === "numbershogi";
+  for (const [id, side] of [["hand-top", top], ["hand-bottom", bottom]]) {
+    const box = $(id);
+    box.hidden = !hasHands;
+    drawHand(box.querySelector(".pieces"), game.variant, readHand(game.state.hands[side]), side,
+      side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set());
+    box.querySelector(".who").textContent = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
+  }
+  $("bond").hidden = first === null;
+  $("pass").disabled = first === null || !game.legal.includes(first);
+  renderStatus(g);
+  renderMoves();
+  renderGraph();
+  renderInfo(g);
+  $("sfen").value = game.state.sfen;
+  $("pause").hidden = !(game.seats.b === "koma" && game.seats.w === "koma");
+  $("pause").textContent = game.paused ? "Resume" : "Pause";
+  $("stop").disabled = !game.thinking;
+  $("analyse").disabled = game.thinking || !!game.state.result;
+}
+
+function renderStatus(g) {
+  const st = game.state;
+  const banner = $("banner");
+  if (st.result) {
+    const r = st.result;
+    const text = r.text.charAt(0).toUpperCase() + r.text.slice(1);
+    banner.textContent = `Game over — ${text}`;
+    banner.hidden = false;
+    banner.className = r.winner ? `win-${r.winner}` : "draw";
+  } else {
+    banner.hidden = true;
+  }
+  const side = g.players[st.side === "b" ? 0 : 1];
+  let s = st.result ? "The game is over." : game.thinking ? `koma (${side}) is thinking…` :
+    game.seats[st.side] === "human" ? `${side} to move` : game.paused ? `${side} to move (paused)` : `${side}: koma to move`;
+  if (st.phase === "placement" && !st.result) s += " — placement: drop a piece from the hand on your camp";
+  $("status").textContent = s;
+  $("counters").textContent = st.status ? st.status : "";
+}
+
+function renderMoves() {
+  const list = $("movelist");
+  list.replaceChildren();
+  game.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.dataset.move = m;
+    li.textContent = m;
+    list.appendChild(li);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function formatScore(sente, g) {
+  if (sente === null || sente === undefined) return "";
+  const who = sente >= 0 ? g.players[0] : g.players[1];
+  if (Math.abs(sente) > 9000) return `mate in ${10000 - Math.abs(sente)} plies for ${who}`;
+  return `${sente >= 0 ? "+" : "−"}${(Math.abs(sente) / 100).toFixed(2)} (${sente === 0 ? "even" : who + " ahead"})`;
+}
+
+function renderInfo(g) {
+  const box = $("info");
+  if (!info) { box.textContent = game.thinking ? "koma is thinking…" : "—"; return; }
+  if (info.book) { box.textContent = `book move ${info.book}`; return; }
+  if (info.message) { box.textContent = info.message; return; }
+  const best = info.best ? `koma's move here: ${info.best}\n` : "";
+  const line = info.depth ? `depth ${info.depth} · ${formatScore(info.sente, g)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
+  box.textContent = best + line;
+}
+
+function renderGraph() {
+  const svg = $("graph");
+  svg.replaceChildren();
+  const W = 300, H = 100;
+  el("rect", { width: W, height: H, fill: "#fbf7ee" }, svg);
+  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#bbb", "stroke-dasharray": "4 3" }, svg);
+  const names = games[game.variant].players;
+  for (const [y, s] of [[11, `${names[0]} ahead`], [H - 5, `${names[1]} ahead`]]) {
+    el("text", { x: 4, y, class: "graphlabel" }, svg).textContent = s;
+  }
+  const evals = game.evals.slice();
+  if (info && info.sente !== undefined && game.thinking) evals.push(info.sente);
+  const n = Math.max(evals.length, 10);
+  const pts = [];
+  evals.forEach((v, i) => {
+    if (v === null || v === undefined) return;
+    const y = H / 2 - (H / 2 - 4) * Math.tanh(v / 600);
+    pts.push(`${((i + 1) / n) * W},${y.toFixed(1)}`);
+  });
+  if (pts.length) el("polyline", { points: pts.join(" "), fill: "none", stroke: "#8a4b0f", "stroke-width": 2 }, svg);
+  pts.forEach((p) => { const [x, y] = p.split(","); el("circle", { cx: x, cy: y, r: 2.5, fill: "#8a4b0f" }, svg); });
+}
+
+// ---- settings and the connection ----
+
+function settings() {
+  const variant = $("variant").value;
+  const rules = {};
+  for (const input of $("rules").querySelectorAll("[data-rule]")) rules[input.dataset.rule] = input.value;
+  return { variant, rules, seats: { b: $("seat-b").value, w: $("seat-w").value }, limit: readLimit() };
+}
+
+function readLimit() {
+  const [kind, n] = $("limit").value.split(":");
+  return { [kind]: Number(n) };
+}
+
+function showRules() {
+  const g = games[$("variant").value];
+  const box = $("rules");
+  box.replaceChildren();
+  const saved = JSON.parse(localStorage.getItem("koma-rules") || "{}");
+  for (const r of g.rules) {
+    const label = document.createElement("label");
+    label.textContent = r.name + " ";
+    let input;
+    if (r.values) {
+      input = document.createElement("select");
+      for (const v of r.values) { const o = document.createElement("option"); o.value = o.textContent = v; input.appendChild(o); }
+    } else {
+      input = document.createElement("input");
+      input.size = 40;
+    }
+    input.dataset.rule = r.name;
+    input.value = saved[r.name] || r.default;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  const names = g.players;
+  $("seat-b-name").textContent = names[0];
+  $("seat-w-name").textContent = names[1];
+}
+
+function newGame(extra = {}) {
+  const s = settings();
+  localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value }));
+  localStorage.setItem("koma-rules", JSON.stringify({ ...JSON.parse(localStorage.getItem("koma-rules") || "{}"), ...s.rules }));
+  info = null; first = null; sel = null;
+  flipped = s.seats.b === "koma" && s.seats.w === "human";
+  send({ type: "new", ...s, ...extra });
+}
+
+function restoreSettings() {
+  const s = JSON.parse(localStorage.getItem("koma-settings") || "null");
+  const q = new URLSearchParams(location.search);
+  if (s) {
+    if (games[s.variant]) $("variant").value = s.variant;
+    $("seat-b").value = s.seats.b; $("seat-w").value = s.seats.w; $("limit").value = s.limit;
+  }
+  if (q.get("variant") && games[q.get("variant")]) $("variant").value = q.get("variant");
+  showRules();
+}
+
+function gameId() {
+  return new URLSearchParams(location.hash.slice(1)).get("game") || localStorage.getItem("koma-game");
+}
+
+function connect() {
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "hello") {
+      games = Object.fromEntries(msg.games.map((g) => [g.name, g]));
+      const sel = $("variant");
+      sel.replaceChildren();
+      for (const g of msg.games) { const o = document.createElement("option"); o.value = g.name; o.textContent = TITLES[g.name] || g.name; sel.appendChild(o); }
+      restoreSettings();
+      const id = gameId();
+      if (id) send({ type: "join", game: id }); else newGame();
+    } else if (msg.type === "state") {
+      const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
+      if (changed) { sel = null; first = null; }
+      // koma's last words are about a position that is gone after a new game, an undo
+      // or a pasted position.
+      if (!game || game.game !== msg.game || msg.start !== game.start || msg.moves.length < game.moves.length) info = null;
+      if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
+      game = msg;
+      history.replaceState(null, "", `#game=${msg.game}`);
+      localStorage.setItem("koma-game", msg.game);
+      document.body.dataset.variant = msg.variant;
+      document.body.dataset.ply = String(msg.moves.length);
+      const searched = info && info.time !== undefined ? info.time : 0;
+      render();
+      if (sentAt !== null && !msg.thinking && msg.seats[msg.state.side] === "human" && msg.moves.length > 0) {
+        const t0 = sentAt;
+        sentAt = null;
+        requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
+      }
+    } else if (msg.type === "thinking") {
+      if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
+    } else if (msg.type === "info") {
+      info = msg.best ? { ...(info || {}), best: msg.best } : msg;
+      if (game) { renderInfo(games[game.variant]); renderGraph(); }
+    } else if (msg.type === "error") {
+      if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
+      say(msg.message, "error");
+    }
+  };
+  ws.onclose = () => { say("Connection lost; reconnecting…", "error"); setTimeout(connect, 1000); };
+}
+
+const TITLES = { shogi66: "66 shogi", kokesu: "Kokesu", numbershogi: "Number Shogi", kanishogi: "Kani Shogi", kaninariebi: "Kani Nari Ebi" };
+
+function copy(text, what) {
+  const done = () => say(`${what} copied.`);
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => say(text));
+  else say(text);
+}
+
+function moveText() {
+  const pos = game.start ? `position sfen ${game.start}` : "position startpos";
+  return game.moves.length ? `${pos} moves ${game.moves.join(" ")}` : pos;
+}
+
+// What the page shows, for the browser tests to read (they play by clicking).
+window.koma = { game: () => game, notice: () => notice, timings: () => timings };
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("board").addEventListener("click", (e) => {
+    const g = e.target.closest("[data-sq]");
+    if (g) clickSquare(g.dataset.sq);
+  });
+  for (const id of ["hand-top", "hand-bottom"]) {
+    $(id).addEventListener("click", (e) => {
+      const b = e.target.closest("[data-letter]");
+      if (b) clickHand(b.dataset.hand, b.dataset.letter);
+    });
+  }
+  $("variant").onchange = showRules;
+  $("new").onclick = () => newGame();
+  $("undo").onclick = () => { first = null; sel = null; send({ type: "undo" }); };
+  $("pause").onclick = () => send({ type: "pause", paused: !game.paused });
+  $("stop").onclick = () => send({ type: "stop" });
+  $("analyse").onclick = () => send({ type: "analyse" });
+  $("seats").onclick = () => { const s = settings(); send({ type: "seats", seats: s.seats, limit: s.limit }); };
+  $("flip").onclick = () => { flipped = !flipped; render(); };
+  $("pass").onclick = pass;
+  $("cancel-bond").onclick = cancelBond;
+  $("choice-cancel").onclick = () => { $("choice").hidden = true; sel = null; render(); };
+  $("copy-sfen").onclick = () => copy(game.state.sfen, "SFEN");
+  $("copy-moves").onclick = () => copy(moveText(), "Moves");
+  $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { sel = null; if (first !== null) cancelBond(); else render(); } });
+  connect();
+});

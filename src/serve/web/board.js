@@ -1,0 +1,132 @@
+// The board: reads an SFEN board field and draws it as SVG, with the coordinates of the
+// protocol (file 1 on the right, rank a at the top, as `d` prints them).
+
+import { el, drawPiece } from "./pieces.js";
+
+export const CELL = 60;
+const MARGIN = 26;
+
+// The pieces of an SFEN board field: {"5d": {letter, promoted}}.
+export function readBoard(field, files) {
+  const out = {};
+  field.split("/").forEach((row, r) => {
+    let file = files;
+    let promoted = false;
+    for (let i = 0; i < row.length; i++) {
+      const ch = row[i];
+      if (ch === "+") { promoted = true; continue; }
+      if (ch >= "0" && ch <= "9") {
+        let n = ch;
+        while (i + 1 < row.length && row[i + 1] >= "0" && row[i + 1] <= "9") n += row[++i];
+        file -= Number(n);
+        continue;
+      }
+      out[`${file}${String.fromCharCode(97 + r)}`] = { letter: ch, promoted };
+      promoted = false;
+      file -= 1;
+    }
+  });
+  return out;
+}
+
+// Hands as [[letter, count]] from a field such as "2PB" (or "-").
+export function readHand(field) {
+  const out = [];
+  if (!field || field === "-") return out;
+  let count = "";
+  for (const ch of field) {
+    if (ch >= "0" && ch <= "9") count += ch;
+    else { out.push([ch, count ? Number(count) : 1]); count = ""; }
+  }
+  return out;
+}
+
+const LOOK = {
+  shogi66: { light: "#e9c27c", dark: "#e9c27c", line: "#6b4a1f" },
+  numbershogi: { light: "#edca85", dark: "#edca85", line: "#6b4a1f" },
+  kokesu: { light: "#f0d9b5", dark: "#b58863", line: "#7a5a3a" },
+  kanishogi: { light: "#efe0b9", dark: "#efe0b9", line: "#9a8357" },
+  kaninariebi: { light: "#efe0b9", dark: "#efe0b9", line: "#9a8357" },
+};
+
+export function isCrab(variant) {
+  return variant === "kanishogi" || variant === "kaninariebi";
+}
+
+// Draws the board into `svg`. view: {variant, files, ranks, pieces, flipped, selected,
+// targets (Set of squares), movable (Set), last (squares of the last move)}.
+export function drawBoard(svg, view) {
+  const { variant, files, ranks } = view;
+  const look = LOOK[variant] || LOOK.shogi66;
+  svg.replaceChildren();
+  const W = files * CELL + 2 * MARGIN, H = ranks * CELL + 2 * MARGIN;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  el("rect", { x: 0, y: 0, width: W, height: H, fill: "#f7f1e3", rx: 6 }, svg);
+  const col = (f) => (view.flipped ? f - 1 : files - f);
+  const row = (r) => (view.flipped ? ranks - 1 - r : r);
+  for (let f = 1; f <= files; f++) {
+    const x = MARGIN + col(f) * CELL + CELL / 2;
+    const t = el("text", { x, y: 14, class: "coord", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
+    t.textContent = String(f);
+  }
+  for (let r = 0; r < ranks; r++) {
+    const y = MARGIN + row(r) * CELL + CELL / 2;
+    const t = el("text", { x: W - 12, y, class: "coord", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
+    t.textContent = String.fromCharCode(97 + r);
+  }
+  for (let f = 1; f <= files; f++) {
+    for (let r = 0; r < ranks; r++) {
+      const sq = `${f}${String.fromCharCode(97 + r)}`;
+      const x = MARGIN + col(f) * CELL, y = MARGIN + row(r) * CELL;
+      const g = el("g", { "data-sq": sq, class: "sq", transform: `translate(${x},${y})` }, svg);
+      let fill = (f + r) % 2 === 0 ? look.light : look.dark;
+      if (isCrab(variant) && f === 3) fill = "#a9d8ef";
+      if (isCrab(variant) && f === files) fill = "#e3dccb";
+      if (isCrab(variant) && f === 1) fill = "#f4d9d4";
+      el("rect", { width: CELL, height: CELL, fill, stroke: look.line, "stroke-width": 1 }, g);
+      if (isCrab(variant) && f === 3) {
+        for (const dy of [18, 40]) {
+          el("path", { d: `M6,${dy} q6,-5 12,0 t12,0 t12,0 t12,0`, stroke: "#5aa6cf", "stroke-width": 1.5, fill: "none" }, g);
+        }
+      }
+      if (view.last && view.last.includes(sq)) el("rect", { width: CELL, height: CELL, class: "last" }, g);
+      if (view.selected === sq) el("rect", { width: CELL, height: CELL, class: "selected" }, g);
+      if (view.movable && view.movable.has(sq)) el("rect", { x: 2, y: 2, width: CELL - 4, height: CELL - 4, class: "movable" }, g);
+      const p = view.pieces[sq];
+      if (p) {
+        const holder = el("g", { transform: `translate(${CELL / 2},${CELL / 2})` }, g);
+        const shown = drawPiece(holder, variant, p.letter, p.promoted);
+        if (view.flipped && !isCrab(variant) && variant !== "kokesu") shown.setAttribute("transform", "rotate(180)");
+      }
+      if (view.targets && view.targets.has(sq)) {
+        el("circle", { cx: CELL / 2, cy: CELL / 2, r: p ? 26 : 9, class: p ? "target capture" : "target" }, g);
+      }
+    }
+  }
+  if (isCrab(variant)) {
+    const t = el("text", { x: MARGIN + col(3) * CELL + CELL / 2, y: H - 9, class: "coord river", "text-anchor": "middle" }, svg);
+    t.textContent = variant === "kanishogi" ? "river" : "current";
+  }
+}
+
+// Draws one side's hand into `box` (a div): buttons with a piece and its count.
+export function drawHand(box, variant, letters, owner, selected, droppable) {
+  box.replaceChildren();
+  for (const [letter, count] of letters) {
+    const up = letter.toUpperCase();
+    const b = document.createElement("button");
+    b.className = "handpiece" + (selected === up ? " selected" : "") + (droppable.has(up) ? " droppable" : "");
+    b.dataset.hand = owner;
+    b.dataset.letter = up;
+    const svg = el("svg", { viewBox: "-30 -30 60 60", width: 44, height: 44 });
+    drawPiece(svg, variant, owner === "b" ? up : up.toLowerCase(), false);
+    b.appendChild(svg);
+    if (count > 1) {
+      const c = document.createElement("span");
+      c.className = "count";
+      c.textContent = `×${count}`;
+      b.appendChild(c);
+    }
+    box.appendChild(b);
+  }
+}
