@@ -141,11 +141,7 @@ fn a_sample_of_the_shipped_entries_re_solves_the_same() {
         let e = table.entry(&pos).unwrap();
         let budget = Budget { max_ms: Some(60_000), ..Budget::default() };
         let got = Solver::new().solve(&pos, &budget);
-        let value = match e.outcome {
-            Outcome::Win => Value::Win,
-            Outcome::Loss => Value::Loss,
-            Outcome::Draw => Value::Draw,
-        };
+        let value = Value::from(e.outcome);
         let what = format!("{} vs {}", format_arrangement(&s), format_arrangement(&g));
         assert_eq!((got.value, got.plies), (Some(value), e.plies), "{what}");
         // The table's move keeps the value: the child is lost/won in exactly plies - 1.

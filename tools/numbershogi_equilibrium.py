@@ -76,8 +76,7 @@ class Matrix:
     """The entries solved so far, for sente: (value, plies, bestmove), keyed by canonical
     pair. `solve` asks the Ray driver for the missing ones."""
 
-    def __init__(self, store: Path, solver):
-        self.store = store
+    def __init__(self, solver):
         self.solver = solver
         self.entries: dict[tuple[str, str], dict] = {}
         # Pairs the solver gave up on (within its budget).
@@ -238,8 +237,8 @@ def winning_arrangements(m: Matrix, winner: str, batch: int, log) -> list[str]:
     return sorted(proven)
 
 
-def fraction(p: float, denominators=range(1, 1000)) -> Fraction:
-    return Fraction(p).limit_denominator(max(denominators))
+def fraction(p: float) -> Fraction:
+    return Fraction(p).limit_denominator(999)
 
 
 def write_table(path: Path, value: str, mixes: dict, m: Matrix) -> None:
@@ -284,7 +283,7 @@ def main(argv=None) -> int:
                                      shard_size=args.shard_size, max_ms=args.max_ms if final else args.quick_ms,
                                      retry_unknown=final)
 
-    m = Matrix(args.store, solver)
+    m = Matrix(solver)
     v, xs, ys = double_oracle(m, log)
     value = "win" if v > 1 - 1e-9 else "loss" if v < -1 + 1e-9 else "draw" if abs(v) < 1e-9 else f"{v:+.6f}"
     log(f"the game's value for sente: {value}; entries solved: {len(m.entries)}")

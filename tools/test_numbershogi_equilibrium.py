@@ -69,7 +69,7 @@ class DoubleOracle(unittest.TestCase):
             d = front(s) - front(g)
             return ("win", 9) if d > 0 else ("loss", 8) if d < 0 else ("draw", 0)
 
-        m = eq.Matrix(None, fake_solver(value))
+        m = eq.Matrix(fake_solver(value))
         v, xs, ys = eq.double_oracle(m, lambda _: None)
         self.assertAlmostEqual(v, 0.0)
         self.assertTrue(all(front(a) == 15 for a in xs) and all(front(a) == 15 for a in ys), (xs, ys))
@@ -82,14 +82,14 @@ class DoubleOracle(unittest.TestCase):
 
         # Some entries only the full budget decides, among them whole winning columns.
         hard = lambda s, g: s.startswith("1") and g.endswith("1")
-        m = eq.Matrix(None, fake_solver(value, hard))
+        m = eq.Matrix(fake_solver(value, hard))
         v, xs, ys = eq.double_oracle(m, lambda _: None)
         self.assertAlmostEqual(v, -1.0)
         best = eq.winning_arrangements(m, "gote", 24, lambda _: None)
         self.assertEqual(best, sorted(a for a in eq.ARRANGEMENTS if front(a) >= 12))
 
     def test_the_written_table_has_the_engines_format(self):
-        m = eq.Matrix(None, fake_solver(lambda s, g: ("loss", 10)))
+        m = eq.Matrix(fake_solver(lambda s, g: ("loss", 10)))
         m.solve([("653241", "653241"), ("123456", "653241")])
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "solution.txt"

@@ -435,11 +435,7 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
     let budget = Budget { max_ms: Some(max_ms), stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };
     let s = solver.solve(root, &budget);
     let (value, best) = (s.value?, s.bestmove?);
-    let outcome = match value {
-        crate::search::solve::Value::Win => Outcome::Win,
-        crate::search::solve::Value::Loss => Outcome::Loss,
-        crate::search::solve::Value::Draw => Outcome::Draw,
-    };
+    let outcome = Outcome::from(value);
     // A win's line, read off the solver's table (cheap after the proof).
     let pv = match (outcome, solver.mate(root, &Budget::default())) {
         (Outcome::Win, MateAnswer::Mate(pv)) if pv.first() == Some(&best) => pv,

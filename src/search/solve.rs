@@ -106,6 +106,26 @@ pub enum Value {
     Draw,
 }
 
+impl From<Outcome> for Value {
+    fn from(o: Outcome) -> Value {
+        match o {
+            Outcome::Win => Value::Win,
+            Outcome::Loss => Value::Loss,
+            Outcome::Draw => Value::Draw,
+        }
+    }
+}
+
+impl From<Value> for Outcome {
+    fn from(v: Value) -> Outcome {
+        match v {
+            Value::Win => Outcome::Win,
+            Value::Loss => Outcome::Loss,
+            Value::Draw => Outcome::Draw,
+        }
+    }
+}
+
 impl Value {
     pub fn name(self) -> &'static str {
         match self {
@@ -622,12 +642,7 @@ impl<G: Game + Strategy + PartialEq> Solver<G> {
         let ms = || start.elapsed().as_millis() as u64;
         let mut moves = Vec::new();
         if let Some(o) = rule_end(root, &mut moves) {
-            let value = match o {
-                Outcome::Win => Value::Win,
-                Outcome::Loss => Value::Loss,
-                Outcome::Draw => Value::Draw,
-            };
-            return Solution { value: Some(value), plies: 0, bestmove: None, nodes: 0, ms: ms() };
+            return Solution { value: Some(o.into()), plies: 0, bestmove: None, nodes: 0, ms: ms() };
         }
         let prover = &mut self.prover;
         let fresh = Prover::<G>::new(budget, start);

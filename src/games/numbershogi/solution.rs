@@ -223,7 +223,7 @@ impl Solution {
                 _ => return Err(at(format!("value '{v}' is not W<plies>, L<plies> or D0"))),
             };
             let plies: u32 = v[1..].parse().map_err(|_| at(format!("value '{v}': bad plies")))?;
-            let pos = setup_position(&s, &g, rules);
+            let pos = NumberShogi::from_sfen(&setup_sfen(&s, &g), &rules).map_err(|e| at(e.to_string()))?;
             let best = pos.parse_move(m).map_err(|e| at(format!("move '{m}': {e}")))?;
             let entry = Entry { outcome, plies, best };
             let mirrored = Entry { best: mirror_move(best), ..entry };
@@ -286,6 +286,11 @@ impl Solution {
 
 /// The position after a setup: sente to move.
 pub fn setup_position(s: &Arrangement, g: &Arrangement, rules: Rules) -> NumberShogi {
+    NumberShogi::from_sfen(&setup_sfen(s, g), &rules).expect("a full setup is a valid position")
+}
+
+/// The SFEN of the position after a setup.
+fn setup_sfen(s: &Arrangement, g: &Arrangement) -> String {
     let letter = |v: u8, c: Color| {
         let l = char::from(b'A' + v - 1);
         if c == Color::Gote {
@@ -297,14 +302,13 @@ pub fn setup_position(s: &Arrangement, g: &Arrangement, rules: Rules) -> NumberS
     let row =
         |a: &Arrangement, c: Color, slots: [usize; 3]| -> String { slots.iter().map(|&i| letter(a[i], c)).collect() };
     // SFEN ranks a..e, files 3..1: gote's slots read turned round.
-    let sfen = format!(
+    format!(
         "{}/{}/3/{}/{} b - 13",
         row(g, Color::Gote, [5, 4, 3]),
         row(g, Color::Gote, [2, 1, 0]),
         row(s, Color::Sente, [0, 1, 2]),
         row(s, Color::Sente, [3, 4, 5])
-    );
-    NumberShogi::from_sfen(&sfen, &rules).expect("a full setup is a valid position")
+    )
 }
 
 /// The table the engine uses: the shipped one, another file, or none
