@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""`koma nnue-data` farmed out with Ray: Kokesu training data made by many seeds at once,
+on this machine's cores or on a Ray cluster, one file a seed, kept as each seed finishes,
+so that an interrupted run resumes where it stopped (issue 34). tools/NNUE.md says how the
+data is used; tools/RAY.md how to run on a cluster.
+
+Usage:
+  python3 -m tools.ray_nnue_data --dir DATA --seeds 101-164 [--games 500]
+         [--play-nodes 1000] [--score-nodes 5000] [--random-plies 4]
+         [--koma PATH] [--address HOST:PORT|auto] [--cpus N] [--retries 2]
+         [--progress-every 30]
+
+Work: each seed is one Ray task (one CPU) that runs `KOMA nnue-data --games G --seed S
+--play-nodes P --score-nodes Q --random-plies R` into a file of the worker's own and
+returns its bytes; the driver writes them to DIR/kokesu-sS.data (through a temporary file
+and a rename: a file there is always whole). KOMA (--koma, default the repository's
+target/release/koma) is made absolute and must exist at that path on every worker. A
+seed's data is deterministic (fixed nodes, one thread): a seed run twice, here or on
+another machine of the same build, gives the same file.
+
+Resuming: a seed whose file is in DIR is not played again; the same command after Ctrl-C,
+kill -9 or a lost machine plays only the missing seeds. Failures: a worker that dies is
+retried by Ray (max_retries), a koma that fails by the driver, up to --retries more times;
+a seed that keeps failing is reported and left for a later run (exit status 3).
+
+Progress: a line on stderr every --progress-every seconds (seeds done, positions written,
+positions per second and per CPU second, time left); a final `ray_nnue_data:` line.
+`koma nnue-train DATA/kokesu-s*.data` trains on the result (the files in the order given:
+the last positions are held out).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from tools.ray_solve import DEFAULT_KOMA, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, _ray, clock, connect
+
+EXIT_USAGE = 2
+HEADER_BYTES = 16  # src/train/records.rs: the header before the records
+RECORD_BYTES = 32  # src/train/records.rs: one position
+
+
+def seed_list(text):
+    """`1-8,12,20-21` -> [1, ..., 8, 12, 20, 21], each once, in order."""
+    seeds = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        lo = int(lo)
+        hi = int(hi) if hi else lo
+        if hi < lo or lo < 0:
+            raise ValueError("bad seed range %r" % part)
+        seeds += [s for s in range(lo, hi + 1) if s not in seeds]
+    if not seeds:
+        raise ValueError("no seeds")
+    return seeds
+
+
+def data_path(directory, seed):
+    return os.path.join(directory, "kokesu-s%d.data" % seed)
+
+
+def make_seed(koma, seed, options):
+    """Runs koma nnue-data for one seed in a temporary directory; returns the file's bytes
+    and the CPU seconds koma used."""
+    with tempfile.TemporaryDirectory(prefix="koma-nnue-data-") as tmp:
+        out = os.path.join(tmp, "seed.data")
+        before = os.times()
+        proc = subprocess.run([koma, "nnue-data", "--seed", str(seed), "--out", out] + options,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        after = os.times()
+        if proc.returncode != 0:
+            raise RuntimeError("koma nnue-data --seed %d exited with %d: %s"
+                               % (seed, proc.returncode, proc.stderr.strip()[-300:]))
+        with open(out, "rb") as f:
+            data = f.read()
+    return data, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def write_whole(path, data):
+    """Writes `data` to `path` through a temporary file in the same directory and a rename."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".partial-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def positions_in(data):
+    return max(0, (len(data) - HEADER_BYTES) // RECORD_BYTES)
+
+
+def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None, retries=2,
+        progress=sys.stderr, progress_every=30.0):
+    """Makes the data of `seeds` that DIR lacks. Returns (seeds made, seeds failed)."""
+    koma = os.path.abspath(koma)
+    if address is None and not os.path.isfile(koma):
+        raise FileNotFoundError("no koma binary at %s (cargo build --release, or --koma PATH)" % koma)
+    os.makedirs(directory, exist_ok=True)
+    todo = [s for s in seeds if not os.path.exists(data_path(directory, s))]
+    say = (lambda text: print(text, file=progress, flush=True)) if progress else (lambda text: None)
+    if not todo:
+        say("ray_nnue_data: all %d seeds are in %s" % (len(seeds), directory))
+        return [], []
+    ray = _ray()
+    connect(address, cpus)
+    if __name__ != "__main__":
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    task = ray.remote(num_cpus=1, max_retries=retries)(make_seed)
+    options = list(options)
+    in_flight = {task.remote(koma, s, options): (s, 0) for s in todo}
+    made, failed = [], []
+    written, cpu_used = 0, 0.0
+    start = last = time.monotonic()
+    while in_flight:
+        ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=max(0.1, progress_every))
+        for ref in ready:
+            seed, tries = in_flight.pop(ref)
+            try:
+                data, cpu = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                why = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+                if tries < retries:
+                    say("ray_nnue_data: seed %d failed (%s); retry %d of %d" % (seed, why, tries + 1, retries))
+                    in_flight[task.remote(koma, seed, options)] = (seed, tries + 1)
+                else:
+                    say("ray_nnue_data: seed %d failed %d times, left for a later run: %s" % (seed, tries + 1, why))
+                    failed.append(seed)
+                continue
+            write_whole(data_path(directory, seed), data)
+            made.append(seed)
+            written += positions_in(data)
+            cpu_used += cpu
+        now = time.monotonic()
+        if now - last >= progress_every or not in_flight:
+            last = now
+            elapsed = now - start
+            rate = written / elapsed if elapsed > 0 else 0.0
+            left = (len(todo) - len(made) - len(failed)) * elapsed / len(made) if made else float("nan")
+            say("ray_nnue_data: %d/%d seeds, %d positions, %.0f/s (%.0f per CPU second), %s elapsed, %s left%s"
+                % (len(made), len(todo), written, rate, written / cpu_used if cpu_used else 0.0, clock(elapsed),
+                   clock(left) if in_flight else "0:00:00", ", %d failed" % len(failed) if failed else ""))
+    return made, failed
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True, help="where the data files go (kokesu-sS.data)")
+    ap.add_argument("--seeds", required=True, help="seeds, e.g. 101-164 or 1,2,5-9")
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--play-nodes", type=int, default=1000)
+    ap.add_argument("--score-nodes", type=int, default=5000)
+    ap.add_argument("--random-plies", type=int, default=None)
+    ap.add_argument("--koma", default=DEFAULT_KOMA)
+    ap.add_argument("--address", help="a Ray cluster to join (HOST:PORT or auto); default: Ray on this machine")
+    ap.add_argument("--cpus", type=int, help="CPUs of this machine to use (default all)")
+    ap.add_argument("--retries", type=int, default=2)
+    ap.add_argument("--progress-every", type=float, default=30.0)
+    args = ap.parse_args(argv)
+    try:
+        seeds = seed_list(args.seeds)
+    except ValueError as e:
+        print("ray_nnue_data: --seeds: %s" % e, file=sys.stderr)
+        return EXIT_USAGE
+    if args.games < 1 or args.retries < 0 or (args.cpus is not None and args.cpus < 1):
+        print("ray_nnue_data: --games and --cpus must be at least 1, --retries at least 0", file=sys.stderr)
+        return EXIT_USAGE
+    options = ["--games", str(args.games), "--play-nodes", str(args.play_nodes), "--score-nodes", str(args.score_nodes)]
+    if args.random_plies is not None:
+        options += ["--random-plies", str(args.random_plies)]
+    try:
+        made, failed = run(seeds, args.dir, args.koma, options, args.address, args.cpus, args.retries,
+                           progress_every=args.progress_every)
+    except KeyboardInterrupt:
+        print("ray_nnue_data: interrupted; the seeds written stay, a rerun makes the rest", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except FileNotFoundError as e:
+        print("ray_nnue_data: %s" % e, file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_UNANSWERED if failed else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
