@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Kokesu training data scored again by Fairy-Stockfish, farmed out on Ray (issue 34).
+
+`koma nnue-data` scores its positions with a deeper koma search; Fairy-Stockfish plays
+Kokesu far better than koma at equal time (tools/STRENGTH.md), so its search is the
+better teacher. This reads data files of `koma nnue-data` (src/train/records.rs) and
+writes files of the same format and the same positions, each position's score replaced by
+a Fairy-Stockfish search of --nodes nodes (centipawns, side to move's view; the game
+result stays). A position FSF scores as a mate is left out: the net is not taught mates.
+
+Usage:
+  python3 -m tools.fsf_relabel --fsf FSF --out-dir DIR [--nodes 5000] [--hash 1]
+         [--address HOST:PORT|auto] [--cpus N] [--retries 2] DATA...
+
+Each input file is one Ray task (one CPU, one FSF process, `Threads 1`, `ucinewgame`
+before each position, a fixed node count: the same file on any machine); the result goes
+to DIR/<the input's name> through a temporary file and a rename. A file already in DIR
+is not done again, so a rerun resumes. FSF (an absolute path; it must exist there on every
+worker) is the native build of tests/reference/kokesu_pyffish.py; the variant comes from
+tools/fsf_variants.ini, sent to the workers with the task. A final line says how many
+positions were scored, left out, and the rate per CPU second.
+
+`koma nnue-train --eval-k K` then trains the net in koma's centipawns (FSF's are on
+another scale: the trainer fits the data's own K for the targets).
+"""
+import argparse
+import os
+import struct
+import sys
+import time
+
+from tools.ray_nnue_data import write_whole
+from tools.ray_solve import EXIT_OK, EXIT_UNANSWERED, _ray, clock, connect
+
+EXIT_USAGE = 2
+HEADER = b"KOMADATA" + struct.pack("<II", 1, 32)
+RECORD = 32
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def squares_of(rec):
+    """The 64 squares (piece code or None) of a 32-byte record."""
+    occupancy = int.from_bytes(rec[:8], "little")
+    squares = [None] * 64
+    n = 0
+    for sq in range(64):
+        if occupancy >> sq & 1:
+            squares[sq] = (rec[8 + n // 2] >> (4 * (n % 2))) & 15
+            n += 1
+    return squares
+
+
+def fen_of_record(rec):
+    """The FEN (white = sente, uppercase) of a record's position."""
+    squares = squares_of(rec)
+    ranks = []
+    for rank in range(7, -1, -1):
+        text, empty = "", 0
+        for file in range(8):
+            p = squares[rank * 8 + file]
+            if p is None:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            letter = "pnbrqk"[p % 6]
+            text += letter.upper() if p < 6 else letter
+        ranks.append(text + (str(empty) if empty else ""))
+    return "%s %s - - 0 1" % ("/".join(ranks), "w" if rec[24] == 0 else "b")
+
+
+def with_score(rec, score):
+    score = max(-32768, min(32767, score))
+    return rec[:26] + struct.pack("<h", score) + rec[28:]
+
+
+def relabel(fsf, data, nodes, ini_text, hash_mb=1):
+    """The records of `data` (a data file's bytes) scored by FSF: (new bytes, scored,
+    left out as mates, CPU seconds of FSF)."""
+    import tempfile
+
+    from tools.usi_engine import start_uci
+
+    if data[:16] != HEADER or (len(data) - 16) % RECORD:
+        raise ValueError("not a koma data file of version 1")
+    with tempfile.TemporaryDirectory(prefix="fsf-relabel-") as tmp:
+        ini = os.path.join(tmp, "variants.ini")
+        with open(ini, "w") as f:
+            f.write(ini_text)
+        before = os.times()
+        e = start_uci(fsf, [("VariantPath", ini), ("UCI_Variant", "kokesu-free"), ("Threads", "1"),
+                            ("Hash", str(hash_mb))], "fsf", 30)
+        out, scored, mates = [HEADER], 0, 0
+        try:
+            for at in range(16, len(data), RECORD):
+                rec = data[at:at + RECORD]
+                e.send("ucinewgame")
+                e.send("position fen " + fen_of_record(rec))
+                e.send("go nodes %d" % nodes)
+                score = None
+                for reply in e.until("bestmove", timeout=60):
+                    w = reply.split()
+                    if w[:1] == ["info"] and "score" in w:
+                        j = w.index("score")
+                        score = (w[j + 1], int(w[j + 2]))
+                if score and score[0] == "cp":
+                    out.append(with_score(rec, score[1]))
+                    scored += 1
+                else:
+                    mates += 1
+        finally:
+            e.close()
+        after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return b"".join(out), scored, mates, cpu
+
+
+def run(files, out_dir, fsf, nodes, address=None, cpus=None, retries=2, hash_mb=1, progress=sys.stderr):
+    fsf = os.path.abspath(fsf)
+    if address is None and not os.path.isfile(fsf):
+        raise FileNotFoundError("no Fairy-Stockfish at %s" % fsf)
+    os.makedirs(out_dir, exist_ok=True)
+    todo = [f for f in files if not os.path.exists(os.path.join(out_dir, os.path.basename(f)))]
+    say = (lambda text: print(text, file=progress, flush=True)) if progress else (lambda text: None)
+    if not todo:
+        say("fsf_relabel: all %d files are in %s" % (len(files), out_dir))
+        return [], []
+    with open(os.path.join(HERE, "fsf_variants.ini")) as f:
+        ini_text = f.read()
+    ray = _ray()
+    connect(address, cpus)
+    if __name__ != "__main__":
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    task = ray.remote(num_cpus=1, max_retries=retries)(relabel)
+
+    def submit(path):
+        with open(path, "rb") as f:
+            return task.remote(fsf, f.read(), nodes, ini_text, hash_mb)
+
+    in_flight = {submit(p): (p, 0) for p in todo}
+    made, failed = [], []
+    scored = mates = 0
+    cpu_used = 0.0
+    start = time.monotonic()
+    while in_flight:
+        ready, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in ready:
+            path, tries = in_flight.pop(ref)
+            try:
+                data, n, m, cpu = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                why = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+                if tries < retries:
+                    say("fsf_relabel: %s failed (%s); retry %d of %d" % (path, why, tries + 1, retries))
+                    in_flight[submit(path)] = (path, tries + 1)
+                else:
+                    say("fsf_relabel: %s failed %d times: %s" % (path, tries + 1, why))
+                    failed.append(path)
+                continue
+            write_whole(os.path.join(out_dir, os.path.basename(path)), data)
+            made.append(path)
+            scored, mates, cpu_used = scored + n, mates + m, cpu_used + cpu
+            elapsed = time.monotonic() - start
+            say("fsf_relabel: %d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
+                % (len(made), len(todo), scored, mates, scored / cpu_used if cpu_used else 0.0, clock(elapsed)))
+    return made, failed
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fsf", required=True, help="the native Fairy-Stockfish binary")
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--hash", type=int, default=1, help="FSF's hash MiB (cleared before each position)")
+    ap.add_argument("--address")
+    ap.add_argument("--cpus", type=int)
+    ap.add_argument("--retries", type=int, default=2)
+    ap.add_argument("data", nargs="+")
+    args = ap.parse_args(argv)
+    if args.nodes < 1 or args.retries < 0 or (args.cpus is not None and args.cpus < 1):
+        print("fsf_relabel: --nodes and --cpus must be at least 1, --retries at least 0", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        made, failed = run(args.data, args.out_dir, args.fsf, args.nodes, args.address, args.cpus, args.retries,
+                           args.hash)
+    except FileNotFoundError as e:
+        print("fsf_relabel: %s" % e, file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_UNANSWERED if failed else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
