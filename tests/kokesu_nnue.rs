@@ -66,10 +66,7 @@ fn incremental_accumulators_equal_a_refresh_after_random_moves() {
         }
         let acc = child.accumulator().unwrap();
         assert_eq!(acc, refreshed(net, child.squares()), "{}", child.to_sfen());
-        assert_eq!(
-            child.evaluate(),
-            net.evaluate(&acc.0[child_side(child)], &acc.0[1 - child_side(child)]).clamp(-15000, 15000)
-        );
+        assert_eq!(child.evaluate(), net.evaluate(&acc, child_side(child)).clamp(-15000, 15000));
         // Back at the parent after the child (copy-make's unmake): still its own.
         assert_eq!(parent.accumulator().unwrap(), refreshed(net, parent.squares()), "{}", parent.to_sfen());
         checked += 1;
@@ -95,8 +92,7 @@ fn simd_and_portable_kernels_give_the_same_evaluations() {
         let (a, b) = (refreshed(&portable, pos.squares()), refreshed(&simd, pos.squares()));
         assert_eq!(a, b);
         for side in 0..2 {
-            let (us, them) = (&a.0[side], &a.0[side ^ 1]);
-            assert_eq!(portable.evaluate(us, them), simd.evaluate(us, them), "{}", pos.to_sfen());
+            assert_eq!(portable.evaluate(&a, side), simd.evaluate(&a, side), "{}", pos.to_sfen());
         }
         seen += 1;
     });
@@ -113,7 +109,7 @@ fn the_option_switches_the_evaluation() {
         let with_net = Kokesu::from_sfen(&sfen, &nnue).unwrap();
         let acc = refreshed(net, pos.squares());
         let side = usize::from(sfen.contains(" w "));
-        let want = net.evaluate(&acc.0[side], &acc.0[side ^ 1]).clamp(-15000, 15000);
+        let want = net.evaluate(&acc, side).clamp(-15000, 15000);
         assert_eq!(with_net.evaluate(), want, "{sfen}");
         differ += usize::from(with_net.evaluate() != pos.evaluate());
         // Equal positions whatever their accumulators.

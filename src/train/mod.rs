@@ -91,6 +91,15 @@ pub struct TrainArgs {
     /// value, as Kokesu has no castling).
     #[arg(long)]
     pub no_mirror: bool,
+    /// Leave the piece-square path out (all zero, not trained): the net of format
+    /// version 1's shape, for comparison.
+    #[arg(long)]
+    pub no_psqt: bool,
+    /// The K of the net's own `sigmoid(cp / K)`, when the data's scores are not in koma's
+    /// centipawns (Fairy-Stockfish's, tools/fsf_relabel.py): the net then learns koma's
+    /// scale while the targets use the K fitted to the data. Default: the fitted K.
+    #[arg(long)]
+    pub eval_k: Option<f32>,
     /// The net file to write (src/games/kokesu/nnue.bin is the one built in).
     #[arg(long, value_name = "NET")]
     pub out: PathBuf,
@@ -142,6 +151,8 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         seed: a.seed,
         threads: a.threads as usize,
         mirror: !a.no_mirror,
+        psqt: !a.no_psqt,
+        eval_k: a.eval_k,
         weight_decay: a.weight_decay,
     };
     let summary = match trainer::train(&plan, &all, &mut std::io::stdout()) {

@@ -2,7 +2,8 @@
 //!
 //! The float network is the one `crate::games::nnue` evaluates in integers: per
 //! perspective `h = clamp(b + sum W[f], 0, 1)` over the active features, `y = v_us . h_us +
-//! v_them . h_them + c`, centipawns `y * SCALE`. The loss is the mean squared error between
+//! v_them . h_them + c + (sum q[f_us] - sum q[f_them]) / 2`, centipawns `y * SCALE`; the
+//! piece-square path `q` starts as material values (`--no-psqt`: zero and left there). The loss is the mean squared error between
 //! `sigmoid(cp / K)` and the target `lambda * result + (1 - lambda) * sigmoid(score / K)`
 //! (result 0, 0.5, 1 for the side to move; score the data's search score), where K, the
 //! centipawns-to-odds scale, is fitted to the training positions' scores and results first.
@@ -53,6 +54,10 @@ pub struct TrainPlan {
     pub weight_decay: f32,
     /// Train on each position's mirror image too.
     pub mirror: bool,
+    /// Train the piece-square path (else it stays zero).
+    pub psqt: bool,
+    /// The K of the net's `sigmoid(cp / K)`; None: the one fitted to the data's scores.
+    pub eval_k: Option<f32>,
 }
 
 /// One position as the trainer sees it: the active features of the side to move's
@@ -94,11 +99,19 @@ struct Params {
     b: Vec<f32>,
     v: Vec<f32>,
     c: f32,
+    /// The piece-square values straight to the output (one a feature, in output units).
+    q: Vec<f32>,
 }
 
 impl Params {
     fn zero() -> Params {
-        Params { w: vec![0.0; INPUTS * HIDDEN], b: vec![0.0; HIDDEN], v: vec![0.0; 2 * HIDDEN], c: 0.0 }
+        Params {
+            w: vec![0.0; INPUTS * HIDDEN],
+            b: vec![0.0; HIDDEN],
+            v: vec![0.0; 2 * HIDDEN],
+            c: 0.0,
+            q: vec![0.0; INPUTS],
+        }
     }
 
     fn random(rng: &mut Rng) -> Params {
@@ -108,19 +121,25 @@ impl Params {
         p.w.iter_mut().for_each(|x| *x = uniform(ws));
         let vs = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         p.v.iter_mut().for_each(|x| *x = uniform(vs));
+        // The piece-square path starts as material (pawn 100, minor 300, rook 500, queen
+        // 900 centipawns), own pieces plus and the other side's minus.
+        for (f, q) in p.q.iter_mut().enumerate() {
+            let value = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0][f % 384 / 64] / SCALE;
+            *q = if f < 384 { value } else { -value };
+        }
         p
     }
 
     fn add(&mut self, o: &Params) {
-        for (a, b) in self.w.iter_mut().zip(&o.w).chain(self.b.iter_mut().zip(&o.b)).chain(self.v.iter_mut().zip(&o.v))
-        {
+        let pairs = self.w.iter_mut().zip(&o.w).chain(self.b.iter_mut().zip(&o.b)).chain(self.v.iter_mut().zip(&o.v));
+        for (a, b) in pairs.chain(self.q.iter_mut().zip(&o.q)) {
             *a += b;
         }
         self.c += o.c;
     }
 
     fn clear(&mut self) {
-        self.w.iter_mut().chain(&mut self.b).chain(&mut self.v).for_each(|x| *x = 0.0);
+        self.w.iter_mut().chain(&mut self.b).chain(&mut self.v).chain(&mut self.q).for_each(|x| *x = 0.0);
         self.c = 0.0;
     }
 }
@@ -136,12 +155,19 @@ fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
     }
 }
 
+/// The piece-square path: half the side to move's sum minus half the other's.
+fn psqt(p: &Params, s: &Sample) -> f32 {
+    let n = s.n as usize;
+    let sum = |features: &[u16]| features.iter().map(|&f| p.q[f as usize]).sum::<f32>();
+    0.5 * (sum(&s.us[..n]) - sum(&s.them[..n]))
+}
+
 /// The float network's output in centipawns.
 fn forward(p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
     let n = s.n as usize;
     accumulate(p, &s.us[..n], &mut acc[0]);
     accumulate(p, &s.them[..n], &mut acc[1]);
-    let mut y = p.c;
+    let mut y = p.c + psqt(p, s);
     for (half, a) in acc.iter().enumerate() {
         let v = &p.v[half * HIDDEN..][..HIDDEN];
         y += a.iter().zip(v).map(|(&a, &v)| a.clamp(0.0, 1.0) * v).sum::<f32>();
@@ -150,15 +176,28 @@ fn forward(p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
 }
 
 /// Adds the loss's gradient for `s` to `g`; returns the squared error.
-fn backward(p: &Params, s: &Sample, k: f32, lambda: f32, g: &mut Params) -> f32 {
+/// The K of the net's `sigmoid(cp / K)` and that of the data's scores.
+#[derive(Clone, Copy, Debug)]
+struct Ks {
+    eval: f32,
+    data: f32,
+}
+
+fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
     let mut acc = [[0f32; HIDDEN]; 2];
     let cp = forward(p, s, &mut acc);
-    let pred = sigmoid(cp / k);
-    let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k);
+    let pred = sigmoid(cp / k.eval);
+    let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k.data);
     let err = pred - target;
-    let dy = 2.0 * err * pred * (1.0 - pred) / k * SCALE;
+    let dy = 2.0 * err * pred * (1.0 - pred) / k.eval * SCALE;
     g.c += dy;
     let n = s.n as usize;
+    for &f in &s.us[..n] {
+        g.q[f as usize] += 0.5 * dy;
+    }
+    for &f in &s.them[..n] {
+        g.q[f as usize] -= 0.5 * dy;
+    }
     for (half, features) in [&s.us[..n], &s.them[..n]].into_iter().enumerate() {
         let v = &p.v[half * HIDDEN..][..HIDDEN];
         let gv = &mut g.v[half * HIDDEN..][..HIDDEN];
@@ -182,13 +221,13 @@ fn backward(p: &Params, s: &Sample, k: f32, lambda: f32, g: &mut Params) -> f32 
 }
 
 /// The mean squared error over `samples`.
-fn loss(p: &Params, samples: &[Sample], k: f32, lambda: f32) -> f64 {
+fn loss(p: &Params, samples: &[Sample], k: Ks, lambda: f32) -> f64 {
     let mut acc = [[0f32; HIDDEN]; 2];
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let pred = sigmoid(forward(p, s, &mut acc) / k);
-            let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k);
+            let pred = sigmoid(forward(p, s, &mut acc) / k.eval);
+            let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k.data);
             f64::from((pred - target) * (pred - target))
         })
         .sum();
@@ -244,6 +283,9 @@ impl Adam {
             p.v[i] = p.v[i].clamp(-CLIP, CLIP);
         }
         update(&mut p.c, g.c, &mut self.m.c, &mut self.s.c);
+        for i in 0..p.q.len() {
+            update(&mut p.q[i], g.q[i], &mut self.m.q[i], &mut self.s.q[i]);
+        }
     }
 }
 
@@ -264,6 +306,7 @@ fn quantise(p: &Params) -> Network {
         bias: row(&p.b, qa),
         out_weights: [row(&p.v[..HIDDEN], qb), row(&p.v[HIDDEN..], qb)],
         out_bias: (p.c * qa * qb).round() as i32,
+        psqt: p.q.iter().map(|&x| (x * qa * qb).round() as i32).collect(),
         scale: SCALE as u32,
         kernels: Kernels::best(),
     }
@@ -300,13 +343,13 @@ pub fn sfen(r: &Record) -> String {
 
 /// The loss of the linear evaluation on `records` (a baseline for the net's): the
 /// records koma cannot set up (none from `koma nnue-data`) are left out.
-fn linear_loss(records: &[&Record], k: f32, lambda: f32) -> f64 {
+fn linear_loss(records: &[&Record], k: Ks, lambda: f32) -> f64 {
     let rules = KokesuRules::default();
     let (mut total, mut n) = (0f64, 0usize);
     for r in records {
         if let Ok(pos) = Kokesu::from_sfen(&sfen(r), &rules) {
-            let pred = sigmoid(pos.evaluate() as f32 / k);
-            let target = lambda * f32::from(r.result) / 2.0 + (1.0 - lambda) * sigmoid(f32::from(r.score) / k);
+            let pred = sigmoid(pos.evaluate() as f32 / k.eval);
+            let target = lambda * f32::from(r.result) / 2.0 + (1.0 - lambda) * sigmoid(f32::from(r.score) / k.data);
             total += f64::from((pred - target) * (pred - target));
             n += 1;
         }
@@ -320,7 +363,9 @@ fn integer_eval(net: &Network, s: &Sample) -> i32 {
     let (mut us, mut them) = (Row::ZERO, Row::ZERO);
     net.refresh(&mut us, s.us[..n].iter().map(|&f| f as usize));
     net.refresh(&mut them, s.them[..n].iter().map(|&f| f as usize));
-    net.evaluate(&us, &them)
+    let psqt =
+        net.psqt_sum(s.us[..n].iter().map(|&f| f as usize)) - net.psqt_sum(s.them[..n].iter().map(|&f| f as usize));
+    net.evaluate_rows(&us, &them, psqt)
 }
 
 /// What a training run made.
@@ -355,23 +400,29 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     let mut train_set: Vec<Sample> =
         unique[..split].iter().flat_map(|r| mirrors.iter().map(move |&m| sample(r, m))).collect();
     let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r, false)).collect();
-    let k = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
+    let k_data = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
+    let ks = Ks { eval: plan.eval_k.unwrap_or(k_data), data: k_data };
+    let k = k_data;
     writeln!(
         progress,
-        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k:.1}",
+        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k:.1}{}",
         unique.len(),
         split,
         if plan.mirror { " with their mirror images" } else { "" },
-        heldout.len()
+        heldout.len(),
+        plan.eval_k.map_or(String::new(), |e| format!(" (the net's: {e:.1})"))
     )?;
 
     let mut rng = Rng(plan.seed);
     let mut p = Params::random(&mut rng);
+    if !plan.psqt {
+        p.q.iter_mut().for_each(|q| *q = 0.0);
+    }
     let mut adam = Adam { m: Params::zero(), s: Params::zero(), t: 0 };
     let threads = plan.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero()).collect();
-    let mut heldout_loss = vec![loss(&p, &heldout, k, plan.lambda)];
-    let linear_loss = linear_loss(&unique[split..], k, plan.lambda);
+    let mut heldout_loss = vec![loss(&p, &heldout, ks, plan.lambda)];
+    let linear_loss = linear_loss(&unique[split..], ks, plan.lambda);
     writeln!(progress, "epoch 0: held-out loss {:.6} (the linear evaluation's: {linear_loss:.6})", heldout_loss[0])?;
     let mut lr = plan.lr;
     // The weights of the epoch with the least held-out loss (early stopping).
@@ -393,7 +444,7 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
                         let p = &p;
                         scope.spawn(move || {
                             g.clear();
-                            part.iter().map(|s| f64::from(backward(p, s, k, plan.lambda, g))).sum::<f64>()
+                            part.iter().map(|s| f64::from(backward(p, s, ks, plan.lambda, g))).sum::<f64>()
                         })
                     })
                     .collect();
@@ -407,12 +458,15 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
             }
             let scale = 1.0 / batch.len() as f32;
             let g = &mut first[0];
-            g.w.iter_mut().chain(&mut g.b).chain(&mut g.v).for_each(|x| *x *= scale);
+            g.w.iter_mut().chain(&mut g.b).chain(&mut g.v).chain(&mut g.q).for_each(|x| *x *= scale);
             g.c *= scale;
+            if !plan.psqt {
+                g.q.iter_mut().for_each(|q| *q = 0.0);
+            }
             adam.step(&mut p, g, lr, plan.weight_decay);
         }
         lr *= plan.lr_decay;
-        let held_loss = loss(&p, &heldout, k, plan.lambda);
+        let held_loss = loss(&p, &heldout, ks, plan.lambda);
         if heldout_loss.iter().all(|&l| held_loss < l) {
             best = (epoch, p.clone());
         }

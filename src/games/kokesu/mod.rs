@@ -133,9 +133,7 @@ impl Kokesu {
     /// the search's code around the linear evaluation was inlined (1.3% more instructions).
     #[inline(never)]
     fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
-        let score = nnue::with_accumulator(net, self.ply, &self.board, |acc| {
-            net.evaluate(&acc.0[self.side], &acc.0[self.side ^ 1])
-        });
+        let score = nnue::with_accumulator(net, self.ply, &self.board, |acc| net.evaluate(acc, self.side));
         score.clamp(-eval::MAX_EVAL, eval::MAX_EVAL)
     }
 

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock};
 
 use super::board::*;
-use crate::games::nnue::{format, Accumulator, FeatureSet, NetError, Network, Row};
+use crate::games::nnue::{format, Accumulator, FeatureSet, NetError, Network};
 
 /// Kokesu's features: for each perspective, own and enemy piece by kind and square.
 pub const FEATURES: FeatureSet = FeatureSet { id: 1, inputs: 768, name: "kokesu-768" };
@@ -118,16 +118,20 @@ thread_local! {
 }
 
 fn refresh(net: &Network, board: &[u8; 64], acc: &mut Accumulator) {
-    for (perspective, row) in acc.0.iter_mut().enumerate() {
-        let pieces = board.iter().enumerate().filter(|(_, &p)| p != EMPTY);
-        net.refresh(row, pieces.map(|(sq, &p)| feature(perspective, p as usize, sq)));
+    for (perspective, (row, psqt)) in acc.0.iter_mut().zip(&mut acc.1).enumerate() {
+        let features = || {
+            let pieces = board.iter().enumerate().filter(|(_, &p)| p != EMPTY);
+            pieces.map(move |(sq, &p)| feature(perspective, p as usize, sq))
+        };
+        net.refresh(row, features());
+        *psqt = net.psqt_sum(features());
     }
 }
 
 /// The accumulators of a position from scratch: the reference the incremental ones must
 /// equal.
 pub fn refreshed(net: &Network, board: &[u8; 64]) -> Accumulator {
-    let mut acc = Accumulator([Row::ZERO, Row::ZERO]);
+    let mut acc = Accumulator::ZERO;
     refresh(net, board, &mut acc);
     acc
 }
@@ -161,22 +165,28 @@ fn apply_changes(
     mask: u64,
 ) {
     const N: usize = MAX_CHANGED as usize;
-    for (perspective, row) in dst.0.iter_mut().enumerate() {
+    for (perspective, (row, psqt)) in dst.0.iter_mut().zip(&mut dst.1).enumerate() {
         let (mut add, mut sub) = ([&net.bias; N], [&net.bias; N]);
         let (mut na, mut ns) = (0, 0);
+        let mut sum = src.map_or(*psqt, |src| src.1[perspective]);
         let mut m = mask;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             if from[sq] != EMPTY {
-                sub[ns] = &net.weights[feature(perspective, from[sq] as usize, sq)];
+                let f = feature(perspective, from[sq] as usize, sq);
+                sub[ns] = &net.weights[f];
+                sum -= net.psqt[f];
                 ns += 1;
             }
             if to[sq] != EMPTY {
-                add[na] = &net.weights[feature(perspective, to[sq] as usize, sq)];
+                let f = feature(perspective, to[sq] as usize, sq);
+                add[na] = &net.weights[f];
+                sum += net.psqt[f];
                 na += 1;
             }
         }
+        *psqt = sum;
         match src {
             Some(src) => net.kernels.update_into(row, &src.0[perspective], &add[..na], &sub[..ns]),
             None => net.kernels.update(row, &add[..na], &sub[..ns]),
@@ -194,9 +204,7 @@ fn apply_changes(
 pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl FnOnce(&Accumulator) -> T) -> T {
     STACK.with_borrow_mut(|stack| {
         let stack = stack.get_or_insert_with(|| Stack {
-            slots: (0..STACK_PLIES)
-                .map(|_| Slot { net: 0, board: [EMPTY; 64], acc: Accumulator([Row::ZERO, Row::ZERO]) })
-                .collect(),
+            slots: (0..STACK_PLIES).map(|_| Slot { net: 0, board: [EMPTY; 64], acc: Accumulator::ZERO }).collect(),
             stats: Stats::default(),
         });
         let address = net as *const Network as usize;

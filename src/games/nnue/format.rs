@@ -1,10 +1,10 @@
-//! The network file, version 1. Little-endian throughout: a 64-byte header, then the
+//! The network file, version 2. Little-endian throughout: a 64-byte header, then the
 //! payload.
 //!
 //! | offset | bytes | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `KOMANNUE` |
-//! | 8 | 4 | format version: 1 |
+//! | 8 | 4 | format version: 2 |
 //! | 12 | 4 | feature set id (below) |
 //! | 16 | 4 | inputs per perspective (the feature set's count) |
 //! | 20 | 4 | accumulator width per perspective ([`HIDDEN`](super::HIDDEN), 128) |
@@ -18,7 +18,8 @@
 //!
 //! The payload: the feature weights, `inputs` rows of `width` i16 (row `f` is feature
 //! `f`'s); the accumulator bias, `width` i16; the output weights, `2 * width` i16 (the
-//! side to move's half first); the output bias, one i32.
+//! side to move's half first); the output bias, one i32; the piece-square path, `inputs`
+//! i32 (feature `f`'s value; version 1 had no such path and is refused).
 //!
 //! Feature sets: **1**, `kokesu-768`: for each perspective, 2 x 6 x 64 piece-square
 //! features: `(own piece ? 0 : 384) + kind * 64 + square`, kind pawn, knight, bishop,
@@ -32,7 +33,7 @@
 use super::{FeatureSet, Kernels, NetError, Network, Row, HIDDEN, QA, QB};
 
 pub const MAGIC: &[u8; 8] = b"KOMANNUE";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 64;
 
 /// FNV-1a, 64 bits.
@@ -50,7 +51,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// The payload's length for `inputs` features.
 fn payload_bytes(inputs: usize) -> usize {
-    2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+    2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4 * inputs
 }
 
 /// Reads and checks a network file for the game whose features are `features`.
@@ -111,8 +112,11 @@ pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
     let weights = (0..features.inputs).map(|_| row()).collect();
     let bias = row();
     let out_weights = [row(), row()];
-    let out_bias = i32::from_le_bytes([body[payload - 4], body[payload - 3], body[payload - 2], body[payload - 1]]);
-    Ok(Network { feature_set: features, weights, bias, out_weights, out_bias, scale, kernels: Kernels::best() })
+    let i32s = |at: usize| i32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
+    let rows_end = payload - 4 - 4 * features.inputs;
+    let out_bias = i32s(rows_end);
+    let psqt = (0..features.inputs).map(|f| i32s(rows_end + 4 + 4 * f)).collect();
+    Ok(Network { feature_set: features, weights, bias, out_weights, out_bias, psqt, scale, kernels: Kernels::best() })
 }
 
 /// The file of a network (what [`parse`] reads back).
@@ -125,6 +129,9 @@ pub fn write(net: &Network) -> Vec<u8> {
         }
     }
     body.extend_from_slice(&net.out_bias.to_le_bytes());
+    for v in &net.psqt {
+        body.extend_from_slice(&v.to_le_bytes());
+    }
     let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
     out.extend_from_slice(MAGIC);
     for v in [VERSION, net.feature_set.id, net.weights.len() as u32, HIDDEN as u32, 1, QA as u32, QB as u32, net.scale]
@@ -141,6 +148,7 @@ pub fn write(net: &Network) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::nnue::Accumulator;
 
     const SET: FeatureSet = FeatureSet { id: 9, inputs: 5, name: "test" };
 
@@ -160,6 +168,7 @@ mod tests {
             bias,
             out_weights: [out.clone(), out],
             out_bias: -77,
+            psqt: vec![3, -9, 1000, 0, 7],
             scale: 400,
             kernels: Kernels::best(),
         }
@@ -183,7 +192,7 @@ mod tests {
         };
         assert_eq!(parse(&good[..10], SET), Err(NetError::TooShort { len: 10, header: 64 }));
         assert_eq!(with(0, 0x4e4e_4f4b), Err(NetError::Magic));
-        assert_eq!(with(8, 2), Err(NetError::Version { found: 2, expected: 1 }));
+        assert_eq!(with(8, 1), Err(NetError::Version { found: 1, expected: 2 }));
         assert_eq!(with(12, 1), Err(NetError::FeatureSet { found: 1, expected: 9, name: "test" }));
         assert!(matches!(with(16, 6), Err(NetError::Shape { what: "the number of inputs", found: 6, expected: 5 })));
         assert!(matches!(with(20, 256), Err(NetError::Shape { what: "the accumulator width", .. })));
@@ -209,9 +218,14 @@ mod tests {
         net.update(&mut acc, 1, 2, Some(3));
         net.refresh(&mut fresh, [1]);
         assert_eq!(acc, fresh);
-        // Only output weight 3 is set, in both halves.
+        // Only output weight 3 is set, in both halves; the piece-square path adds half the
+        // difference of the sums.
         let clipped = i64::from(acc.0[3].clamp(0, QA));
-        let want = ((clipped * -12 * 2) - 77) * 400 / (255 * 64);
-        assert_eq!(i64::from(net.evaluate(&acc, &acc)), want);
+        let (us, them) = (net.psqt_sum([2, 4]), net.psqt_sum([0]));
+        assert_eq!((us, them), (1007, 3));
+        let want = ((clipped * -12 * 2) - 77 + 502) * 400 / (255 * 64);
+        assert_eq!(i64::from(net.evaluate_rows(&acc, &acc, us - them)), want);
+        let both = Accumulator([acc.clone(), acc.clone()], [us, them]);
+        assert_eq!(i64::from(net.evaluate(&both, 0)), want);
     }
 }

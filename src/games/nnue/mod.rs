@@ -7,10 +7,12 @@
 //! The network: `inputs` binary features for each side's view (perspective) → an
 //! accumulator of [`HIDDEN`] 16-bit values per perspective (the feature rows added to a
 //! bias) → clipped ReLU (`clamp(x, 0, QA)`) of both halves, the side to move's first →
-//! one output, a dot product with 16-bit weights summed in 32 bits, plus a bias, scaled
-//! to centipawns. As floats (how it is trained, `koma::train`): `h = clamp(b + sum
-//! W[f], 0, 1)`, `y = v_us . h_us + v_them . h_them + c`, `cp = y * scale`; quantised
-//! with `W, b` times [`QA`] and `v` times [`QB`], `c` times `QA * QB`.
+//! one output, a dot product with 16-bit weights summed in 32 bits, plus a bias and a
+//! piece-square path (a value a feature, straight to the output, as Stockfish's PSQT:
+//! material and placement are learned there from little data), scaled to centipawns. As
+//! floats (how it is trained, `koma::train`): `h = clamp(b + sum W[f], 0, 1)`, `y = v_us .
+//! h_us + v_them . h_them + c + (sum q[f_us] - sum q[f_them]) / 2`, `cp = y * scale`;
+//! quantised with `W, b` times [`QA`] and `v` times [`QB`], `c` and `q` times `QA * QB`.
 
 pub mod format;
 pub mod kernels;
@@ -35,9 +37,14 @@ impl Row {
     pub const ZERO: Row = Row([0; HIDDEN]);
 }
 
-/// Both perspectives' accumulators: `[0]` is sente's view, `[1]` gote's.
+/// Both perspectives' accumulators: `[0]` is sente's view, `[1]` gote's; with each
+/// perspective's sum of the piece-square path (`Network::psqt`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator(pub [Row; 2]);
+pub struct Accumulator(pub [Row; 2], pub [i32; 2]);
+
+impl Accumulator {
+    pub const ZERO: Accumulator = Accumulator([Row::ZERO, Row::ZERO], [0, 0]);
+}
 
 /// A game's input features, as a network file names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +88,10 @@ pub struct Network {
     /// The output weights for the side to move's half and for the other's.
     pub out_weights: [Row; 2],
     pub out_bias: i32,
+    /// The piece-square path: one value a feature, in the output's units (`QA * QB` a
+    /// float 1.0), summed per perspective; the output gains half the side to move's sum
+    /// minus half the other's.
+    pub psqt: Vec<i32>,
     /// Centipawns per unit of the float output.
     pub scale: u32,
     /// The kernels in use (the best this CPU has; tests switch them).
@@ -107,12 +118,24 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns, from the view of the side whose accumulator is `us`.
+    /// The piece-square path's sum of `features`.
+    pub fn psqt_sum(&self, features: impl IntoIterator<Item = usize>) -> i32 {
+        features.into_iter().map(|f| self.psqt[f]).sum()
+    }
+
+    /// The evaluation in centipawns of the side `us` (0 or 1) of `acc` to move.
     #[inline]
-    pub fn evaluate(&self, us: &Row, them: &Row) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, us: usize) -> i32 {
+        self.evaluate_rows(&acc.0[us], &acc.0[us ^ 1], acc.1[us] - acc.1[us ^ 1])
+    }
+
+    /// The evaluation in centipawns from the view of the side whose accumulator is `us`;
+    /// `psqt`: its piece-square sum minus the other's.
+    #[inline]
+    pub fn evaluate_rows(&self, us: &Row, them: &Row, psqt: i32) -> i32 {
         let [w_us, w_them] = &self.out_weights;
         let sum = self.kernels.output(us, them, w_us, w_them);
-        let y = i64::from(sum) + i64::from(self.out_bias);
+        let y = i64::from(sum) + i64::from(self.out_bias) + i64::from(psqt) / 2;
         let cp = y * i64::from(self.scale) / (i64::from(QA) * i64::from(QB));
         cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
