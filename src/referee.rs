@@ -170,6 +170,14 @@ impl<G: Game> Referee<G> {
         self.history.push((self.pos.key(), self.pos.in_check()));
     }
 
+    /// Changes the current position in a way that keeps its key and the game's history
+    /// (how it is evaluated, [`crate::game::Strategy::set_eval_rules`]).
+    pub fn change_pos_keeping_key(&mut self, change: impl FnOnce(&mut G)) {
+        let key = self.pos.key();
+        change(&mut self.pos);
+        debug_assert_eq!(self.pos.key(), key);
+    }
+
     /// The verdict if the game is over.
     pub fn verdict(&self) -> Option<Verdict> {
         judge(&self.pos, &self.history)

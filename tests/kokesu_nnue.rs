@@ -179,6 +179,43 @@ fn bad_net_files_are_refused_with_one_error_and_the_linear_evaluation_stays() {
 }
 
 #[test]
+fn an_evaluation_switch_keeps_the_position_and_a_rules_switch_does_not() {
+    let variant = "setoption name USI_Variant value kokesu";
+    let moved = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b - 3";
+    let sfen_lines =
+        |lines: &[String]| -> Vec<String> { lines.iter().filter(|l| l.starts_with("sfen ")).cloned().collect() };
+    let lines = koma_lines(&[
+        variant,
+        "position startpos moves 4g4e 5b5d",
+        "setoption name KokesuEval value nnue",
+        "d",
+        "setoption name KokesuNetFile value builtin",
+        "d",
+        "setoption name KokesuEval value linear",
+        "d",
+        "setoption name KokesuStalemate value loss",
+        "d",
+        "quit",
+    ]);
+    let start = "sfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1".to_string();
+    let kept = format!("sfen {moved}");
+    assert_eq!(sfen_lines(&lines), [kept.clone(), kept.clone(), kept, start], "{lines:?}");
+    let said: Vec<&String> = lines.iter().filter(|l| l.contains("start position of kokesu again")).collect();
+    assert_eq!(said, ["info string KokesuStalemate loss: the position is the start position of kokesu again"]);
+    // The net scores the kept position: its search is not the linear one's.
+    let go = |eval: &str| {
+        let set = format!("setoption name KokesuEval value {eval}");
+        let lines = koma_lines(&[variant, "position startpos moves 4g4e 5b5d", &set, "go depth 6", "quit"]);
+        lines
+            .into_iter()
+            .filter(|l| l.starts_with("info depth 6 "))
+            .map(|l| l.split(" time ").next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(go("nnue"), go("linear"));
+}
+
+#[test]
 fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     let (data, net) = (temp("tiny.data"), temp("tiny.nnue"));
     let run = |args: &[&str]| {

@@ -44,8 +44,10 @@ pub trait Board: Send {
     fn rule_options(&self) -> &'static [RuleOption];
     /// The evaluation's switches, set like rules switches ([`Board::set_rule`]).
     fn eval_options(&self) -> &'static [RuleOption];
-    /// Changes a rules or evaluation switch; the position goes back to the start position.
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
+    /// Changes a rules or evaluation switch. A rules switch sends the position back to the
+    /// start position (the game is another one), an evaluation switch keeps it. Returns
+    /// whether the position went back to the start.
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     /// `position`: applied whole or not at all. On error the board has no position.
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
     /// Why there is no position to work on, if there is none.
@@ -107,12 +109,18 @@ impl<G: Strategy> Board for Tracked<G> {
         G::eval_options()
     }
 
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
         let mut rules = self.rules;
         games::set_switch::<G>(&mut rules, name, value)?;
         self.rules = rules;
+        if G::eval_options().iter().any(|o| o.name == name) {
+            if let Ok(cur) = &mut self.current {
+                cur.change_pos_keeping_key(|pos| pos.set_eval_rules(&rules));
+                return Ok(false);
+            }
+        }
         self.current = Ok(Referee::new(G::startpos(&self.rules)));
-        Ok(())
+        Ok(true)
     }
 
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {

@@ -273,11 +273,12 @@ impl Engine {
                 if variant == self.variant() {
                     let board = self.session.board_mut();
                     let at_start = board.state().is_ok_and(|st| st.sfen == board.startpos_sfen());
-                    if let Err(e) = board.set_rule(name, &value) {
-                        return self.error(e.to_string());
-                    }
+                    let reset = match board.set_rule(name, &value) {
+                        Ok(reset) => reset,
+                        Err(e) => return self.error(e.to_string()),
+                    };
                     // Said when it throws away a position a GUI or script had set.
-                    if !at_start {
+                    if reset && !at_start {
                         self.say(Event::Message(format!(
                             "{name} {value}: the position is the start position of {variant} again"
                         )));

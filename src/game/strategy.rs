@@ -55,7 +55,7 @@ pub trait Strategy: Game {
     fn evaluate(&self) -> i32;
     /// The evaluation's switches (Kokesu's `KokesuEval`): engine options, not rules of the
     /// game, set like rules switches (their values live in [`Game::Rules`], which every
-    /// position carries; a change resets the position to the start) but listed with the
+    /// position carries; a change keeps the position, [`Strategy::set_eval_rules`]) but listed with the
     /// engine's options. The default has none.
     fn eval_options() -> &'static [RuleOption] {
         &[]
@@ -65,6 +65,13 @@ pub trait Strategy: Game {
     fn set_eval_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
         let _ = rules;
         Err(RuleError::unknown(name, value))
+    }
+    /// This position scored by the evaluation switches of `rules` (whose game rules are
+    /// this position's own): an evaluation switch keeps the position a GUI set. The same
+    /// position, key and history; a game with evaluation switches overrides this (the
+    /// default, for games without any, changes nothing).
+    fn set_eval_rules(&mut self, rules: &Self::Rules) {
+        let _ = rules;
     }
     /// Hashes of the slow-changing parts of the position the evaluation may misjudge
     /// (kokesu: the pawns, and each side's other pieces), under each of which the search

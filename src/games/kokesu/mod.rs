@@ -339,6 +339,10 @@ impl Strategy for Kokesu {
         &EVAL_OPTIONS
     }
 
+    fn set_eval_rules(&mut self, rules: &KokesuRules) {
+        self.rules.eval = rules.eval;
+    }
+
     fn set_eval_option(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
         let mut eval = rules.eval;
         let err = |why: String| RuleError { name: name.to_string(), why };
