@@ -29,14 +29,16 @@ worker) stops the match at that pair (`match stopped: ...`), as in match.py. Ctr
 whole pairs reported so far count.
 
 Where: without --address, Ray starts on this machine with all its cores or --cpus N
-(about 5 s to start). With --address HOST:PORT (or `auto`) the driver joins a running
-cluster and --cpus, if given, caps the tasks in flight (default: the cluster's CPUs). A
-task takes one CPU: one engine thinks at a time. The engine paths are made absolute and
-run at that path on whichever machine plays the pair: every worker needs the binaries
-there (B's too; A's also on the driver's machine, for the openings). The tasks go to the
-workers by value: koma against koma needs only Ray and the binaries there; against
-Fairy-Stockfish (fsf:PATH) a worker also needs this repository at the same path
-(tools/match_fsf.py and its variants file). Ray's own logging is kept quiet.
+(about 5 s to start), its workers and so the engines at the driver's niceness, as in
+match.py (Ray's own default is nice 15; RAY_worker_niceness in the environment wins).
+With --address HOST:PORT (or `auto`) the driver joins a running cluster and --cpus, if
+given, caps the tasks in flight (default: the cluster's CPUs). A task takes one CPU: one
+engine thinks at a time. The engine paths are made absolute and run at that path on
+whichever machine plays the pair: every worker needs the binaries there (B's too; A's
+also on the driver's machine, for the openings). The tasks go to the workers by value:
+koma against koma needs only Ray and the binaries there; against Fairy-Stockfish
+(fsf:PATH) a worker also needs this repository at the same path (tools/match_fsf.py and
+its variants file). Ray's own logging is kept quiet.
 """
 import contextlib
 import io
@@ -268,6 +270,10 @@ def main(argv=None):
     ray = _ray()
     from tools.ray_solve import connect
 
+    if args.address is None:
+        # Ray runs its workers at nice 15 by default: on a shared machine the games would
+        # get less CPU than match.py's. A local Ray runs them at the driver's niceness.
+        os.environ.setdefault("RAY_worker_niceness", str(os.nice(0)))
     started = connect(args.address, args.cpus)
     try:
         drive(args, ray)
