@@ -47,7 +47,8 @@ scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood rat
 the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
 --games games. One line per game, a progress line
 per pair, and a final `match:` line to quote in a commit message. Several seeds' logs of
-one change are added up, SPRT included, by tools/match_combine.py.
+one change are added up, SPRT included, by tools/match_combine.py. tools/ray_match.py
+plays the same match with its pairs spread over all cores or a Ray cluster.
 """
 import argparse
 import os
