@@ -1,7 +1,8 @@
 //! The Python tools' own unit tests (match statistics, the match referee against this
-//! binary, `koma solve` farmed out with Ray), run with the test suite's Python: `.venv`
-//! when the README's command made it (with Ray in it: tests/reference/requirements.txt).
-//! `tools` is a package: the tests import `tools.match` and the like from the root.
+//! binary, `koma solve` and a match's game pairs farmed out with Ray), run with the test
+//! suite's Python: `.venv` when the README's command made it (with Ray in it:
+//! tests/reference/requirements.txt). `tools` is a package: the tests import
+//! `tools.match` and the like from the root.
 
 use std::path::Path;
 use std::process::Command;

@@ -47,7 +47,8 @@ scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood rat
 the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
 --games games. One line per game, a progress line
 per pair, and a final `match:` line to quote in a commit message. Several seeds' logs of
-one change are added up, SPRT included, by tools/match_combine.py.
+one change are added up, SPRT included, by tools/match_combine.py. tools/ray_match.py
+plays the same match with its pairs spread over all cores or a Ray cluster.
 """
 import argparse
 import os
@@ -292,7 +293,8 @@ class Tally:
         return line, value
 
 
-def main():
+def parser():
+    """match.py's options (tools/ray_match.py adds its own to them)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", required=True, choices=sorted(VARIANTS))
@@ -333,11 +335,17 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1, choices=[1], help="games at a time (1 only)")
     ap.add_argument("--moves", action="store_true",
                     help="the moves of every game (default: only of a game lost by an illegal move or failure)")
-    args = ap.parse_args()
+    return ap
 
-    fsf = args.b.startswith("fsf:")
-    for path in (args.a, args.b[4:] if fsf else args.b):
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+
+def prepare(args, check_paths=True):
+    """Checks the options and adds what the match derives from them: the go command, the
+    SPRT bounds, the timeout, the engines' options, the number of pairs (args.pairs).
+    `check_paths`: the engines must be executables here (a Ray cluster's workers may be
+    the only machines that have them)."""
+    args.fsf = args.b.startswith("fsf:")
+    for path in (args.a, args.b[4:] if args.fsf else args.b):
+        if check_paths and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             sys.exit("not an executable: %s" % path)
     args.clock = None
     args.time_used = {"A": [0.0, 0], "B": [0.0, 0]}
@@ -351,7 +359,7 @@ def main():
         args.clock = (int(base * 1000), int(inc * 1000))
         args.move_timeout = args.move_timeout or 60 + base
     elif not (args.nodes or args.movetime or args.depth):
-        if fsf:
+        if args.fsf:
             args.movetime = 200
         else:
             args.nodes = 20000
@@ -360,56 +368,76 @@ def main():
     else:
         args.elo0, args.elo1 = (float(x) for x in args.sprt.split(","))
     args.lower, args.upper = stats.sprt_bounds(args.alpha, args.beta)
-    timeout = args.move_timeout or 60 + 10 * (args.movetime or 0) / 1000
-    pairs = (args.games + 1) // 2
+    args.timeout = args.move_timeout or 60 + 10 * (args.movetime or 0) / 1000
+    args.pairs = (args.games + 1) // 2
 
     split = lambda opts: [tuple(o.split("=", 1)) for o in opts]
-    rule_opts = split(args.option)
-    args.rule_options = dict(rule_opts)
+    args.rule_opts = split(args.option)
+    args.rule_options = dict(args.rule_opts)
     # MoveOverhead: koma keeps 100 ms of each movetime in hand by default, for a GUI's
     # pipes; here that would halve a 200 ms move (Fairy-Stockfish keeps 10 ms).
-    base = [("USI_Hash", str(args.hash)), ("MoveOverhead", str(args.move_overhead))] + rule_opts
+    base = [("USI_Hash", str(args.hash)), ("MoveOverhead", str(args.move_overhead))] + args.rule_opts
     if args.clock:
         # MinimumThinkingTime (100 ms by default, against GUIs that race a fast reply)
         # would spend a short clock on the first moves; the script waits for bestmove.
         base.append(("MinimumThinkingTime", str(args.minimum_thinking)))
-    go = args.go = go_command(args)
-    referee = Referee(args.a, args.variant, rule_opts)
-    a = KomaPlayer(args.a, args.variant, base + split(args.option_a), "A", go, timeout)
-    if fsf:
-        from tools import match_fsf  # pyffish only where it is needed
-        b = match_fsf.FsfPlayer(args.b[4:], args, "B", timeout, referee)
-    else:
-        b = KomaPlayer(args.b, args.variant, base + split(args.option_b), "B", args.go_b or go, timeout)
+    args.options_a = base + split(args.option_a)
+    args.options_b = base + split(args.option_b)
+    args.go = go_command(args)
 
+
+def start_engines(args):
+    """The referee (a koma process of A's binary) and the players A and B."""
+    referee = Referee(args.a, args.variant, args.rule_opts)
+    try:
+        a = KomaPlayer(args.a, args.variant, args.options_a, "A", args.go, args.timeout)
+        if args.fsf:
+            from tools import match_fsf  # pyffish only where it is needed
+            b = match_fsf.FsfPlayer(args.b[4:], args, "B", args.timeout, referee)
+        else:
+            b = KomaPlayer(args.b, args.variant, args.options_b, "B", args.go_b or args.go, args.timeout)
+    except BaseException:
+        referee.close()
+        raise
+    return referee, a, b
+
+
+def close_engines(*engines):
+    for p in engines:
+        try:
+            p.close()
+        except (EngineError, OSError):
+            pass
+
+
+def opening_source(args, referee):
+    """The seeded generator of the openings (make_opening draws from it, pair after pair),
+    with kokesu's book shuffled."""
     rng = random.Random(args.seed)
     args.used = set()
     if args.variant == "kokesu":
         args.book = [o for o in OPENINGS if referee.legal([chess_to_koma(m) for m in o.split()])]
         rng.shuffle(args.book)
         args.book_next = 0
+    return rng
 
+
+def print_header(args):
+    go = args.go
     if args.go_b:
         go += " (B: %s)" % args.go_b
     sprt = "SPRT off" if args.sprt == "off" else "SPRT [%g, %g] alpha %g beta %g" % (
         args.elo0, args.elo1, args.alpha, args.beta)
-    extra = "".join(" %s=%s" % o for o in rule_opts)
+    extra = "".join(" %s=%s" % o for o in args.rule_opts)
     for who, opts in (("A", args.option_a), ("B", args.option_b), ("fsf", args.fsf_option)):
         extra += "".join(" %s:%s" % (who, o) for o in opts)
     print("match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
-          % (args.variant, args.a, args.b, go, 2 * pairs, args.seed, sprt, extra), flush=True)
-    tally = Tally()
-    t0 = time.time()
-    decision = None
-    try:
-        run(args, pairs, referee, a, b, rng, tally)
-    except KeyboardInterrupt:
-        print("interrupted: Elo and LLR count the whole pairs only", flush=True)
-        decision = "stopped"
-    except EngineError as e:  # the referee, or an engine that cannot even start a game
-        print("match stopped: %s" % e, flush=True)
-        decision = "stopped"
-    decision = args.decision if decision is None else decision
+          % (args.variant, args.a, args.b, go, 2 * args.pairs, args.seed, sprt, extra), flush=True)
+    return go
+
+
+def final_line(args, go, tally, decision, seconds, where=""):
+    """The `match:` line that ends a match (`where`: after the seconds, e.g. on Ray)."""
     line, value = tally.summary(args)
     verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
                "stopped": "stopped early", None: "no SPRT decision"}[decision]
@@ -420,14 +448,62 @@ def main():
     if args.clock:
         ends += ". Mean time a move: " + ", ".join(
             "%s %.0f ms" % (who, ms / max(1, n)) for who, (ms, n) in sorted(args.time_used.items()))
-    print("match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s"
-          % (args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
-             verdict, ends, time.time() - t0), flush=True)
-    for p in (a, b, referee):
-        try:
-            p.close()
-        except (EngineError, OSError):
-            pass
+    return "match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s%s" % (
+        args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
+        verdict, ends, seconds, where)
+
+
+def main():
+    args = parser().parse_args()
+    prepare(args)
+    referee, a, b = start_engines(args)
+    rng = opening_source(args, referee)
+    go = print_header(args)
+    tally = Tally()
+    t0 = time.time()
+    decision = None
+    try:
+        run(args, args.pairs, referee, a, b, rng, tally)
+    except KeyboardInterrupt:
+        print("interrupted: Elo and LLR count the whole pairs only", flush=True)
+        decision = "stopped"
+    except EngineError as e:  # the referee, or an engine that cannot even start a game
+        print("match stopped: %s" % e, flush=True)
+        decision = "stopped"
+    decision = args.decision if decision is None else decision
+    print(final_line(args, go, tally, decision, time.time() - t0), flush=True)
+    close_engines(a, b, referee)
+
+
+def play_pair(players, referee, opening, args):
+    """The two games of one pair on one opening, A first with the first player's side and
+    then with the second: yields (swap, A's score, reason, moves) after each game."""
+    a, b = players
+    for swap in (False, True):
+        winner, why, moves = play_game([b, a] if swap else [a, b], referee, opening, args)
+        a_side = 1 if swap else 0
+        yield swap, 0.5 if winner is None else (1.0 if winner == a_side else 0.0), why, moves
+
+
+def report_game(args, tally, pair, swap, score, why, moves):
+    """Counts a game and prints its line (pair from 0)."""
+    tally.add(score, why)
+    print("game %d (pair %d): A plays %s, %s by %s in %d plies"
+          % (tally.games, pair + 1, "second" if swap else "first",
+             {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score], why, len(moves)), flush=True)
+    if args.moves or why.startswith(("illegal", "A ", "B ")):
+        print("  moves " + " ".join(moves), flush=True)
+
+
+def report_pair(args, tally, total, seconds):
+    """Counts a whole pair (A's total), prints the progress line and returns the SPRT's
+    decision (H0, H1, or None to go on)."""
+    tally.add_pair(total)
+    line, value = tally.summary(args)
+    print("after %d games: %s  %.0f s" % (tally.games, line, seconds), flush=True)
+    if args.sprt != "off" and sum(tally.pairs) >= args.sprt_min_pairs:
+        return stats.sprt_state(value, args.alpha, args.beta)
+    return None
 
 
 def run(args, pairs, referee, a, b, rng, tally):
@@ -437,25 +513,12 @@ def run(args, pairs, referee, a, b, rng, tally):
     for pair in range(pairs):
         opening = make_opening(referee, rng, args)
         total = 0.0
-        for swap in (False, True):
-            players = [b, a] if swap else [a, b]
-            winner, why, moves = play_game(players, referee, opening, args)
-            a_side = 1 if swap else 0
-            score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
+        for swap, score, why, moves in play_pair((a, b), referee, opening, args):
             total += score
-            tally.add(score, why)
-            print("game %d (pair %d): A plays %s, %s by %s in %d plies"
-                  % (tally.games, pair + 1, "second" if swap else "first",
-                     {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score], why, len(moves)), flush=True)
-            if args.moves or why.startswith(("illegal", "A ", "B ")):
-                print("  moves " + " ".join(moves), flush=True)
-        tally.add_pair(total)
-        line, value = tally.summary(args)
-        print("after %d games: %s  %.0f s" % (tally.games, line, time.time() - t0), flush=True)
-        if args.sprt != "off" and sum(tally.pairs) >= args.sprt_min_pairs:
-            args.decision = stats.sprt_state(value, args.alpha, args.beta)
-            if args.decision:
-                return
+            report_game(args, tally, pair, swap, score, why, moves)
+        args.decision = report_pair(args, tally, total, time.time() - t0)
+        if args.decision:
+            return
 
 
 if __name__ == "__main__":

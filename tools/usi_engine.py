@@ -5,6 +5,10 @@ import subprocess
 import time
 
 
+# The longest single wait for an engine's output (seconds); a longer wait is several.
+WAIT_SLICE = 0.5
+
+
 class EngineError(RuntimeError):
     """The engine closed its output (crashed or quit) or did not answer in time."""
 
@@ -33,7 +37,9 @@ class Engine:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise EngineError("%s did not answer in time" % self.name)
-            if not self._sel.select(left):
+            # In slices: ray.cancel (tools/ray_match.py) stops a task with a KeyboardInterrupt
+            # that Python only raises between two calls, not inside a select that waits on.
+            if not self._sel.select(WAIT_SLICE if left is None else min(left, WAIT_SLICE)):
                 continue
             chunk = os.read(self.p.stdout.fileno(), 65536)
             if not chunk:
@@ -91,12 +97,16 @@ def start(path, protocol, options=(), name="engine", timeout=None):
     each (N, V) of `options`, and `isready`; EngineError if a reply takes more than
     `timeout` seconds (None: wait for ever)."""
     e = Engine([path], name)
-    e.send(protocol)
-    e.until(protocol + "ok", timeout=timeout)
-    for n, v in options:
-        e.send("setoption name %s value %s" % (n, v))
-    e.send("isready")
-    e.until("readyok", timeout=timeout)
+    try:
+        e.send(protocol)
+        e.until(protocol + "ok", timeout=timeout)
+        for n, v in options:
+            e.send("setoption name %s value %s" % (n, v))
+        e.send("isready")
+        e.until("readyok", timeout=timeout)
+    except BaseException:
+        e.close(timeout=1)  # not left running: a hung engine, or a task cancelled meanwhile
+        raise
     return e
 
 
