@@ -10,7 +10,7 @@
 //! | 20 | 4 | accumulator width per perspective ([`HIDDEN`](super::HIDDEN), 128) |
 //! | 24 | 4 | outputs: 1 |
 //! | 28 | 4 | QA, the accumulator's scale: 255 |
-//! | 32 | 4 | QB, the output weights' scale: 64 |
+//! | 32 | 4 | QB, the output weights' scale: 512 (64 rounded the output to 16 cp on average) |
 //! | 36 | 4 | scale: centipawns per unit of the float output |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | checksum: FNV-1a (64-bit) of the payload |
@@ -223,7 +223,7 @@ mod tests {
         let clipped = i64::from(acc.0[3].clamp(0, QA));
         let (us, them) = (net.psqt_sum([2, 4]), net.psqt_sum([0]));
         assert_eq!((us, them), (1007, 3));
-        let want = ((clipped * -12 * 2) - 77 + 502) * 400 / (255 * 64);
+        let want = ((clipped * -12 * 2) - 77 + 502) * 400 / (255 * i64::from(QB));
         assert_eq!(i64::from(net.evaluate_rows(&acc, &acc, us - them)), want);
         let both = Accumulator([acc.clone(), acc.clone()], [us, them]);
         assert_eq!(i64::from(net.evaluate(&both, 0)), want);

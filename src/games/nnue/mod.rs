@@ -25,8 +25,9 @@ pub use kernels::Kernels;
 pub const HIDDEN: usize = 128;
 /// The accumulator's scale: a float 1.0 is `QA`; the clipped ReLU's top.
 pub const QA: i16 = 255;
-/// The output weights' scale.
-pub const QB: i16 = 64;
+/// The output weights' scale: `v` of 1.98 is 1014, so two products of an accumulator (at
+/// most 255) and a weight still fit the AVX2 kernel's 32-bit pair sums.
+pub const QB: i16 = 512;
 
 /// `HIDDEN` 16-bit values, aligned for SIMD loads.
 #[derive(Clone, Debug, PartialEq, Eq)]
