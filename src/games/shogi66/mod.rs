@@ -32,6 +32,7 @@ mod zobrist;
 use crate::game::{BookChoice, ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
 pub use board::Move;
 use board::*;
+use movegen::Gen;
 
 /// 66 shogi has no rules switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -296,11 +297,32 @@ impl Strategy for Shogi66 {
     }
 
     fn tactical_moves(&self, out: &mut Vec<Move>) -> bool {
-        self.pos.generate_some(true, true, &mut |m| {
+        self.pos.generate_some(true, Gen::Tactical, &mut |m| {
             out.push(m);
             false
         });
         true
+    }
+
+    /// Board moves, then drops: with full hands the drops are most of the moves, and a
+    /// node that cuts on the table move, a capture or a killer never makes them.
+    const STAGED_MOVES: bool = true;
+    const QUIET_STAGES: usize = 2;
+
+    fn quiet_moves(&self, stage: usize, out: &mut Vec<Move>) {
+        let which = if stage == 0 { Gen::QuietBoard } else { Gen::Drops };
+        self.pos.generate_some(true, which, &mut |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.pos.is_legal(mv)
+    }
+
+    fn gives_check(&self, mv: Move) -> bool {
+        self.pos.gives_check(mv)
     }
 
     fn losing_exchange(&self, mv: Move) -> bool {
