@@ -114,8 +114,8 @@ pub trait Strategy: Game {
     /// in stages, each generated only when the picker reaches it: the table move, then
     /// [`Strategy::tactical_moves`] (which must then also work in check), the killers and
     /// the countermove, the tactical moves that lose material, and the quiet moves in
-    /// [`Strategy::QUIET_STAGES`] stages of [`Strategy::quiet_moves`] (66 shogi: board
-    /// moves, then drops). The table move and the killers are checked by
+    /// [`Strategy::QUIET_STAGES`] stages of [`Strategy::quiet_moves`] (66 shogi: one, its
+    /// board moves and drops together). The table move and the killers are checked by
     /// [`Strategy::is_legal`]. The stages together must be exactly the legal moves, each
     /// once. The default (false): all legal moves are generated and scored in one stage.
     const STAGED_MOVES: bool = false;

@@ -22,7 +22,8 @@
 //!   Stockfish's `movepick.cpp`: the table move (`Strategy::is_legal`), captures and
 //!   promotions by MVV/LVA with the losing ones set aside, the killers and the
 //!   countermove (legal here), the losing captures, then the quiet moves by history in
-//!   the game's stages (board moves, then drops), each generated only when reached, so a
+//!   the game's stages (66 shogi: board moves and drops in one), each generated only
+//!   when reached, so a
 //!   node that cuts early never makes its drops. A move pruned unless it checks is
 //!   tested by `Strategy::gives_check` without being made.
 //!

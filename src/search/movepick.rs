@@ -9,8 +9,8 @@
 //!   [`Strategy::order_score`] first, those that lose material by exchange set aside as
 //!   they come up; the killers and the countermove (quiet and legal here); the tactical
 //!   moves set aside; then the quiet moves in the game's [`Strategy::QUIET_STAGES`]
-//!   stages ([`Strategy::quiet_moves`]; 66 shogi: board moves, then drops), each by
-//!   history. A stage is generated only when the one before is used up, so a node that
+//!   stages ([`Strategy::quiet_moves`]; 66 shogi: one, board moves and drops), each
+//!   by history. A stage is generated only when the one before is used up, so a node that
 //!   cuts early never makes its drops; once the search prunes late quiet moves
 //!   (`skip_quiets`) they come in generation order, unscored, for the check test alone.
 //!

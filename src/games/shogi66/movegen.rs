@@ -12,10 +12,9 @@ pub enum Gen {
     All,
     /// Captures and promotions (`eval::is_tactical`).
     Tactical,
-    /// Board moves that neither capture nor promote.
-    QuietBoard,
-    /// Drops (all of the placement phase's moves).
-    Drops,
+    /// Board moves that neither capture nor promote, and drops (all of the placement
+    /// phase's moves).
+    Quiet,
 }
 
 impl Position {
@@ -26,13 +25,13 @@ impl Position {
     }
 
     /// Like [`Position::generate`], but only the legal moves of `which`: the stages of the
-    /// search's move picker (tactical: captures and promotions, then quiet board moves,
-    /// then drops), which together are the legal moves, each once.
+    /// search's move picker (captures and promotions, then the quiet moves), which
+    /// together are the legal moves, each once.
     pub fn generate_some<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, which: Gen, sink: &mut F) -> bool {
         let us = self.stm;
         if self.placing {
             // Placement drops are neither tactical nor board moves.
-            return matches!(which, Gen::All | Gen::Drops) && self.generate_placement(sink);
+            return which != Gen::Tactical && self.generate_placement(sink);
         }
         let them = 1 - us;
         let ksq = self.king[us] as usize;
@@ -42,10 +41,10 @@ impl Position {
         let in_check = Position::attacked_on(&self.board, ksq, them);
         let own = self.occ[us];
         let tactical_only = which == Gen::Tactical;
-        let quiet_only = which == Gen::QuietBoard;
+        let quiet_only = which == Gen::Quiet;
 
         // Board moves.
-        let mut pieces = if which == Gen::Drops { 0 } else { own };
+        let mut pieces = own;
         while pieces != 0 {
             let from = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
@@ -102,7 +101,7 @@ impl Position {
 
         // Drops.
         let hand = &self.hand[us];
-        if matches!(which, Gen::Tactical | Gen::QuietBoard) || hand[1..8].iter().all(|&n| n == 0) {
+        if tactical_only || hand[1..8].iter().all(|&n| n == 0) {
             return false;
         }
         let empty = ALL & !(self.occ[0] | self.occ[1]);
