@@ -117,6 +117,34 @@ pub trait Strategy: Game {
     fn tactical_moves(&self, _out: &mut Vec<Self::Move>) -> bool {
         false
     }
+    /// Whether the main search's move picker (`search::movepick`) takes this game's moves
+    /// in stages, each generated only when the picker reaches it: the table move, then
+    /// [`Strategy::tactical_moves`] (which must then also work in check), the killers and
+    /// the countermove, the tactical moves that lose material, and the quiet moves in
+    /// [`Strategy::QUIET_STAGES`] stages of [`Strategy::quiet_moves`] (66 shogi: one, its
+    /// board moves and drops together). The table move and the killers are checked by
+    /// [`Strategy::is_legal`]. The stages together must be exactly the legal moves, each
+    /// once. The default (false): all legal moves are generated and scored in one stage.
+    const STAGED_MOVES: bool = false;
+    /// How many stages the quiet moves come in (with [`Strategy::STAGED_MOVES`]).
+    const QUIET_STAGES: usize = 1;
+    /// Appends the legal quiet moves of stage `stage` (below [`Strategy::QUIET_STAGES`]);
+    /// used only with [`Strategy::STAGED_MOVES`].
+    fn quiet_moves(&self, _stage: usize, _out: &mut Vec<Self::Move>) {}
+    /// Whether `mv`, which may come from another position (a killer, the table's move),
+    /// is legal here; used only with [`Strategy::STAGED_MOVES`]. The default says no: the
+    /// move is then only searched in its own stage.
+    fn is_legal(&self, _mv: Self::Move) -> bool {
+        false
+    }
+    /// Whether the legal move `mv` gives check. The default plays it on a copy; a game
+    /// can answer without making the move, which the search asks of every move it would
+    /// prune unless it checks.
+    fn gives_check(&self, mv: Self::Move) -> bool {
+        let mut child = self.clone();
+        child.play(mv);
+        child.in_check()
+    }
     /// A move that loses material by static exchange (a capture that loses more than it
     /// takes, a quiet move that leaves its piece en prise); the quiescence search leaves
     /// such captures out and the main search prunes them near the horizon. The default

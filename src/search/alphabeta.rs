@@ -9,13 +9,23 @@
 //!   (listed on `node`): step 1 draws and aborts (`negamax`, `immediate_draw`,
 //!   `repetition`), 2 `mate_distance`, 3 `tt_cutoff`, 4 `static_evaluation` (with
 //!   `correction_keys`, `corrected`), 5-7 `prune_node` (reverse futility, `probcut`,
-//!   `null_move`), 8 internal iterative reduction, 9 the move loop (`score_moves` and
-//!   `pick_next` for ordering, `shallow_prune`, `extension` with `exclude` for the
+//!   `null_move`), 8 internal iterative reduction, 9 the move loop (the moves from
+//!   `movepick`'s picker, `shallow_prune`, `extension` with `exclude` for the
 //!   singular search, `late_move_reduction`, `search_move`, `update_pv`,
 //!   `update_cut_statistics` with `reward_quiet`), 10 the final outcome, 11
 //!   `store_and_learn`;
 //! - `qsearch`: quiescence (stand pat, captures and promotions that do not lose material,
 //!   delta pruning).
+//! - `movepick`: the move picker of step 9. By default it generates every legal move
+//!   at once, the table's move first and the rest scored after it. A game with
+//!   `Strategy::STAGED_MOVES` (66 shogi) is asked for its moves in stages, as in
+//!   Stockfish's `movepick.cpp`: the table move (`Strategy::is_legal`), captures and
+//!   promotions by MVV/LVA with the losing ones set aside, the killers and the
+//!   countermove (legal here), the losing captures, then the quiet moves by history in
+//!   the game's stages (66 shogi: board moves and drops in one), each generated only
+//!   when reached, so a
+//!   node that cuts early never makes its drops. A move pruned unless it checks is
+//!   tested by `Strategy::gives_check` without being made.
 //!
 //! Which selective techniques a game gets is its own choice (`Strategy` constants): reverse
 //! futility and null move where the evaluation is stable and zugzwang rare, pruning of
@@ -32,9 +42,9 @@ use super::tt::{Bound, Entry};
 use super::{outcome_score, RootMove, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::game::Strategy;
 
+use super::movepick::pick_next;
 use super::params::{
-    MAX_QPLY, MAX_QUIETS, ORDER_BAD_TACTICAL, ORDER_BAD_TACTICAL_SPAN, ORDER_COUNTER, ORDER_GOOD_TACTICAL,
-    ORDER_KILLER_1, ORDER_KILLER_2, ORDER_TT, REPETITION_WINDOW,
+    MAX_QPLY, MAX_QUIETS, ORDER_COUNTER, ORDER_GOOD_TACTICAL, ORDER_KILLER_2, ORDER_TT, REPETITION_WINDOW,
 };
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -379,33 +389,10 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             node.depth -= 1;
         }
 
-        // Step 9: the move loop.
-        let mut list = std::mem::take(&mut self.moves[ply]);
-        list.clear();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            // Step 10 (no legal move): mate or whatever the game makes of it.
-            self.moves[ply] = list;
-            return outcome_score(pos.no_move_outcome(), ply);
-        }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
+        // Step 9: the move loop, over the moves of the picker (`movepick`).
         let cx = self.context(ply);
         let counter = self.history.counter(cx.prev1);
-        // The table's move goes first, and the others are scored only if it does not cut.
-        let mut scored = false;
-        match tt_move.and_then(|m| list.iter().position(|&x| x == m)) {
-            Some(i) => {
-                list.swap(0, i);
-                scores.clear();
-                scores.resize(list.len(), 0);
-                scores[0] = ORDER_TT;
-            }
-            None => {
-                self.score_moves(pos, &list, &mut scores, counter, ply, cx);
-                scored = true;
-            }
-        }
-
+        let mut picker = self.move_picker(pos, ply, tt_move, counter, cx);
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -413,21 +400,14 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let mut quiet_count = 0usize;
         let mut skip_quiets = false;
         let tt_tactical = tt_move.is_some_and(|m| pos.is_tactical(m));
-        for n in 0..list.len() {
-            if n > 0 && !scored {
-                self.score_moves(pos, &list[1..], &mut scores, counter, ply, cx);
-                scores.insert(0, ORDER_TT);
-                scored = true;
-            }
-            pick_next(&mut list, &mut scores, n);
-            let mv = list[n];
+        while let Some((mv, order)) = self.next_move(pos, &mut picker, skip_quiets) {
             if Some(mv) == excluded {
                 continue;
             }
             let tactical = pos.is_tactical(mv);
             let cont = pos.continuation_id(mv);
             let quiet_history = if tactical { 0 } else { self.history.quiet_score(G::move_id(mv), cont, cx) };
-            let m = MoveFacts { mv, order: scores[n], tactical, quiet_history, gives_check: false };
+            let m = MoveFacts { mv, order, tactical, quiet_history, gives_check: false };
 
             // Step 9a: pruning at shallow depth, once a move that does not lose has been found.
             let prune = if ply > 0 && best > -MATE_BOUND && !in_check {
@@ -438,21 +418,21 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if prune == Prune::Skip {
                 continue;
             }
+            // A move pruned unless it checks is tested without being made.
+            if prune == Prune::SkipUnlessCheck && !pos.gives_check(mv) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(mv);
             self.tt.prefetch(child.key());
             let m = MoveFacts { gives_check: child.in_check(), ..m };
-            if prune == Prune::SkipUnlessCheck && !m.gives_check {
-                continue;
-            }
 
             // Step 9b: extensions.
             let extension = match self.extension(pos, &node, &m) {
                 Ok(e) => e,
                 Err(Exit::Stopped) => break,
                 Err(Exit::MultiCut(s)) => {
-                    self.moves[ply] = list;
-                    self.scores[ply] = scores;
+                    (self.moves[ply], self.scores[ply]) = picker.into_buffers();
                     return s;
                 }
             };
@@ -493,10 +473,14 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         }
         self.stack[ply].mv = None;
         self.stack[ply].cont = None;
-        self.moves[ply] = list;
-        self.scores[ply] = scores;
+        let no_move = picker.yielded == 0;
+        (self.moves[ply], self.scores[ply]) = picker.into_buffers();
 
-        // Step 10: the final outcome of an aborted search or one that searched no move.
+        // Step 10: no legal move (mate or whatever the game makes of it), and the final
+        // outcome of an aborted search or one that searched no move.
+        if no_move {
+            return outcome_score(pos.no_move_outcome(), ply);
+        }
         if self.stopped {
             return best.max(-INF + 1);
         }
@@ -954,38 +938,6 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         found
     }
 
-    /// Ordering scores of the moves other than the table's (which goes first unscored).
-    fn score_moves(
-        &self,
-        pos: &G,
-        list: &[G::Move],
-        scores: &mut Vec<i32>,
-        counter: Option<G::Move>,
-        ply: usize,
-        cx: Context,
-    ) {
-        scores.clear();
-        let k = self.stack[ply].killers;
-        scores.extend(list.iter().map(|&m| {
-            if pos.is_tactical(m) {
-                // Captures that lose material by exchange go after the killers.
-                if pos.losing_exchange(m) {
-                    ORDER_BAD_TACTICAL + pos.order_score(m).clamp(0, ORDER_BAD_TACTICAL_SPAN)
-                } else {
-                    ORDER_GOOD_TACTICAL + pos.order_score(m)
-                }
-            } else if Some(m) == k[0] {
-                ORDER_KILLER_1
-            } else if Some(m) == k[1] {
-                ORDER_KILLER_2
-            } else if Some(m) == counter {
-                ORDER_COUNTER
-            } else {
-                self.history.quiet_score(G::move_id(m), pos.continuation_id(m), cx)
-            }
-        }));
-    }
-
     fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.count_node();
         if self.stopped {
@@ -1084,18 +1036,6 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         }
         best
     }
-}
-
-/// Selection step: brings the best-scored remaining move to index `n`.
-fn pick_next<M: Copy>(list: &mut [M], scores: &mut [i32], n: usize) {
-    let mut best = n;
-    for i in n + 1..list.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    list.swap(n, best);
-    scores.swap(n, best);
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod alphabeta;
 pub mod history;
 pub mod limits;
 pub mod mate;
+mod movepick;
 pub mod params;
 pub mod smp;
 pub mod solve;

@@ -305,7 +305,7 @@ const fn build_step_targets() -> [[u64; SQUARES]; 32] {
     }
     t
 }
-static STEP_TARGETS: [[u64; SQUARES]; 32] = build_step_targets();
+pub static STEP_TARGETS: [[u64; SQUARES]; 32] = build_step_targets();
 
 pub const ALL: u64 = (1u64 << SQUARES) - 1;
 const fn rank_mask(r: usize) -> u64 {

@@ -32,6 +32,7 @@ mod zobrist;
 use crate::game::{BookChoice, ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
 pub use board::Move;
 use board::*;
+use movegen::Gen;
 
 /// 66 shogi has no rules switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -296,11 +297,32 @@ impl Strategy for Shogi66 {
     }
 
     fn tactical_moves(&self, out: &mut Vec<Move>) -> bool {
-        self.pos.generate_some(true, true, &mut |m| {
+        self.pos.generate_some(true, Gen::Tactical, &mut |m| {
             out.push(m);
             false
         });
         true
+    }
+
+    /// The quiet moves (board moves and drops together, by history) only after the table
+    /// move, the captures and the killers: with full hands the drops are most of the
+    /// moves, and a node that cuts before never makes them. (Drops in a stage of their
+    /// own after the board moves lost: tools/STRENGTH.md.)
+    const STAGED_MOVES: bool = true;
+
+    fn quiet_moves(&self, _stage: usize, out: &mut Vec<Move>) {
+        self.pos.generate_some(true, Gen::Quiet, &mut |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.pos.is_legal(mv)
+    }
+
+    fn gives_check(&self, mv: Move) -> bool {
+        self.pos.gives_check(mv)
     }
 
     fn losing_exchange(&self, mv: Move) -> bool {

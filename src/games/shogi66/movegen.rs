@@ -6,25 +6,32 @@
 use super::board::*;
 use super::zobrist::KEYS;
 
+/// Which legal moves [`Position::generate_some`] makes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Gen {
+    All,
+    /// Captures and promotions (`eval::is_tactical`).
+    Tactical,
+    /// Board moves that neither capture nor promote, and drops (all of the placement
+    /// phase's moves).
+    Quiet,
+}
+
 impl Position {
     /// Calls `sink` with every legal move; returns `true` if the sink stopped the walk.
     /// `pawn_drop_mate_check` is false only for the reply test inside that check itself.
     pub fn generate<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, sink: &mut F) -> bool {
-        self.generate_some(pawn_drop_mate_check, false, sink)
+        self.generate_some(pawn_drop_mate_check, Gen::All, sink)
     }
 
-    /// Like [`Position::generate`], but with `tactical_only` only captures and promotions
-    /// (the moves the quiescence search looks at; no drops).
-    pub fn generate_some<F: FnMut(Move) -> bool>(
-        &self,
-        pawn_drop_mate_check: bool,
-        tactical_only: bool,
-        sink: &mut F,
-    ) -> bool {
+    /// Like [`Position::generate`], but only the legal moves of `which`: the stages of the
+    /// search's move picker (captures and promotions, then the quiet moves), which
+    /// together are the legal moves, each once.
+    pub fn generate_some<F: FnMut(Move) -> bool>(&self, pawn_drop_mate_check: bool, which: Gen, sink: &mut F) -> bool {
         let us = self.stm;
         if self.placing {
-            // Placement drops are never tactical.
-            return !tactical_only && self.generate_placement(sink);
+            // Placement drops are neither tactical nor board moves.
+            return which != Gen::Tactical && self.generate_placement(sink);
         }
         let them = 1 - us;
         let ksq = self.king[us] as usize;
@@ -33,6 +40,8 @@ impl Position {
         }
         let in_check = Position::attacked_on(&self.board, ksq, them);
         let own = self.occ[us];
+        let tactical_only = which == Gen::Tactical;
+        let quiet_only = which == Gen::Quiet;
 
         // Board moves.
         let mut pieces = own;
@@ -42,8 +51,12 @@ impl Position {
             let p = self.board[from];
             let k = kind(p);
             let mut tg = self.targets(from, p) & !own;
-            if tactical_only && !(can_promote(k) && (in_zone(us, from) || tg & zone_mask(us) != 0)) {
+            let promotes = can_promote(k) && (in_zone(us, from) || tg & zone_mask(us) != 0);
+            if tactical_only && !promotes {
                 tg &= self.occ[them];
+            }
+            if quiet_only {
+                tg &= !self.occ[them];
             }
             if k == KING {
                 while tg != 0 {
@@ -70,12 +83,14 @@ impl Position {
                         continue;
                     }
                 }
+                // Under `tactical_only` a quiet move is only looked at for its promotion;
+                // under `quiet_only` every move here is quiet, and only its plain form is.
                 let quiet = tactical_only && self.board[to] == 0;
                 if can_promote(k) && (in_zone(us, from) || in_zone(us, to)) {
                     if !quiet && !dead_square(k, us, to) && sink(Move::board(from, to, false)) {
                         return true;
                     }
-                    if sink(Move::board(from, to, true)) {
+                    if !quiet_only && sink(Move::board(from, to, true)) {
                         return true;
                     }
                 } else if !quiet && sink(Move::board(from, to, false)) {
@@ -146,6 +161,109 @@ impl Position {
                 e &= e - 1;
                 if sink(Move::drop(k, to)) {
                     return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `mv` is one of the legal moves here (any `Move` value, such as a killer
+    /// from another position, may be asked about): the search's picker tries the table
+    /// move and the killers before it generates the moves they are among.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let us = self.stm;
+        let to = mv.to();
+        if to >= SQUARES || mv.0 >> 13 != 0 {
+            return false;
+        }
+        if self.placing {
+            return mv.is_drop() && self.generate(true, &mut |m| m == mv);
+        }
+        let them = 1 - us;
+        let ksq = self.king[us] as usize;
+        if ksq >= SQUARES {
+            return false;
+        }
+        let mut b = self.board;
+        if mv.is_drop() {
+            let k = mv.drop_kind();
+            if b[to] != 0 || mv.is_promotion() || !(PAWN..=ROOK).contains(&k) || self.hand[us][k as usize] == 0 {
+                return false;
+            }
+            if dead_square(k, us, to) {
+                return false;
+            }
+            if k == PAWN {
+                if (0..6).any(|r| self.board[r * 6 + col(to)] == piece(PAWN, us)) {
+                    return false;
+                }
+                let eksq = self.king[them] as i32;
+                let check_sq = if us == 0 { eksq + 6 } else { eksq - 6 };
+                if to as i32 == check_sq && self.drop_mates(mv) {
+                    return false;
+                }
+            }
+            b[to] = piece(k, us);
+            return !Position::attacked_on(&b, ksq, them);
+        }
+        let from = mv.from();
+        let p = self.board[from];
+        if p == 0 || color_index(p) != us || self.occ[us] & (1u64 << to) != 0 {
+            return false;
+        }
+        if self.targets(from, p) & (1u64 << to) == 0 {
+            return false;
+        }
+        let k = kind(p);
+        if mv.is_promotion() {
+            if !can_promote(k) || !(in_zone(us, from) || in_zone(us, to)) {
+                return false;
+            }
+        } else if can_promote(k) && dead_square(k, us, to) {
+            return false;
+        }
+        b[from] = 0;
+        b[to] = p;
+        !Position::attacked_on(&b, if k == KING { to } else { ksq }, them)
+    }
+
+    /// Whether the legal move `mv` checks the opponent's king, without making it: the
+    /// moved piece attacks the king from its new square, or it uncovers a slider of ours.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.stm;
+        let eksq = self.king[1 - us] as usize;
+        if self.placing || eksq >= SQUARES {
+            return false;
+        }
+        let to = mv.to();
+        let (from, p) = if mv.is_drop() {
+            (None, piece(mv.drop_kind(), us))
+        } else {
+            let p = self.board[mv.from()];
+            (Some(mv.from()), if mv.is_promotion() { piece(promote(kind(p)), us) } else { p })
+        };
+        let mut occ = (self.occ[0] | self.occ[1]) | (1u64 << to);
+        if let Some(f) = from {
+            occ &= !(1u64 << f);
+        }
+        // Direct: a step (or knight's jump), or a slide along an empty line.
+        if STEP_TARGETS[p as usize][to] & (1u64 << eksq) != 0 {
+            return true;
+        }
+        if let Some(d) = direction(to, eksq) {
+            if SLIDE[p as usize] & (1 << d) != 0 && first_on_ray(occ, eksq, opposite(d)) == Some(to) {
+                return true;
+            }
+        }
+        // Discovered: the first piece behind the vacated square, seen from the king,
+        // is a slider of ours moving towards the king.
+        if let Some(f) = from {
+            if let Some(d) = direction(eksq, f) {
+                if let Some(s) = first_on_ray(occ, eksq, d) {
+                    if s != to {
+                        let q = self.board[s];
+                        return color_index(q) == us && SLIDE[q as usize] & (1 << opposite(d)) != 0;
+                    }
                 }
             }
         }
@@ -233,4 +351,27 @@ impl Position {
         }
         k
     }
+}
+
+/// The direction (an index of `DIRS`) from `a` towards `b` along a rank, file or
+/// diagonal; `None` if they are not aligned or the same square.
+fn direction(a: usize, b: usize) -> Option<usize> {
+    let dc = (col(b) as i32 - col(a) as i32).signum();
+    let dr = (rank(b) as i32 - rank(a) as i32).signum();
+    if a == b || !aligned(a, b) {
+        return None;
+    }
+    DIRS.iter().position(|&d| d == (dc, dr))
+}
+
+/// The first occupied square of `occ` from `sq` (not counted) in direction `d`.
+fn first_on_ray(occ: u64, sq: usize, d: usize) -> Option<usize> {
+    let mut a = NB[sq][d];
+    while a >= 0 {
+        if occ & (1u64 << a) != 0 {
+            return Some(a as usize);
+        }
+        a = NB[a as usize][d];
+    }
+    None
 }
