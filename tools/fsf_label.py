@@ -21,6 +21,18 @@ import time
 from tools.match_fsf import fen_of, start_fsf, variant_setup
 
 
+def search_score(e, timeout=60):
+    """The last `score` of a UCI engine's search, up to its `bestmove`: ("cp", N) or
+    ("mate", N), or None."""
+    score = None
+    for reply in e.until("bestmove", timeout=timeout):
+        w = reply.split()
+        if w[:1] == ["info"] and "score" in w:
+            j = w.index("score")
+            score = (w[j + 1], int(w[j + 2]))
+    return score
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", required=True, choices=["kokesu", "shogi66"])
@@ -38,15 +50,6 @@ def main():
     t0 = time.time()
     done = kept = 0
 
-    def score_of(e):
-        score = None
-        for reply in e.until("bestmove", timeout=60):
-            w = reply.split()
-            if w[:1] == ["info"] and "score" in w:
-                j = w.index("score")
-                score = (w[j + 1], int(w[j + 2]))
-        return score
-
     with open(args.inp) as src, open(args.out, "w") as out:
         rows = [line.split(None, 2) for line in src]
         rows = [(r[0], r[2].strip()) for r in rows if len(r) == 3]
@@ -57,7 +60,7 @@ def main():
                 e.send("position fen " + fen_of(args.variant, sfen))
                 e.send("go nodes %d" % args.nodes)
             for e, (result, sfen) in zip(engines, batch):
-                score = score_of(e)
+                score = search_score(e)
                 done += 1
                 if score and score[0] == "cp":
                     out.write("%s %d %s\n" % (result, score[1], sfen))

@@ -15,10 +15,11 @@ Usage:
 Each input file is one Ray task (one CPU, one FSF process, `Threads 1`, `ucinewgame`
 before each position, a fixed node count: the same file on any machine); the result goes
 to DIR/<the input's name> through a temporary file and a rename. A file already in DIR
-is not done again, so a rerun resumes. FSF (an absolute path; it must exist there on every
-worker) is the native build of tests/reference/kokesu_pyffish.py; the variant comes from
-tools/fsf_variants.ini, sent to the workers with the task. A final line says how many
-positions were scored, left out, and the rate per CPU second.
+is not done again, so a rerun resumes. A worker needs this repository at the same path
+(the task uses tools/usi_engine.py) and FSF there (an absolute path): the native build of
+tests/reference/kokesu_pyffish.py. The variant comes from tools/fsf_variants.ini, sent
+to the workers with the task. A line after each file says how many positions were
+scored and left out, and the rate per CPU second.
 
 `koma nnue-train --eval-k K` then trains the net in koma's centipawns (FSF's are on
 another scale: the trainer fits the data's own K for the targets).
@@ -80,6 +81,7 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
     left out as mates, CPU seconds of FSF)."""
     import tempfile
 
+    from tools.fsf_label import search_score
     from tools.usi_engine import start_uci
 
     if data[:16] != HEADER or (len(data) - 16) % RECORD:
@@ -98,12 +100,7 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
                 e.send("ucinewgame")
                 e.send("position fen " + fen_of_record(rec))
                 e.send("go nodes %d" % nodes)
-                score = None
-                for reply in e.until("bestmove", timeout=60):
-                    w = reply.split()
-                    if w[:1] == ["info"] and "score" in w:
-                        j = w.index("score")
-                        score = (w[j + 1], int(w[j + 2]))
+                score = search_score(e)
                 if score and score[0] == "cp":
                     out.append(with_score(rec, score[1]))
                     scored += 1
