@@ -192,6 +192,15 @@ def connect(address=None, cpus=None):
     if ray.is_initialized():
         return False
     import logging
+    import signal
+    import threading
+
+    # A process started in the background of a shell without job control (`cmd &` in a
+    # script, as CI may run the tests) inherits SIGINT ignored, and so would Ray's
+    # workers: then neither Ctrl-C nor ray.cancel (a KeyboardInterrupt in the task) gets
+    # through. The default handler is put back before Ray starts its processes.
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     kwargs = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     if address is None:
