@@ -30,8 +30,8 @@ import struct
 import sys
 import time
 
-from tools.ray_nnue_data import write_whole
-from tools.ray_solve import EXIT_OK, EXIT_UNANSWERED, _ray, clock, connect
+from tools.ray_nnue_data import files_on_ray
+from tools.ray_solve import EXIT_OK, EXIT_UNANSWERED, clock
 
 EXIT_USAGE = 2
 HEADER = b"KOMADATA" + struct.pack("<II", 1, 32)
@@ -119,49 +119,30 @@ def run(files, out_dir, fsf, nodes, address=None, cpus=None, retries=2, hash_mb=
         raise FileNotFoundError("no Fairy-Stockfish at %s" % fsf)
     os.makedirs(out_dir, exist_ok=True)
     todo = [f for f in files if not os.path.exists(os.path.join(out_dir, os.path.basename(f)))]
-    say = (lambda text: print(text, file=progress, flush=True)) if progress else (lambda text: None)
+    say = (lambda text: print("fsf_relabel: " + text, file=progress, flush=True)) if progress else (lambda text: None)
     if not todo:
-        say("fsf_relabel: all %d files are in %s" % (len(files), out_dir))
+        say("all %d files are in %s" % (len(files), out_dir))
         return [], []
     with open(os.path.join(HERE, "fsf_variants.ini")) as f:
         ini_text = f.read()
-    ray = _ray()
-    connect(address, cpus)
-    if __name__ != "__main__":
-        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    task = ray.remote(num_cpus=1, max_retries=retries)(relabel)
-
-    def submit(path):
-        with open(path, "rb") as f:
-            return task.remote(fsf, f.read(), nodes, ini_text, hash_mb)
-
-    in_flight = {submit(p): (p, 0) for p in todo}
-    made, failed = [], []
-    scored = mates = 0
-    cpu_used = 0.0
+    totals = {"scored": 0, "mates": 0, "cpu": 0.0}
     start = time.monotonic()
-    while in_flight:
-        ready, _ = ray.wait(list(in_flight), num_returns=1)
-        for ref in ready:
-            path, tries = in_flight.pop(ref)
-            try:
-                data, n, m, cpu = ray.get(ref)
-            except ray.exceptions.RayError as e:
-                why = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-                if tries < retries:
-                    say("fsf_relabel: %s failed (%s); retry %d of %d" % (path, why, tries + 1, retries))
-                    in_flight[submit(path)] = (path, tries + 1)
-                else:
-                    say("fsf_relabel: %s failed %d times: %s" % (path, tries + 1, why))
-                    failed.append(path)
-                continue
-            write_whole(os.path.join(out_dir, os.path.basename(path)), data)
-            made.append(path)
-            scored, mates, cpu_used = scored + n, mates + m, cpu_used + cpu
-            elapsed = time.monotonic() - start
-            say("fsf_relabel: %d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
-                % (len(made), len(todo), scored, mates, scored / cpu_used if cpu_used else 0.0, clock(elapsed)))
-    return made, failed
+
+    def args_of(path):
+        with open(path, "rb") as f:
+            return fsf, f.read(), nodes, ini_text, hash_mb
+
+    def finished(path, data, rest):
+        for key, value in zip(("scored", "mates", "cpu"), rest):
+            totals[key] += value
+
+    def tick(made, failed, in_flight):
+        say("%d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
+            % (len(made), len(todo), totals["scored"], totals["mates"],
+               totals["scored"] / totals["cpu"] if totals["cpu"] else 0.0, clock(time.monotonic() - start)))
+
+    return files_on_ray(relabel, todo, args_of, lambda path: os.path.join(out_dir, os.path.basename(path)),
+                        address, cpus, retries, say, finished=finished, tick=tick)
 
 
 def main(argv=None):

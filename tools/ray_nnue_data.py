@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 
-from tools.ray_solve import DEFAULT_KOMA, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, _ray, clock, connect
+from tools.ray_solve import DEFAULT_KOMA, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, _ray, _reason, clock, connect
 
 EXIT_USAGE = 2
 HEADER_BYTES = 16  # src/train/records.rs: the header before the records
@@ -101,6 +101,46 @@ def positions_in(data):
     return max(0, (len(data) - HEADER_BYTES) // RECORD_BYTES)
 
 
+def files_on_ray(fn, items, args_of, path_of, address=None, cpus=None, retries=2, say=lambda text: None,
+                 label=str, finished=None, tick=None, every=None):
+    """Runs the Ray task `fn(*args_of(item))` (one CPU; it returns the file's bytes and
+    anything else) for each item and writes the bytes whole to `path_of(item)` as each task
+    finishes. A worker that dies is retried by Ray, a task that fails by this loop, up to
+    `retries` more times; an item that keeps failing is reported and left out.
+    `finished(item, data, rest)` after each file; `tick(made, failed, in_flight)` after each
+    wait (at most `every` seconds; None: a wait for the next task). Returns (made,
+    failed). `fn`'s module goes to the workers by value (they need Ray, not these files)."""
+    ray = _ray()
+    connect(address, cpus)
+    module = sys.modules[fn.__module__]
+    if module.__name__ != "__main__":
+        ray.cloudpickle.register_pickle_by_value(module)
+    task = ray.remote(num_cpus=1, max_retries=retries)(fn)
+    in_flight = {task.remote(*args_of(item)): (item, 0) for item in items}
+    made, failed = [], []
+    while in_flight:
+        ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=every)
+        for ref in ready:
+            item, tries = in_flight.pop(ref)
+            try:
+                data, *rest = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                if tries < retries:
+                    say("%s failed (%s); retry %d of %d" % (label(item), _reason(e), tries + 1, retries))
+                    in_flight[task.remote(*args_of(item))] = (item, tries + 1)
+                else:
+                    say("%s failed %d times, left for a later run: %s" % (label(item), tries + 1, _reason(e)))
+                    failed.append(item)
+                continue
+            write_whole(path_of(item), data)
+            made.append(item)
+            if finished:
+                finished(item, data, rest)
+        if tick:
+            tick(made, failed, len(in_flight))
+    return made, failed
+
+
 def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None, retries=2,
         progress=sys.stderr, progress_every=30.0):
     """Makes the data of `seeds` that DIR lacks. Returns (seeds made, seeds failed)."""
@@ -109,49 +149,34 @@ def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None
         raise FileNotFoundError("no koma binary at %s (cargo build --release, or --koma PATH)" % koma)
     os.makedirs(directory, exist_ok=True)
     todo = [s for s in seeds if not os.path.exists(data_path(directory, s))]
-    say = (lambda text: print(text, file=progress, flush=True)) if progress else (lambda text: None)
+    say = (lambda text: print("ray_nnue_data: " + text, file=progress, flush=True)) if progress else (lambda text: None)
     if not todo:
-        say("ray_nnue_data: all %d seeds are in %s" % (len(seeds), directory))
+        say("all %d seeds are in %s" % (len(seeds), directory))
         return [], []
-    ray = _ray()
-    connect(address, cpus)
-    if __name__ != "__main__":
-        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    task = ray.remote(num_cpus=1, max_retries=retries)(make_seed)
     options = list(options)
-    in_flight = {task.remote(koma, s, options): (s, 0) for s in todo}
-    made, failed = [], []
-    written, cpu_used = 0, 0.0
-    start = last = time.monotonic()
-    while in_flight:
-        ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=max(0.1, progress_every))
-        for ref in ready:
-            seed, tries = in_flight.pop(ref)
-            try:
-                data, cpu = ray.get(ref)
-            except ray.exceptions.RayError as e:
-                why = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-                if tries < retries:
-                    say("ray_nnue_data: seed %d failed (%s); retry %d of %d" % (seed, why, tries + 1, retries))
-                    in_flight[task.remote(koma, seed, options)] = (seed, tries + 1)
-                else:
-                    say("ray_nnue_data: seed %d failed %d times, left for a later run: %s" % (seed, tries + 1, why))
-                    failed.append(seed)
-                continue
-            write_whole(data_path(directory, seed), data)
-            made.append(seed)
-            written += positions_in(data)
-            cpu_used += cpu
+    totals = {"written": 0, "cpu": 0.0}
+    start = time.monotonic()
+    last = [start]
+
+    def finished(seed, data, rest):
+        totals["written"] += positions_in(data)
+        totals["cpu"] += rest[0]
+
+    def tick(made, failed, in_flight):
         now = time.monotonic()
-        if now - last >= progress_every or not in_flight:
-            last = now
-            elapsed = now - start
-            rate = written / elapsed if elapsed > 0 else 0.0
-            left = (len(todo) - len(made) - len(failed)) * elapsed / len(made) if made else float("nan")
-            say("ray_nnue_data: %d/%d seeds, %d positions, %.0f/s (%.0f per CPU second), %s elapsed, %s left%s"
-                % (len(made), len(todo), written, rate, written / cpu_used if cpu_used else 0.0, clock(elapsed),
-                   clock(left) if in_flight else "0:00:00", ", %d failed" % len(failed) if failed else ""))
-    return made, failed
+        if now - last[0] < progress_every and in_flight:
+            return
+        last[0] = now
+        elapsed, written, cpu_used = now - start, totals["written"], totals["cpu"]
+        rate = written / elapsed if elapsed > 0 else 0.0
+        left = (len(todo) - len(made) - len(failed)) * elapsed / len(made) if made else float("nan")
+        say("%d/%d seeds, %d positions, %.0f/s (%.0f per CPU second), %s elapsed, %s left%s"
+            % (len(made), len(todo), written, rate, written / cpu_used if cpu_used else 0.0, clock(elapsed),
+               clock(left) if in_flight else "0:00:00", ", %d failed" % len(failed) if failed else ""))
+
+    return files_on_ray(make_seed, todo, lambda seed: (koma, seed, options), lambda seed: data_path(directory, seed),
+                        address, cpus, retries, say, label=lambda seed: "seed %d" % seed, finished=finished,
+                        tick=tick, every=max(0.1, progress_every))
 
 
 def main(argv=None):
