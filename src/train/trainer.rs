@@ -3,8 +3,9 @@
 //! The float network is the one `crate::games::nnue` evaluates in integers: per
 //! perspective `h = clamp(b + sum W[f], 0, 1)` over the active features, `y = v_us . h_us +
 //! v_them . h_them + c + (sum q[f_us] - sum q[f_them]) / 2`, centipawns `y * SCALE`; the
-//! piece-square path `q` starts as material values (`--no-psqt`: zero and left there). The loss is the mean squared error between
-//! `sigmoid(cp / K)` and the target `lambda * result + (1 - lambda) * sigmoid(score / K)`
+//! piece-square path `q` starts as material values (`--no-psqt`: zero and left there).
+//! The loss is the mean squared error between `sigmoid(cp / K_net)` (`--eval-k`, default
+//! K) and the target `lambda * result + (1 - lambda) * sigmoid(score / K)`
 //! (result 0, 0.5, 1 for the side to move; score the data's search score), where K, the
 //! centipawns-to-odds scale, is fitted to the training positions' scores and results first.
 //!
@@ -175,7 +176,6 @@ fn forward(p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
     y * SCALE
 }
 
-/// Adds the loss's gradient for `s` to `g`; returns the squared error.
 /// The K of the net's `sigmoid(cp / K)` and that of the data's scores.
 #[derive(Clone, Copy, Debug)]
 struct Ks {
@@ -183,12 +183,17 @@ struct Ks {
     data: f32,
 }
 
+/// The training target: `lambda * result + (1 - lambda) * sigmoid(score / K_data)`.
+fn target(k: Ks, lambda: f32, result: f32, score: f32) -> f32 {
+    lambda * result + (1.0 - lambda) * sigmoid(score / k.data)
+}
+
+/// Adds the loss's gradient for `s` to `g`; returns the squared error.
 fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
     let mut acc = [[0f32; HIDDEN]; 2];
     let cp = forward(p, s, &mut acc);
     let pred = sigmoid(cp / k.eval);
-    let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k.data);
-    let err = pred - target;
+    let err = pred - target(k, lambda, s.result, s.score);
     let dy = 2.0 * err * pred * (1.0 - pred) / k.eval * SCALE;
     g.c += dy;
     let n = s.n as usize;
@@ -226,9 +231,8 @@ fn loss(p: &Params, samples: &[Sample], k: Ks, lambda: f32) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let pred = sigmoid(forward(p, s, &mut acc) / k.eval);
-            let target = lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k.data);
-            f64::from((pred - target) * (pred - target))
+            let err = sigmoid(forward(p, s, &mut acc) / k.eval) - target(k, lambda, s.result, s.score);
+            f64::from(err * err)
         })
         .sum();
     total / samples.len().max(1) as f64
@@ -348,9 +352,9 @@ fn linear_loss(records: &[&Record], k: Ks, lambda: f32) -> f64 {
     let (mut total, mut n) = (0f64, 0usize);
     for r in records {
         if let Ok(pos) = Kokesu::from_sfen(&sfen(r), &rules) {
-            let pred = sigmoid(pos.evaluate() as f32 / k.eval);
-            let target = lambda * f32::from(r.result) / 2.0 + (1.0 - lambda) * sigmoid(f32::from(r.score) / k.data);
-            total += f64::from((pred - target) * (pred - target));
+            let err = sigmoid(pos.evaluate() as f32 / k.eval)
+                - target(k, lambda, f32::from(r.result) / 2.0, f32::from(r.score));
+            total += f64::from(err * err);
             n += 1;
         }
     }
@@ -402,10 +406,9 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r, false)).collect();
     let k_data = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
     let ks = Ks { eval: plan.eval_k.unwrap_or(k_data), data: k_data };
-    let k = k_data;
     writeln!(
         progress,
-        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k:.1}{}",
+        "{} positions ({duplicates} duplicates left out): {} to train on{}, {} held out; K = {k_data:.1}{}",
         unique.len(),
         split,
         if plan.mirror { " with their mirror images" } else { "" },
@@ -493,7 +496,7 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
         train_positions: split,
         heldout_positions: heldout.len(),
         duplicates,
-        k,
+        k: k_data,
         heldout_loss,
         best_epoch,
         linear_loss,
