@@ -16,6 +16,9 @@
 
 pub mod format;
 pub mod kernels;
+pub mod stack;
+
+use std::sync::{Mutex, OnceLock};
 
 use thiserror::Error;
 
@@ -140,4 +143,56 @@ impl Network {
         let cp = y * i64::from(self.scale) / (i64::from(QA) * i64::from(QB));
         cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
+}
+
+/// A network in use, compared and hashed by identity (positions carry it in their rules).
+#[derive(Clone, Copy)]
+pub struct Net(pub &'static Network);
+
+impl PartialEq for Net {
+    fn eq(&self, other: &Net) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Net {}
+
+impl std::hash::Hash for Net {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state)
+    }
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Net({:p})", self.0)
+    }
+}
+
+/// A game's net built into the binary (`bytes`), checked on first use and kept in `cell`.
+pub fn builtin(
+    cell: &'static OnceLock<Result<Network, NetError>>,
+    bytes: &[u8],
+    features: FeatureSet,
+) -> Result<Net, NetError> {
+    match cell.get_or_init(|| format::parse(bytes, features)) {
+        Ok(net) => Ok(Net(net)),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// The net for `features` in the file at `path`, checked. A file's net stays in memory
+/// until the process ends; the same contents loaded again are the same net (no second
+/// copy).
+pub fn load(path: &str, features: FeatureSet) -> Result<Net, NetError> {
+    let bytes = std::fs::read(path).map_err(|e| NetError::Read(e.to_string()))?;
+    let net = format::parse(&bytes, features)?;
+    static LOADED: Mutex<Vec<&'static Network>> = Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&same) = loaded.iter().find(|&&n| *n == net) {
+        return Ok(Net(same));
+    }
+    let leaked: &'static Network = Box::leak(Box::new(net));
+    loaded.push(leaked);
+    Ok(Net(leaked))
 }
