@@ -158,7 +158,8 @@ pub fn with_accumulator<C: Cells, T>(
             stack.stats.reused += 1;
             return f(&stack.slots[at].acc);
         }
-        // A move changes two squares: no cells can be closer than that.
+        // A move changes at least two cells (a capture in a game with hands, three): a slot
+        // this close is taken without looking at the parent.
         let parent = if here.count_ones() <= 2 { !0 } else { diff(&stack.slots[before]) };
         if here.count_ones().min(parent.count_ones()) > MAX_CHANGED {
             refresh::<C>(net, cells, &mut stack.slots[at].acc);
