@@ -276,7 +276,14 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             return;
         }
         if self.helper.is_some() {
-            if self.shared.is_some_and(|s| s.done.load(Ordering::Relaxed)) {
+            // A helper stops on its own once all threads together reach a node limit (as
+            // the main thread does, not while pondering): if it waited for `done` it would
+            // go on counting while the main thread unwinds, for as long as the scheduler
+            // lets it.
+            let over = || self.node_limit.is_some_and(|n| self.total_nodes() >= n);
+            if self.shared.is_some_and(|s| s.done.load(Ordering::Relaxed))
+                || (!self.signals.pondering.load(Ordering::Relaxed) && over())
+            {
                 self.stopped = true;
             }
             return;
