@@ -227,8 +227,9 @@ fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     let d = data.to_str().unwrap();
     let said = run(&["nnue-data", "--games", "2", "--play-nodes", "100", "--score-nodes", "200", "--out", d]);
     assert!(said.contains("2 games, "), "{said}");
-    let records = koma::train::records::parse(&std::fs::read(&data).unwrap()).unwrap();
-    assert!(records.len() > 20, "{}", records.len());
+    let file = koma::train::records::parse(&std::fs::read(&data).unwrap()).unwrap();
+    assert_eq!(file.feature_set, koma::games::kokesu::nnue::FEATURES.id);
+    assert!(file.records.len() > 20, "{}", file.records.len());
     let n = net.to_str().unwrap();
     let said = run(&["nnue-train", "--epochs", "2", "--batch", "64", "--out", n, d, d]);
     assert!(said.contains("duplicates left out") && said.contains("epoch 2: train loss"), "{said}");

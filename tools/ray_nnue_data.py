@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`koma nnue-data` farmed out with Ray: Kokesu training data made by many seeds at once,
+"""`koma nnue-data` farmed out with Ray: a game's training data (Kokesu's, or 66 shogi's
+with --variant shogi66) made by many seeds at once,
 on this machine's cores or on a Ray cluster, one file a seed, kept as each seed finishes,
 so that an interrupted run resumes where it stopped (issue 34). tools/NNUE.md says how the
 data is used; tools/RAY.md how to run on a cluster.
@@ -7,12 +8,12 @@ data is used; tools/RAY.md how to run on a cluster.
 Usage:
   python3 -m tools.ray_nnue_data --dir DATA --seeds 101-164 [--games 500]
          [--play-nodes 1000] [--score-nodes 5000] [--random-plies 4]
-         [--koma PATH] [--address HOST:PORT|auto] [--cpus N] [--retries 2]
+         [--variant kokesu|shogi66] [--koma PATH] [--address HOST:PORT|auto] [--cpus N] [--retries 2]
          [--progress-every 30]
 
 Work: each seed is one Ray task (one CPU) that runs `KOMA nnue-data --games G --seed S
 --play-nodes P --score-nodes Q --random-plies R` into a file of the worker's own and
-returns its bytes; the driver writes them to DIR/kokesu-sS.data (through a temporary file
+returns its bytes; the driver writes them to DIR/VARIANT-sS.data (through a temporary file
 and a rename: a file there is always whole). KOMA (--koma, default the repository's
 target/release/koma) is made absolute and must exist at that path on every worker. A
 seed's data is deterministic (fixed nodes, one thread): a seed run twice, here or on
@@ -25,7 +26,7 @@ a seed that keeps failing is reported and left for a later run (exit status 3).
 
 Progress: a line on stderr every --progress-every seconds (seeds done, positions written,
 positions per second and per CPU second, time left); a final `ray_nnue_data:` line.
-`koma nnue-train DATA/kokesu-s*.data` trains on the result (the files in the order given:
+`koma nnue-train DATA/VARIANT-s*.data` trains on the result (the files in the order given:
 the last positions are held out).
 """
 import argparse
@@ -38,8 +39,8 @@ import time
 from tools.ray_solve import DEFAULT_KOMA, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, _ray, _reason, clock, connect
 
 EXIT_USAGE = 2
-HEADER_BYTES = 16  # src/train/records.rs: the header before the records
-RECORD_BYTES = 32  # src/train/records.rs: one position
+# src/train/records.rs: the header and record bytes of data format versions 1 and 2.
+SIZES = {1: (16, 32), 2: (24, 72)}
 
 
 def seed_list(text):
@@ -60,8 +61,8 @@ def seed_list(text):
     return seeds
 
 
-def data_path(directory, seed):
-    return os.path.join(directory, "kokesu-s%d.data" % seed)
+def data_path(directory, seed, variant="kokesu"):
+    return os.path.join(directory, "%s-s%d.data" % (variant, seed))
 
 
 def make_seed(koma, seed, options):
@@ -98,7 +99,10 @@ def write_whole(path, data):
 
 
 def positions_in(data):
-    return max(0, (len(data) - HEADER_BYTES) // RECORD_BYTES)
+    """The records in a data file's bytes (its header names the version)."""
+    version = int.from_bytes(data[8:12], "little") if len(data) >= 12 else 1
+    header, record = SIZES.get(version, SIZES[1])
+    return max(0, (len(data) - header) // record)
 
 
 def files_on_ray(fn, items, args_of, path_of, address=None, cpus=None, retries=2, say=lambda text: None,
@@ -142,18 +146,18 @@ def files_on_ray(fn, items, args_of, path_of, address=None, cpus=None, retries=2
 
 
 def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None, retries=2,
-        progress=sys.stderr, progress_every=30.0):
+        progress=sys.stderr, progress_every=30.0, variant="kokesu"):
     """Makes the data of `seeds` that DIR lacks. Returns (seeds made, seeds failed)."""
     koma = os.path.abspath(koma)
     if address is None and not os.path.isfile(koma):
         raise FileNotFoundError("no koma binary at %s (cargo build --release, or --koma PATH)" % koma)
     os.makedirs(directory, exist_ok=True)
-    todo = [s for s in seeds if not os.path.exists(data_path(directory, s))]
+    todo = [s for s in seeds if not os.path.exists(data_path(directory, s, variant))]
     say = (lambda text: print("ray_nnue_data: " + text, file=progress, flush=True)) if progress else (lambda text: None)
     if not todo:
         say("all %d seeds are in %s" % (len(seeds), directory))
         return [], []
-    options = list(options)
+    options = list(options) + (["--variant", variant] if variant != "kokesu" else [])
     totals = {"written": 0, "cpu": 0.0}
     start = time.monotonic()
     last = [start]
@@ -174,7 +178,7 @@ def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None
             % (len(made), len(todo), written, rate, written / cpu_used if cpu_used else 0.0, clock(elapsed),
                clock(left) if in_flight else "0:00:00", ", %d failed" % len(failed) if failed else ""))
 
-    return files_on_ray(make_seed, todo, lambda seed: (koma, seed, options), lambda seed: data_path(directory, seed),
+    return files_on_ray(make_seed, todo, lambda seed: (koma, seed, options), lambda seed: data_path(directory, seed, variant),
                         address, cpus, retries, say, label=lambda seed: "seed %d" % seed, finished=finished,
                         tick=tick, every=max(0.1, progress_every))
 
@@ -182,7 +186,8 @@ def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dir", required=True, help="where the data files go (kokesu-sS.data)")
+    ap.add_argument("--dir", required=True, help="where the data files go (VARIANT-sS.data)")
+    ap.add_argument("--variant", default="kokesu", choices=["kokesu", "shogi66"])
     ap.add_argument("--seeds", required=True, help="seeds, e.g. 101-164 or 1,2,5-9")
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--play-nodes", type=int, default=1000)
@@ -207,7 +212,7 @@ def main(argv=None):
         options += ["--random-plies", str(args.random_plies)]
     try:
         made, failed = run(seeds, args.dir, args.koma, options, args.address, args.cpus, args.retries,
-                           progress_every=args.progress_every)
+                           progress_every=args.progress_every, variant=args.variant)
     except KeyboardInterrupt:
         print("ray_nnue_data: interrupted; the seeds written stay, a rerun makes the rest", file=sys.stderr)
         return EXIT_INTERRUPTED

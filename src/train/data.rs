@@ -1,8 +1,9 @@
-//! `koma nnue-data`: Kokesu training positions from koma's own games.
+//! `koma nnue-data`: a game's training positions from koma's own games (Kokesu's by
+//! default, `--variant` another game with a network).
 //!
 //! Each game opens with a few random plies (`--random-plies` plus 0 to 4 more, as
 //! `examples/selfplay_data.rs` does), then koma plays itself at `--play-nodes` nodes a
-//! move (the linear evaluation, one hash table per side). Every position after the
+//! move (the default evaluation, one hash table per side). Every position after the
 //! opening that is quiet (not in check, the move played not a capture or promotion, its
 //! score not a mate) and not seen before in the run (by key: deduplicated) is searched
 //! again, deeper, at `--score-nodes` nodes with the game's history; that score and the
@@ -17,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::records::{self, Record};
 use super::Rng;
-use crate::game::{Color, Game, Strategy};
-use crate::games::kokesu::{Kokesu, KokesuRules};
+use crate::game::{Color, Strategy};
+use crate::games::nnue::trainable::Trainable;
 use crate::referee::Referee;
 use crate::search::time::TimePlan;
 use crate::search::tt::Table;
@@ -51,12 +52,7 @@ const PLY_CAP: usize = 300;
 const ADJUDICATE_CP: i32 = 1500;
 const ADJUDICATE_PLIES: i32 = 8;
 
-fn search(
-    pos: &Kokesu,
-    tt: &Table<<Kokesu as Game>::Move>,
-    history: &[(u64, bool)],
-    nodes: u64,
-) -> (i32, Option<<Kokesu as Game>::Move>) {
+fn search<G: Strategy>(pos: &G, tt: &Table<G::Move>, history: &[(u64, bool)], nodes: u64) -> (i32, Option<G::Move>) {
     let signals = Signals::default();
     let limits = Limits {
         time: TimePlan { optimum: None, maximum: None, minimum: Duration::ZERO, use_all: false },
@@ -65,15 +61,20 @@ fn search(
         multipv: 1,
         searchmoves: Vec::new(),
     };
-    let r = Searcher::<Kokesu>::new(tt, &signals, history).run(pos, &limits, Instant::now(), &mut |_| {});
+    let r = Searcher::<G>::new(tt, &signals, history).run(pos, &limits, Instant::now(), &mut |_| {});
     (r.score, r.best)
 }
 
 /// Plays one game; returns its quiet new positions (record without result, and the side to
 /// move) and sente's result (0 loss, 1 draw, 2 win).
-fn game(plan: &DataPlan, rng: &mut Rng, seen: &mut HashSet<u64>, summary: &mut DataSummary) -> (Vec<Record>, u8) {
+fn game<G: Trainable>(
+    plan: &DataPlan,
+    rng: &mut Rng,
+    seen: &mut HashSet<u64>,
+    summary: &mut DataSummary,
+) -> (Vec<Record>, u8) {
     let opening = plan.random_plies + rng.below(5);
-    let mut game = Referee::new(Kokesu::startpos(&KokesuRules::default()));
+    let mut game = Referee::new(G::startpos(&G::Rules::default()));
     let tts = [Table::new(8), Table::new(8)];
     let scorer = Table::new(8);
     let mut out = Vec::new();
@@ -110,7 +111,7 @@ fn game(plan: &DataPlan, rng: &mut Rng, seen: &mut HashSet<u64>, summary: &mut D
                 if mate_plies(deep).is_none() {
                     let score = deep.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
                     let ply = u16::try_from(game.plies()).unwrap_or(u16::MAX);
-                    out.push(Record { squares: *pos.squares(), side: u8::from(!sente), result: 0, score, ply });
+                    out.push(Record { cells: pos.cells(), side: u8::from(!sente), result: 0, score, ply });
                 }
             } else {
                 summary.duplicates += 1;
@@ -123,19 +124,23 @@ fn game(plan: &DataPlan, rng: &mut Rng, seen: &mut HashSet<u64>, summary: &mut D
 
 /// Plays `plan.games` games and writes the header and every record to `out`, with a
 /// progress line on `progress` every 20 games.
-pub fn generate(plan: &DataPlan, out: &mut impl Write, progress: &mut impl Write) -> std::io::Result<DataSummary> {
+pub fn generate<G: Trainable>(
+    plan: &DataPlan,
+    out: &mut impl Write,
+    progress: &mut impl Write,
+) -> std::io::Result<DataSummary> {
     let mut rng = Rng(plan.seed);
     let mut seen = HashSet::new();
     let mut summary = DataSummary::default();
     let start = Instant::now();
-    out.write_all(&records::header())?;
+    out.write_all(&records::header(G::DATA_VERSION, G::FEATURES.id))?;
     for g in 0..plan.games {
-        let (positions, sente_result) = game(plan, &mut rng, &mut seen, &mut summary);
+        let (positions, sente_result) = game::<G>(plan, &mut rng, &mut seen, &mut summary);
         summary.games += 1;
         summary.results[2 - sente_result as usize] += 1;
         for mut r in positions {
             r.result = if r.side == 0 { sente_result } else { 2 - sente_result };
-            out.write_all(&r.encode())?;
+            out.write_all(&r.encode(G::DATA_VERSION))?;
             summary.positions += 1;
         }
         if (g + 1) % 20 == 0 || g + 1 == plan.games {

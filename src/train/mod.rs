@@ -1,7 +1,9 @@
-//! Training Kokesu's network (tools/NNUE.md): `koma nnue-data` plays koma against itself
+//! Training a game's network (tools/NNUE.md): `koma nnue-data` plays koma against itself
 //! and writes scored positions ([`data`], in the format of [`records`]); `koma nnue-train`
 //! fits a net to them and writes the net file ([`trainer`], in the format of
-//! `crate::games::nnue::format`), which `KokesuNetFile` loads and `KokesuEval nnue` uses.
+//! `crate::games::nnue::format`), which the game's net-file option loads (`KokesuNetFile`,
+//! `Shogi66NetFile`). Both are generic over the game (`Trainable`); [`TRAINABLE`] lists
+//! the games with a network.
 
 pub mod data;
 pub mod records;
@@ -11,7 +13,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::games::kokesu::Kokesu;
 use crate::games::nnue::format;
+use crate::games::nnue::trainable::Trainable;
+use crate::games::shogi66::Shogi66;
+
+/// The games with a network: `--variant` names, for `koma nnue-data`.
+pub const TRAINABLE: [&str; 2] = ["kokesu", "shogi66"];
 
 /// splitmix64: the runs' only source of chance, so a seed gives the same run.
 pub struct Rng(pub u64);
@@ -33,8 +41,11 @@ impl Rng {
 
 /// Options of `koma nnue-data`.
 #[derive(clap::Args, Debug, Clone)]
-#[command(about = "Kokesu training positions from koma's own games, scored by a deeper search (tools/NNUE.md)")]
+#[command(about = "Training positions from koma's own games, scored by a deeper search (tools/NNUE.md)")]
 pub struct DataArgs {
+    /// The game: kokesu or shogi66.
+    #[arg(long, default_value = "kokesu", value_parser = clap::builder::PossibleValuesParser::new(TRAINABLE))]
+    pub variant: String,
     /// Games to play.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -57,7 +68,9 @@ pub struct DataArgs {
 
 /// Options of `koma nnue-train`.
 #[derive(clap::Args, Debug, Clone)]
-#[command(about = "Train Kokesu's network on data files of koma nnue-data and write the net file (tools/NNUE.md)")]
+#[command(
+    about = "Train a game's network on data files of koma nnue-data (the files name the game) and write the net file (tools/NNUE.md)"
+)]
 pub struct TrainArgs {
     /// Epochs (the weights of the one with the least held-out loss are kept).
     #[arg(long, default_value_t = 20)]
@@ -87,8 +100,8 @@ pub struct TrainArgs {
     /// shrinks them by `lr * weight_decay` of themselves.
     #[arg(long, default_value_t = 2.0)]
     pub weight_decay: f32,
-    /// Do not also train on each position's mirror image (files a and h swapped: the same
-    /// value, as Kokesu has no castling).
+    /// Do not also train on each position's mirror image (files reversed: the same value,
+    /// as neither game with a net has castling).
     #[arg(long)]
     pub no_mirror: bool,
     /// Leave the piece-square path out (all zero, not trained): the net of format
@@ -100,7 +113,7 @@ pub struct TrainArgs {
     /// scale while the targets use the K fitted to the data. Default: the fitted K.
     #[arg(long)]
     pub eval_k: Option<f32>,
-    /// The net file to write (src/games/kokesu/nnue.bin is the one built in).
+    /// The net file to write (src/games/kokesu/nnue.bin is Kokesu's built-in one).
     #[arg(long, value_name = "NET")]
     pub out: PathBuf,
     /// Data files of `koma nnue-data`, in order (the last positions are held out).
@@ -122,7 +135,11 @@ pub fn data_main(a: DataArgs) -> ExitCode {
         Err(e) => return fail(format!("nnue-data: cannot write {}: {e}", a.out.display())),
     };
     let mut out = std::io::BufWriter::new(file);
-    match data::generate(&plan, &mut out, &mut std::io::stdout()) {
+    let made = match a.variant.as_str() {
+        "shogi66" => data::generate::<Shogi66>(&plan, &mut out, &mut std::io::stdout()),
+        _ => data::generate::<Kokesu>(&plan, &mut out, &mut std::io::stdout()),
+    };
+    match made {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => fail(format!("nnue-data: {}: {e}", a.out.display())),
     }
@@ -131,10 +148,21 @@ pub fn data_main(a: DataArgs) -> ExitCode {
 /// `koma nnue-train`.
 pub fn train_main(a: TrainArgs) -> ExitCode {
     let mut all = Vec::new();
+    let mut feature_set = None;
     for path in &a.data {
         let read = std::fs::read(path).map_err(|e| e.to_string());
-        match read.and_then(|bytes| records::parse(&bytes).map_err(|e| e.to_string())) {
-            Ok(r) => all.extend(r),
+        let file = read.and_then(|bytes| records::parse(&bytes).map_err(|e| e.to_string()));
+        let file = file.and_then(|f| match feature_set {
+            Some(expected) if expected != f.feature_set => {
+                Err(records::DataError::Mixed { found: f.feature_set, expected }.to_string())
+            }
+            _ => Ok(f),
+        });
+        match file {
+            Ok(f) => {
+                feature_set = Some(f.feature_set);
+                all.extend(f.records);
+            }
             Err(e) => return fail(format!("nnue-train: {}: {e}", path.display())),
         }
     }
@@ -155,7 +183,14 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         eval_k: a.eval_k,
         weight_decay: a.weight_decay,
     };
-    let summary = match trainer::train(&plan, &all, &mut std::io::stdout()) {
+    let out = &mut std::io::stdout();
+    let trained = match feature_set {
+        Some(id) if id == Kokesu::FEATURES.id => trainer::train::<Kokesu>(&plan, &all, out),
+        Some(id) if id == Shogi66::FEATURES.id => trainer::train::<Shogi66>(&plan, &all, out),
+        Some(id) => return fail(format!("nnue-train: feature set {id}: no game of this koma has it")),
+        None => return fail("nnue-train: no data".to_string()),
+    };
+    let summary = match trained {
         Ok(s) => s,
         Err(e) => return fail(format!("nnue-train: {e}")),
     };

@@ -1,20 +1,21 @@
-//! `koma nnue-train`: fits Kokesu's network to training data and writes the net file.
+//! `koma nnue-train`: fits a game's network to training data and writes the net file,
+//! generic over the game (`Trainable`: its cells, features, mirror image and material).
 //!
 //! The float network is the one `crate::games::nnue` evaluates in integers: per
 //! perspective `h = clamp(b + sum W[f], 0, 1)` over the active features, `y = v_us . h_us +
 //! v_them . h_them + c + (sum q[f_us] - sum q[f_them]) / 2`, centipawns `y * SCALE`; the
-//! piece-square path `q` starts as material values (`--no-psqt`: zero and left there).
+//! piece-square path `q` starts as the game's material values (`--no-psqt`: zero and left there).
 //! The loss is the mean squared error between `sigmoid(cp / K_net)` (`--eval-k`, default
 //! K) and the target `lambda * result + (1 - lambda) * sigmoid(score / K)`
 //! (result 0, 0.5, 1 for the side to move; score the data's search score), where K, the
 //! centipawns-to-odds scale, is fitted to the training positions' scores and results first.
 //!
-//! Sparse and hand-written: each position touches about 60 of the 768 x 2 feature rows,
+//! Sparse and hand-written: a Kokesu position touches about 60 of the 768 x 2 feature rows,
 //! so the forward and backward passes cost `60 * HIDDEN` additions each, and the batch's
 //! gradients go to the dense Adam step of all weights once a batch. (Tensor libraries do
 //! the first layer as a dense 768-wide product or a gather: measured 30 to 50 times slower
 //! per position, tools/NNUE.md.) Weights are kept within the quantised ranges (|W|, |b|,
-//! |v| <= 1.98: an accumulator of 32 pieces cannot overflow 16 bits) and rounded to the
+//! |v| <= 1.98: an accumulator of 64 features cannot overflow 16 bits) and rounded to the
 //! file's integers at the end.
 //!
 //! Deterministic from the seed and the thread count (each thread sums its share of a batch
@@ -24,18 +25,19 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::time::Instant;
 
-use super::records::{Record, EMPTY};
+use super::records::Record;
 use super::Rng;
-use crate::game::{Game, Strategy};
-use crate::games::kokesu::nnue::{feature, FEATURES};
-use crate::games::kokesu::{Kokesu, KokesuRules};
-use crate::games::nnue::{Kernels, Network, Row, HIDDEN, QA, QB};
+use crate::games::nnue::stack::Cells;
+use crate::games::nnue::trainable::Trainable;
+use crate::games::nnue::{FeatureSet, Kernels, Network, Row, HIDDEN, QA, QB};
 
 /// Centipawns per unit of the float output (the file's `scale`).
 pub const SCALE: f32 = 400.0;
 /// The bound of the quantised weights, as floats.
 const CLIP: f32 = 1.98;
-const INPUTS: usize = 768;
+/// The most features a perspective of a position has (Kokesu 32, 66 shogi 24 pieces and
+/// 16 hand counts).
+const MAX_ACTIVE: usize = 48;
 
 /// What `koma nnue-train` is asked for.
 #[derive(Clone, Debug)]
@@ -66,24 +68,26 @@ pub struct TrainPlan {
 #[derive(Clone)]
 struct Sample {
     n: u8,
-    us: [u16; 32],
-    them: [u16; 32],
+    us: [u16; MAX_ACTIVE],
+    them: [u16; MAX_ACTIVE],
     score: f32,
     /// 0, 0.5, 1 for the side to move.
     result: f32,
 }
 
-/// The sample of a record; `mirror`: of its mirror image (files a and h swapped), a
-/// position of the same value, as Kokesu has no castling.
-fn sample(r: &Record, mirror: bool) -> Sample {
-    let (mut us, mut them, mut n) = ([0u16; 32], [0u16; 32], 0usize);
+/// The sample of a record; `mirror`: of its mirror image (files reversed), a position of
+/// the same value.
+fn sample<G: Trainable>(r: &Record, mirror: bool) -> Sample {
+    let (mut us, mut them, mut n) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE], 0usize);
     let side = r.side as usize;
-    for (at, &p) in r.squares.iter().enumerate() {
-        let sq = if mirror { at ^ 7 } else { at };
-        if p != EMPTY && n < 32 {
-            us[n] = feature(side, p as usize, sq) as u16;
-            them[n] = feature(side ^ 1, p as usize, sq) as u16;
-            n += 1;
+    let cells = if mirror { G::mirrored(&r.cells) } else { r.cells };
+    for (cell, &value) in cells.iter().enumerate() {
+        let features = (G::Cells::feature(side, cell, value), G::Cells::feature(side ^ 1, cell, value));
+        if let (Some(own), Some(other)) = features {
+            if n < MAX_ACTIVE {
+                (us[n], them[n]) = (own as u16, other as u16);
+                n += 1;
+            }
         }
     }
     Sample { n: n as u8, us, them, score: f32::from(r.score), result: f32::from(r.result) / 2.0 }
@@ -105,28 +109,28 @@ struct Params {
 }
 
 impl Params {
-    fn zero() -> Params {
+    fn zero(inputs: usize) -> Params {
         Params {
-            w: vec![0.0; INPUTS * HIDDEN],
+            w: vec![0.0; inputs * HIDDEN],
             b: vec![0.0; HIDDEN],
             v: vec![0.0; 2 * HIDDEN],
             c: 0.0,
-            q: vec![0.0; INPUTS],
+            q: vec![0.0; inputs],
         }
     }
 
-    fn random(rng: &mut Rng) -> Params {
-        let mut p = Params::zero();
+    /// Random feature and output weights; the piece-square path starts as the game's
+    /// material (`Trainable::start_value`).
+    fn random<G: Trainable>(rng: &mut Rng) -> Params {
+        let inputs = G::FEATURES.inputs;
+        let mut p = Params::zero(inputs);
         let mut uniform = |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
-        let ws = 1.0 / (INPUTS as f32).sqrt();
+        let ws = 1.0 / (inputs as f32).sqrt();
         p.w.iter_mut().for_each(|x| *x = uniform(ws));
         let vs = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         p.v.iter_mut().for_each(|x| *x = uniform(vs));
-        // The piece-square path starts as material (pawn 100, minor 300, rook 500, queen
-        // 900 centipawns), own pieces plus and the other side's minus.
         for (f, q) in p.q.iter_mut().enumerate() {
-            let value = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0][f % 384 / 64] / SCALE;
-            *q = if f < 384 { value } else { -value };
+            *q = G::start_value(f) / SCALE;
         }
         p
     }
@@ -294,7 +298,7 @@ impl Adam {
 }
 
 /// The integer network of float weights `p`.
-fn quantise(p: &Params) -> Network {
+fn quantise(p: &Params, feature_set: FeatureSet) -> Network {
     let q = |x: f32, scale: f32| (x * scale).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
     let row = |xs: &[f32], scale: f32| {
         let mut r = Row::ZERO;
@@ -305,7 +309,7 @@ fn quantise(p: &Params) -> Network {
     };
     let (qa, qb) = (f32::from(QA), f32::from(QB));
     Network {
-        feature_set: FEATURES,
+        feature_set,
         weights: p.w.chunks_exact(HIDDEN).map(|w| row(w, qa)).collect(),
         bias: row(&p.b, qa),
         out_weights: [row(&p.v[..HIDDEN], qb), row(&p.v[HIDDEN..], qb)],
@@ -316,42 +320,12 @@ fn quantise(p: &Params) -> Network {
     }
 }
 
-/// The SFEN of a record's position (ply 1).
-pub fn sfen(r: &Record) -> String {
-    let mut s = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let p = r.squares[rank * 8 + file];
-            if p == EMPTY {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-                empty = 0;
-            }
-            let letter = char::from(b"pnbrqk"[p as usize % 6]);
-            s.push(if p < 6 { letter.to_ascii_uppercase() } else { letter });
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
-    s.push_str(if r.side == 0 { " b - 1" } else { " w - 1" });
-    s
-}
-
-/// The loss of the linear evaluation on `records` (a baseline for the net's): the
-/// records koma cannot set up (none from `koma nnue-data`) are left out.
-fn linear_loss(records: &[&Record], k: Ks, lambda: f32) -> f64 {
-    let rules = KokesuRules::default();
+/// The loss of the game's classic evaluation on `records` (a baseline for the net's): the
+/// records koma cannot set up are left out.
+fn classic_loss<G: Trainable>(records: &[&Record], k: Ks, lambda: f32) -> f64 {
     let (mut total, mut n) = (0f64, 0usize);
     for r in records {
-        if let Ok(pos) = Kokesu::from_sfen(&sfen(r), &rules) {
+        if let Some(pos) = G::from_cells(&r.cells, r.side as usize) {
             let err = sigmoid(pos.evaluate() as f32 / k.eval)
                 - target(k, lambda, f32::from(r.result) / 2.0, f32::from(r.score));
             total += f64::from(err * err);
@@ -385,25 +359,29 @@ pub struct TrainSummary {
     pub heldout_loss: Vec<f64>,
     /// The epoch whose weights were kept: the least held-out loss.
     pub best_epoch: usize,
-    /// The linear evaluation's loss on the held-out positions.
-    pub linear_loss: f64,
+    /// The game's classic (default) evaluation's loss on the held-out positions.
+    pub classic_loss: f64,
     /// Mean |integer - float| evaluation on the held-out positions, centipawns.
     pub quantisation_cp: f64,
 }
 
 /// Trains on `records` (the files' records in order) and reports each epoch on
 /// `progress`.
-pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) -> std::io::Result<TrainSummary> {
+pub fn train<G: Trainable>(
+    plan: &TrainPlan,
+    records: &[Record],
+    progress: &mut impl Write,
+) -> std::io::Result<TrainSummary> {
     // Deduplicate (the same squares and side to move), keeping the first.
     let mut seen = HashSet::new();
-    let unique: Vec<&Record> = records.iter().filter(|r| seen.insert((r.squares, r.side))).collect();
+    let unique: Vec<&Record> = records.iter().filter(|r| seen.insert((r.cells, r.side))).collect();
     let duplicates = records.len() - unique.len();
     let held = ((unique.len() as f32 * plan.holdout).round() as usize).min(unique.len().saturating_sub(1));
     let split = unique.len() - held;
     let mirrors: &[bool] = if plan.mirror { &[false, true] } else { &[false] };
     let mut train_set: Vec<Sample> =
-        unique[..split].iter().flat_map(|r| mirrors.iter().map(move |&m| sample(r, m))).collect();
-    let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample(r, false)).collect();
+        unique[..split].iter().flat_map(|r| mirrors.iter().map(move |&m| sample::<G>(r, m))).collect();
+    let heldout: Vec<Sample> = unique[split..].iter().map(|r| sample::<G>(r, false)).collect();
     let k_data = fit_k(&train_set.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>());
     let ks = Ks { eval: plan.eval_k.unwrap_or(k_data), data: k_data };
     writeln!(
@@ -417,16 +395,17 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
     )?;
 
     let mut rng = Rng(plan.seed);
-    let mut p = Params::random(&mut rng);
+    let mut p = Params::random::<G>(&mut rng);
     if !plan.psqt {
         p.q.iter_mut().for_each(|q| *q = 0.0);
     }
-    let mut adam = Adam { m: Params::zero(), s: Params::zero(), t: 0 };
+    let inputs = G::FEATURES.inputs;
+    let mut adam = Adam { m: Params::zero(inputs), s: Params::zero(inputs), t: 0 };
     let threads = plan.threads.max(1);
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero()).collect();
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero(inputs)).collect();
     let mut heldout_loss = vec![loss(&p, &heldout, ks, plan.lambda)];
-    let linear_loss = linear_loss(&unique[split..], ks, plan.lambda);
-    writeln!(progress, "epoch 0: held-out loss {:.6} (the linear evaluation's: {linear_loss:.6})", heldout_loss[0])?;
+    let classic_loss = classic_loss::<G>(&unique[split..], ks, plan.lambda);
+    writeln!(progress, "epoch 0: held-out loss {:.6} (the classic evaluation's: {classic_loss:.6})", heldout_loss[0])?;
     let mut lr = plan.lr;
     // The weights of the epoch with the least held-out loss (early stopping).
     let mut best = (0, p.clone());
@@ -485,7 +464,7 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
 
     let (best_epoch, p) = best;
     writeln!(progress, "kept epoch {best_epoch}: held-out loss {:.6}", heldout_loss[best_epoch])?;
-    let net = quantise(&p);
+    let net = quantise(&p, G::FEATURES);
     let mut acc = [[0f32; HIDDEN]; 2];
     let diff: f64 =
         heldout.iter().map(|s| f64::from((integer_eval(&net, s) as f32 - forward(&p, s, &mut acc)).abs())).sum();
@@ -499,25 +478,7 @@ pub fn train(plan: &TrainPlan, records: &[Record], progress: &mut impl Write) ->
         k: k_data,
         heldout_loss,
         best_epoch,
-        linear_loss,
+        classic_loss,
         quantisation_cp,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Game;
-
-    /// A record's SFEN sets up the position it was made from.
-    #[test]
-    fn records_give_back_their_positions() {
-        let rules = KokesuRules::default();
-        for text in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1"] {
-            let pos = Kokesu::from_sfen(text, &rules).unwrap();
-            let side = u8::from(text.contains(" w "));
-            let r = Record { squares: *pos.squares(), side, result: 1, score: 0, ply: 0 };
-            assert_eq!(sfen(&r), text);
-        }
-    }
 }

@@ -10,7 +10,10 @@
 use std::sync::OnceLock;
 
 use super::board::*;
+use super::{Kokesu, KokesuRules};
+use crate::game::Game;
 use crate::games::nnue::stack::{self, Cells};
+use crate::games::nnue::trainable::Trainable;
 use crate::games::nnue::{self, Accumulator, FeatureSet, NetError, Network};
 
 pub use crate::games::nnue::stack::{stats, Stats};
@@ -63,4 +66,92 @@ pub fn refreshed(net: &Network, board: &[u8; 64]) -> Accumulator {
 #[inline]
 pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl FnOnce(&Accumulator) -> T) -> T {
     stack::with_accumulator::<Squares, T>(net, ply, board, f)
+}
+
+/// Kokesu's training (`koma nnue-data`, `koma nnue-train`): cells are the squares, data
+/// records version 1 (32 bytes).
+impl Trainable for Kokesu {
+    const FEATURES: FeatureSet = FEATURES;
+    const DATA_VERSION: u32 = 1;
+    type Cells = Squares;
+
+    fn cells(&self) -> [u8; 64] {
+        *self.squares()
+    }
+
+    /// Files a and h swapped: the same value, as Kokesu has no castling.
+    fn mirrored(cells: &[u8; 64]) -> [u8; 64] {
+        std::array::from_fn(|sq| cells[sq ^ 7])
+    }
+
+    /// Pawn 100, knight and bishop 300, rook 500, queen 900, own plus, the other's minus.
+    fn start_value(f: usize) -> f32 {
+        let value = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0][f % 384 / 64];
+        if f < 384 {
+            value
+        } else {
+            -value
+        }
+    }
+
+    fn from_cells(cells: &[u8; 64], side: usize) -> Option<Kokesu> {
+        Kokesu::from_sfen(&sfen(cells, side), &KokesuRules::default()).ok()
+    }
+}
+
+/// The SFEN of Kokesu's squares with `side` to move (ply 1).
+fn sfen(cells: &[u8; 64], side: usize) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let p = cells[rank * 8 + file];
+            if p >= EMPTY {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+                empty = 0;
+            }
+            let letter = char::from(b"pnbrqk"[p as usize % 6]);
+            s.push(if p < 6 { letter.to_ascii_uppercase() } else { letter });
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if side == 0 { " b - 1" } else { " w - 1" });
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record's cells give back the position they were read from.
+    #[test]
+    fn cells_give_back_their_positions() {
+        let rules = KokesuRules::default();
+        for text in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1"] {
+            let pos = Kokesu::from_sfen(text, &rules).unwrap();
+            let side = usize::from(text.contains(" w "));
+            assert_eq!(sfen(&pos.cells(), side), text);
+            assert_eq!(Kokesu::from_cells(&pos.cells(), side).map(|p| p.to_sfen()), Some(pos.to_sfen()));
+        }
+    }
+
+    /// The mirror image of the mirror image is the position itself; a1 goes to h1.
+    #[test]
+    fn the_mirror_swaps_files_a_and_h() {
+        let pos = Kokesu::from_sfen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1", &KokesuRules::default()).unwrap();
+        let cells = pos.cells();
+        let mirrored = Kokesu::mirrored(&cells);
+        assert_eq!(Kokesu::mirrored(&mirrored), cells);
+        assert_eq!(mirrored[7], cells[0]);
+        assert_eq!(mirrored[4 * 8 + 7], cells[4 * 8]);
+    }
 }

@@ -17,6 +17,7 @@
 pub mod format;
 pub mod kernels;
 pub mod stack;
+pub mod trainable;
 
 use std::sync::{Mutex, OnceLock};
 

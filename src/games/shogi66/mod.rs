@@ -26,25 +26,53 @@ mod board;
 mod book;
 pub mod eval;
 mod movegen;
+pub mod nnue;
 mod sfen;
 mod zobrist;
 
-use crate::game::{BookChoice, ChessNotation, Color, Game, MoveError, Notation, SfenError, Strategy};
+use crate::game::{
+    BookChoice, ChessNotation, Color, Game, MoveError, Notation, RuleError, RuleKind, RuleOption, SfenError, Strategy,
+};
+use crate::games::nnue::Net;
 pub use board::Move;
 use board::*;
 use movegen::Gen;
 
-/// 66 shogi has no rules switches.
+/// 66 shogi has no rules switches; what it holds are the evaluation switches
+/// (`Shogi66Eval`, `Shogi66NetFile`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rules;
+pub struct Rules {
+    /// The net positions of play are scored by (`Shogi66Eval nnue`); `None`: the classic
+    /// evaluation.
+    pub net: Option<Net>,
+    /// The net of `Shogi66NetFile`; `None`: none set.
+    pub file: Option<Net>,
+}
 
 /// A 66-shogi position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shogi66 {
     pos: Position,
+    /// The net of `Shogi66Eval nnue`, if chosen.
+    net: Option<Net>,
 }
 
+/// `Shogi66NetFile`'s value for no file.
+pub const NO_NET: &str = "none";
+
+static EVAL_OPTIONS: [RuleOption; 2] = [
+    RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["classic", "nnue"]), default: "classic" },
+    RuleOption { name: "Shogi66NetFile", kind: RuleKind::Text, default: NO_NET },
+];
+
 impl Shogi66 {
+    /// The network's evaluation. Kept out of line, as Kokesu's: the classic evaluation's
+    /// code around it stays as it was.
+    #[inline(never)]
+    fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
+        nnue::evaluate(net, &self.pos).clamp(-15000, 15000)
+    }
+
     /// Whether the position is in the placement phase.
     pub fn in_placement(&self) -> bool {
         self.pos.placing
@@ -164,15 +192,15 @@ impl Game for Shogi66 {
     const PERPETUAL_CHECK_LOSES: bool = true;
     const MATE_NEEDS_CHECK: bool = true;
 
-    fn startpos(_rules: &Rules) -> Self {
+    fn startpos(rules: &Rules) -> Self {
         match sfen::from_sfen(sfen::STARTPOS) {
-            Ok(pos) => Shogi66 { pos },
+            Ok(pos) => Shogi66 { pos, net: rules.net },
             Err(_) => unreachable!("the start position is valid"),
         }
     }
 
-    fn from_sfen(text: &str, _rules: &Rules) -> Result<Self, SfenError> {
-        sfen::from_sfen(text).map(|pos| Shogi66 { pos })
+    fn from_sfen(text: &str, rules: &Rules) -> Result<Self, SfenError> {
+        sfen::from_sfen(text).map(|pos| Shogi66 { pos, net: rules.net })
     }
 
     fn to_sfen(&self) -> String {
@@ -273,7 +301,46 @@ impl Strategy for Shogi66 {
     const BENCH_DEPTH: u32 = 9;
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos)
+        match self.net {
+            Some(net) if !self.pos.placing => self.evaluate_nnue(net.0),
+            _ => eval::evaluate(&self.pos),
+        }
+    }
+
+    fn eval_options() -> &'static [RuleOption] {
+        &EVAL_OPTIONS
+    }
+
+    fn set_eval_rules(&mut self, rules: &Rules) {
+        self.net = rules.net;
+    }
+
+    fn set_eval_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
+        let mut new = *rules;
+        let err = |why: String| RuleError { name: name.to_string(), why };
+        // 66 shogi has no net built in: `nnue` takes the net of `Shogi66NetFile`.
+        let chosen =
+            |file: Option<Net>| file.ok_or_else(|| err("no net: set Shogi66NetFile to a net file first".into()));
+        match name {
+            "Shogi66Eval" => {
+                let use_net = RuleError::choose(name, value, &[("classic", false), ("nnue", true)])?;
+                new.net = if use_net { Some(chosen(new.file)?) } else { None };
+            }
+            "Shogi66NetFile" => {
+                let path = value.trim();
+                new.file = if path.is_empty() || path.eq_ignore_ascii_case(NO_NET) {
+                    None
+                } else {
+                    Some(nnue::load(path).map_err(|e| err(e.to_string()))?)
+                };
+                if new.net.is_some() {
+                    new.net = Some(chosen(new.file)?);
+                }
+            }
+            _ => return Err(RuleError::unknown(name, value)),
+        }
+        *rules = new;
+        Ok(())
     }
 
     const FUTILITY_MARGIN: i32 = 150;
