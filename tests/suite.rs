@@ -35,6 +35,7 @@ mod search_sanity;
 mod selfplay;
 mod serve;
 mod serve_browser;
+mod shogi66_nnue;
 mod shogi66_perft;
 mod shogi66_rules;
 mod threads;

@@ -25,7 +25,11 @@
 //! features: `(own piece ? 0 : 384) + kind * 64 + square`, kind pawn, knight, bishop,
 //! rook, queen, king; square `rank * 8 + file` from a1 (chess orientation), for gote's
 //! perspective with the ranks flipped (`square ^ 56`), so each side sees itself move up
-//! the board (`koma::games::kokesu::nnue`).
+//! the board (`koma::games::kokesu::nnue`). **2**, `shogi66-1200`: for each perspective,
+//! 2 x 14 x 36 piece-square features `(own piece ? 0 : 504) + (kind - 1) * 36 + square`
+//! (kind 1..=14 of `koma::games::shogi66`, square `rank * 6 + column` from 6a, for gote's
+//! perspective turned round: `35 - square`), then 2 x 8 x 12 hand-count features `1008 +
+//! (own hand ? 0 : 96) + (kind - 1) * 12 + min(count, 12) - 1` (`koma::games::shogi66::nnue`).
 //!
 //! A file is checked whole before use: magic, version, feature set, every size, the
 //! length and the checksum; the first that is wrong is the error.

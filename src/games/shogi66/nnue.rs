@@ -65,10 +65,19 @@ pub fn cells_of(pos: &Position) -> [u8; 64] {
     cells
 }
 
-/// The accumulators of a position from scratch: the reference the incremental ones must
-/// equal.
-pub fn refreshed(net: &Network, pos: &Position) -> Accumulator {
-    stack::refreshed::<Cells66>(net, &cells_of(pos))
+/// The accumulators of a position's cells from scratch: the reference the incremental
+/// ones must equal.
+pub fn refreshed(net: &Network, cells: &[u8; 64]) -> Accumulator {
+    stack::refreshed::<Cells66>(net, cells)
+}
+
+impl Shogi66 {
+    /// The network's accumulators, when the position is scored by a net: as the
+    /// evaluation gets them (from this thread's stack, the parent's, or from scratch).
+    pub fn accumulator(&self) -> Option<Accumulator> {
+        let net = self.net?.0;
+        Some(stack::with_accumulator::<Cells66, _>(net, self.pos.ply, &cells_of(&self.pos), |acc| acc.clone()))
+    }
 }
 
 /// The net's evaluation of a position (of play), side to move's view.
