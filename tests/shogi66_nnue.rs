@@ -1,7 +1,7 @@
 //! 66 shogi's network evaluation (issue 34): accumulators kept up to date over squares and
-//! hand counts equal ones made from scratch, the evaluation switch needs a net file and
-//! refuses Kokesu's, the placement phase keeps the classic evaluation, and the data and
-//! training commands make a 66 shogi net that koma plays with.
+//! hand counts equal ones made from scratch, the evaluation switch takes the built-in net
+//! or a 66 shogi net file and refuses Kokesu's, the placement phase keeps the classic
+//! evaluation, and the data and training commands make a 66 shogi net that koma plays with.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -30,6 +30,10 @@ fn random_net(seed: u64) -> &'static Network {
         kernels: Kernels::best(),
     };
     Box::leak(Box::new(net))
+}
+
+fn classic() -> Rules {
+    Rules { net: None, file: None }
 }
 
 fn with_net(net: &'static Network) -> Rules {
@@ -104,7 +108,7 @@ fn the_placement_phase_keeps_the_classic_evaluation() {
     let rules = with_net(random_net(12));
     let (mut placing, mut play_differs) = (0, 0);
     random_walk(6, 10, &rules, |_, pos, _| {
-        let classic = Shogi66::from_sfen(&pos.to_sfen(), &Rules::default()).unwrap();
+        let classic = Shogi66::from_sfen(&pos.to_sfen(), &classic()).unwrap();
         if pos.in_placement() {
             assert_eq!(pos.evaluate(), classic.evaluate(), "{}", pos.to_sfen());
             placing += 1;
@@ -120,7 +124,7 @@ fn the_mirror_image_of_a_position_is_a_position_of_the_same_moves() {
     // Mirrored cells set up a legal position with as many legal moves (shogi's rules
     // have no left or right), which is why training on mirror images is sound.
     let mut n = 0;
-    random_walk(7, 8, &Rules::default(), |_, pos, _| {
+    random_walk(7, 8, &classic(), |_, pos, _| {
         if pos.in_placement() {
             return;
         }
@@ -149,7 +153,7 @@ fn errors(lines: &[String]) -> Vec<&String> {
 }
 
 #[test]
-fn the_switch_needs_a_66_shogi_net_file_and_keeps_the_old_value_otherwise() {
+fn the_switch_takes_the_built_in_net_or_a_66_shogi_net_file_and_refuses_kokesus() {
     let good = temp("good.nnue");
     std::fs::write(&good, format::write(random_net(13))).unwrap();
     let kokesu = format::write(koma::games::kokesu::nnue::builtin().unwrap().0);
@@ -157,36 +161,35 @@ fn the_switch_needs_a_66_shogi_net_file_and_keeps_the_old_value_otherwise() {
     std::fs::write(&wrong, kokesu).unwrap();
     let set = |name: &str, value: &str| format!("setoption name {name} value {value}");
     let probe = ["position startpos moves K*2f K*5a R*1f R*2a G*3f G*4a S*4f S*3a N*5f N*6a L*6f L*1a", "go depth 5"];
-    // No file: nnue is refused, classic stays.
-    let lines = koma_lines(&[&set("Shogi66Eval", "nnue"), probe[0], probe[1], "quit"]);
-    let e = errors(&lines);
-    assert_eq!(e.len(), 1, "{lines:?}");
-    assert!(e[0].contains("Shogi66Eval") && e[0].contains("Shogi66NetFile"), "{}", e[0]);
-    let classic = koma_lines(&[probe[0], probe[1], "quit"]);
     let depth5 = |lines: &[String]| {
-        lines
-            .iter()
-            .filter(|l| l.starts_with("info depth 5 "))
-            .map(|l| l.split(" nodes ").next().unwrap().to_string())
-            .collect::<Vec<_>>()
+        let at5 = lines.iter().filter(|l| l.starts_with("info depth 5 "));
+        at5.map(|l| l.split(" nodes ").next().unwrap().to_string()).collect::<Vec<_>>()
     };
-    assert_eq!(depth5(&lines), depth5(&classic));
-    // Kokesu's net is refused by its feature set.
-    let lines = koma_lines(&[&set("Shogi66NetFile", wrong.to_str().unwrap()), "quit"]);
+    let search = |setup: &[&str]| {
+        let lines = koma_lines(&[setup, &probe[..], &["quit"]].concat());
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
+        lines
+    };
+    let classic = search(&[&set("Shogi66Eval", "classic")]);
+    let built_in = search(&[&set("Shogi66Eval", "nnue")]);
+    assert!(errors(&built_in).is_empty(), "{built_in:?}");
+    assert_ne!(depth5(&built_in), depth5(&classic));
+    // Kokesu's net is refused by its feature set, with one error; the built-in net stays.
+    let lines = search(&[&set("Shogi66Eval", "nnue"), &set("Shogi66NetFile", wrong.to_str().unwrap())]);
     let e = errors(&lines);
     assert_eq!(e.len(), 1, "{lines:?}");
-    assert!(e[0].contains("feature set 1"), "{}", e[0]);
-    // A 66 shogi net: the search differs from the classic one and still ends in a move.
-    let lines = koma_lines(&[
-        &set("Shogi66NetFile", good.to_str().unwrap()),
-        &set("Shogi66Eval", "nnue"),
-        probe[0],
-        probe[1],
-        "quit",
-    ]);
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
-    assert_ne!(depth5(&lines), depth5(&classic));
+    assert!(e[0].contains("Shogi66NetFile") && e[0].contains("feature set 1"), "{}", e[0]);
+    assert_eq!(depth5(&lines), depth5(&built_in));
+    // A 66 shogi net file, set before or after the switch: its own search.
+    let file = good.to_str().unwrap();
+    let after = search(&[&set("Shogi66Eval", "nnue"), &set("Shogi66NetFile", file)]);
+    let before = search(&[&set("Shogi66NetFile", file), &set("Shogi66Eval", "nnue")]);
+    assert!(errors(&after).is_empty(), "{after:?}");
+    assert_eq!(depth5(&after), depth5(&before));
+    assert_ne!(depth5(&after), depth5(&built_in));
+    // `builtin` goes back to the built-in net.
+    let back = search(&[&set("Shogi66NetFile", file), &set("Shogi66Eval", "nnue"), &set("Shogi66NetFile", "builtin")]);
+    assert_eq!(depth5(&back), depth5(&built_in));
     let _ = (std::fs::remove_file(good), std::fs::remove_file(wrong));
 }
 

@@ -471,14 +471,36 @@ fn rules_constants() {
     const { assert!(Shogi66::PERPETUAL_CHECK_LOSES) };
 }
 
+/// A position scored by the classic evaluation (`Shogi66Eval classic`).
+fn classic(sfen: &str) -> Shogi66 {
+    let rules = koma::games::shogi66::Rules { net: None, file: None };
+    Shogi66::from_sfen(sfen, &rules).unwrap()
+}
+
+#[test]
+fn the_built_in_net_is_symmetric_and_sees_material() {
+    let net = |sfen: &str| pos(sfen).evaluate();
+    assert_ne!(net("k5/6/6/6/6/4RK b P 1"), classic("k5/6/6/6/6/4RK b P 1").evaluate(), "the default is the net");
+    assert_eq!(net("k5/6/6/6/6/4RK b P 1"), net("kr4/6/6/6/6/5K w p 1"));
+    // A position that is its own turned-round colour swap: the same for either to move.
+    assert_eq!(net("gksnrl/pppppp/6/6/PPPPPP/LRNSKG b - 13"), net("gksnrl/pppppp/6/6/PPPPPP/LRNSKG w - 13"));
+    assert!(net("k5/6/6/6/6/4RK b P 1") > 500, "{}", net("k5/6/6/6/6/4RK b P 1"));
+    assert!(net("k5/6/6/6/6/4RK w P 1") < -500, "{}", net("k5/6/6/6/6/4RK w P 1"));
+    // In the placement phase the classic evaluation scores (the net never saw it).
+    let mut q = Shogi66::startpos(&Default::default());
+    play(&mut q, &["R*2f"]);
+    assert_eq!(q.evaluate(), classic(&q.to_sfen()).evaluate());
+}
+
 #[test]
 fn evaluation_is_symmetric_and_sane() {
-    let p = Shogi66::startpos(&Default::default());
+    let p = Shogi66::startpos(&koma::games::shogi66::Rules { net: None, file: None });
     let mut q = p;
     play(&mut q, &["R*2f"]);
     // Placing the rook does not count as losing the bishop.
     assert!(q.evaluate() > -200 && q.evaluate() < 200, "{}", q.evaluate());
     // Colour-mirrored positions evaluate the same for the side to move.
+    let pos = classic;
     let a = pos("gksnrl/pppppp/6/6/PPPPPP/LRNSKG b - 13");
     let up = pos("k5/6/6/6/6/4RK b P 1");
     let down = pos("kr4/6/6/6/6/5K w p 1");

@@ -39,13 +39,14 @@ use board::*;
 use movegen::Gen;
 
 /// 66 shogi has no rules switches; what it holds are the evaluation switches
-/// (`Shogi66Eval`, `Shogi66NetFile`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// (`Shogi66Eval`, `Shogi66NetFile`). The default scores positions of play by the net
+/// built into the binary (it beat the classic evaluation, tools/NNUE.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// The net positions of play are scored by (`Shogi66Eval nnue`); `None`: the classic
-    /// evaluation.
+    /// The net positions of play are scored by (`Shogi66Eval nnue`, the default); `None`:
+    /// the classic evaluation.
     pub net: Option<Net>,
-    /// The net of `Shogi66NetFile`; `None`: none set.
+    /// The net of `Shogi66NetFile`; `None`: the one built into the binary.
     pub file: Option<Net>,
 }
 
@@ -57,12 +58,20 @@ pub struct Shogi66 {
     net: Option<Net>,
 }
 
-/// `Shogi66NetFile`'s value for no file.
-pub const NO_NET: &str = "none";
+impl Default for Rules {
+    /// The built-in net (checked by a test, so a shipped binary always has it; were it
+    /// unreadable, the classic evaluation).
+    fn default() -> Rules {
+        Rules { net: nnue::builtin().ok(), file: None }
+    }
+}
+
+/// `Shogi66NetFile`'s value for the net built into the binary.
+pub const BUILTIN_NET: &str = "builtin";
 
 static EVAL_OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["classic", "nnue"]), default: "classic" },
-    RuleOption { name: "Shogi66NetFile", kind: RuleKind::Text, default: NO_NET },
+    RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["nnue", "classic"]), default: "nnue" },
+    RuleOption { name: "Shogi66NetFile", kind: RuleKind::Text, default: BUILTIN_NET },
 ];
 
 impl Shogi66 {
@@ -318,9 +327,11 @@ impl Strategy for Shogi66 {
     fn set_eval_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
         let mut new = *rules;
         let err = |why: String| RuleError { name: name.to_string(), why };
-        // 66 shogi has no net built in: `nnue` takes the net of `Shogi66NetFile`.
-        let chosen =
-            |file: Option<Net>| file.ok_or_else(|| err("no net: set Shogi66NetFile to a net file first".into()));
+        // The net `Shogi66Eval nnue` uses: the file's, else the built-in one.
+        let chosen = |file: Option<Net>| match file {
+            Some(net) => Ok(net),
+            None => nnue::builtin().map_err(|e| err(format!("the built-in net (src/games/shogi66/nnue.bin): {e}"))),
+        };
         match name {
             "Shogi66Eval" => {
                 let use_net = RuleError::choose(name, value, &[("classic", false), ("nnue", true)])?;
@@ -328,7 +339,7 @@ impl Strategy for Shogi66 {
             }
             "Shogi66NetFile" => {
                 let path = value.trim();
-                new.file = if path.is_empty() || path.eq_ignore_ascii_case(NO_NET) {
+                new.file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
                     None
                 } else {
                     Some(nnue::load(path).map_err(|e| err(e.to_string()))?)

@@ -12,6 +12,8 @@
 //! in the placement phase are scored by the classic evaluation (the net is trained on
 //! positions of play only).
 
+use std::sync::OnceLock;
+
 use super::board::*;
 use super::{sfen, Shogi66};
 use crate::games::nnue::stack::{self, Cells};
@@ -26,6 +28,16 @@ const HAND_CELL: usize = SQUARES;
 /// Hand counts above this share its feature.
 const MAX_COUNT: usize = 12;
 const BOARD_FEATURES: usize = 2 * 14 * SQUARES;
+
+/// The net built into the binary (`nnue.bin` beside this file; how it was made in
+/// tools/NNUE.md).
+pub const BUILTIN_BYTES: &[u8] = include_bytes!("nnue.bin");
+
+/// The net built into the binary, checked on first use.
+pub fn builtin() -> Result<nnue::Net, NetError> {
+    static BUILTIN: OnceLock<Result<Network, NetError>> = OnceLock::new();
+    nnue::builtin(&BUILTIN, BUILTIN_BYTES, FEATURES)
+}
 
 /// The net in the file at `path`, checked (`crate::games::nnue::load`).
 pub fn load(path: &str) -> Result<nnue::Net, NetError> {
