@@ -14,7 +14,7 @@
 //! - [`solve`]: the exact solver and `koma solve` (Number Shogi), over the game layer,
 //!   reading lines as `analyse` does;
 //! - [`train`]: `koma nnue-data` and `koma nnue-train`, the data and the training of
-//!   Kokesu's network evaluation.
+//!   the games' network evaluations (Kokesu's, 66 shogi's).
 //! - [`serve`]: `koma serve`, the games in a browser over a local web server.
 
 pub mod analyse;

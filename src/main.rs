@@ -17,7 +17,7 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma                                  play through a GUI, or type USI commands
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
-  koma nnue-data / koma nnue-train      Kokesu's network: data, training (tools/NNUE.md)
+  koma nnue-data / koma nnue-train      a game's network: data, training (tools/NNUE.md)
   koma serve --open                     play every game in a browser
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
