@@ -18,29 +18,8 @@ fn rules(eval: &str) -> KokesuRules {
 }
 
 /// Positions along random games (a pass now and then), each with its parent.
-fn random_walk(seed: u64, games: usize, rules: &KokesuRules, mut visit: impl FnMut(&Kokesu, &Kokesu, bool)) {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut moves = Vec::new();
-    for _ in 0..games {
-        let mut pos = Kokesu::startpos(rules);
-        for _ in 0..120 {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let child = match pos.null_move().filter(|_| rng.u8(..) < 20) {
-                Some(passed) => passed,
-                None => {
-                    let mut c = pos.clone();
-                    c.play(moves[rng.usize(..moves.len())]);
-                    c
-                }
-            };
-            visit(&pos, &child, rng.bool());
-            pos = child;
-        }
-    }
+fn random_walk(seed: u64, games: usize, rules: &KokesuRules, visit: impl FnMut(&Kokesu, &Kokesu, bool)) {
+    crate::common::walk::random_walk(seed, games, 120, false, || Kokesu::startpos(rules), visit);
 }
 
 fn child_side(pos: &Kokesu) -> usize {

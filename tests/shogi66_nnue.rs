@@ -40,38 +40,10 @@ fn with_net(net: &'static Network) -> Rules {
     Rules { net: Some(Net(net)), file: Some(Net(net)) }
 }
 
-/// Positions along random games from the start (placement included), each with its
-/// parent; `look`: whether the parent was evaluated before the child.
-fn random_walk(seed: u64, games: usize, rules: &Rules, mut visit: impl FnMut(&Shogi66, &Shogi66, bool)) {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut moves = Vec::new();
-    for _ in 0..games {
-        let mut pos = Shogi66::startpos(rules);
-        for _ in 0..150 {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            // Captures first, so that hands fill and empty.
-            let captures: Vec<_> = moves.iter().copied().filter(|&m| pos.is_tactical(m)).collect();
-            let pick = if !captures.is_empty() && rng.bool() {
-                captures[rng.usize(..captures.len())]
-            } else {
-                moves[rng.usize(..moves.len())]
-            };
-            let child = match pos.null_move().filter(|_| rng.u8(..) < 20) {
-                Some(passed) => passed,
-                None => {
-                    let mut c = pos;
-                    c.play(pick);
-                    c
-                }
-            };
-            visit(&pos, &child, rng.bool());
-            pos = child;
-        }
-    }
+/// Positions along random games from the start (placement included, captures favoured),
+/// each with its parent; `look`: whether the parent was evaluated before the child.
+fn random_walk(seed: u64, games: usize, rules: &Rules, visit: impl FnMut(&Shogi66, &Shogi66, bool)) {
+    crate::common::walk::random_walk(seed, games, 150, true, || Shogi66::startpos(rules), visit);
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -147,3 +147,4 @@ impl Koma {
 
 pub mod crab;
 pub mod server;
+pub mod walk;
