@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::common::nnue::{errors, koma_lines, koma_succeeds};
+
 use koma::game::{Game, Strategy};
 use koma::games::kokesu::nnue::{builtin, refreshed, stats};
 use koma::games::kokesu::{Kokesu, KokesuRules};
@@ -19,7 +21,7 @@ fn rules(eval: &str) -> KokesuRules {
 
 /// Positions along random games (a pass now and then), each with its parent.
 fn random_walk(seed: u64, games: usize, rules: &KokesuRules, visit: impl FnMut(&Kokesu, &Kokesu, bool)) {
-    crate::common::walk::random_walk(seed, games, 120, false, || Kokesu::startpos(rules), visit);
+    crate::common::nnue::random_walk(seed, games, 120, false, || Kokesu::startpos(rules), visit);
 }
 
 fn child_side(pos: &Kokesu) -> usize {
@@ -101,20 +103,9 @@ fn the_option_switches_the_evaluation() {
     assert_eq!(r, KokesuRules::default());
 }
 
-fn koma_lines(commands: &[&str]) -> Vec<String> {
-    let out =
-        Command::new(assert_cmd::cargo::cargo_bin("koma")).args(commands).env_remove("RUST_LOG").output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
-}
-
 fn bench_nodes(lines: &[String]) -> u64 {
     let total = lines.iter().find_map(|l| l.strip_prefix("Nodes searched  : ")).expect("a bench total");
     total.trim().parse().unwrap()
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines.iter().filter(|l| l.starts_with("info string error")).collect()
 }
 
 #[test]
@@ -197,12 +188,7 @@ fn an_evaluation_switch_keeps_the_position_and_a_rules_switch_does_not() {
 #[test]
 fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     let (data, net) = (temp("tiny.data"), temp("tiny.nnue"));
-    let run = |args: &[&str]| {
-        let out = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(args).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{args:?}: {text}");
-        text
-    };
+    let run = koma_succeeds;
     let d = data.to_str().unwrap();
     let said = run(&["nnue-data", "--games", "2", "--play-nodes", "100", "--score-nodes", "200", "--out", d]);
     assert!(said.contains("2 games, "), "{said}");

@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::common::nnue::{errors, koma_lines, koma_succeeds};
+
 use koma::game::{Game, Strategy};
 use koma::games::nnue::trainable::Trainable;
 use koma::games::nnue::{format, stack, Kernels, Net, Network, Row};
@@ -43,7 +45,7 @@ fn with_net(net: &'static Network) -> Rules {
 /// Positions along random games from the start (placement included, captures favoured),
 /// each with its parent; `look`: whether the parent was evaluated before the child.
 fn random_walk(seed: u64, games: usize, rules: &Rules, visit: impl FnMut(&Shogi66, &Shogi66, bool)) {
-    crate::common::walk::random_walk(seed, games, 150, true, || Shogi66::startpos(rules), visit);
+    crate::common::nnue::random_walk(seed, games, 150, true, || Shogi66::startpos(rules), visit);
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -113,17 +115,6 @@ fn the_mirror_image_of_a_position_is_a_position_of_the_same_moves() {
     assert!(n > 300, "{n}");
 }
 
-fn koma_lines(commands: &[&str]) -> Vec<String> {
-    let out =
-        Command::new(assert_cmd::cargo::cargo_bin("koma")).args(commands).env_remove("RUST_LOG").output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines.iter().filter(|l| l.starts_with("info string error")).collect()
-}
-
 #[test]
 fn the_switch_takes_the_built_in_net_or_a_66_shogi_net_file_and_refuses_kokesus() {
     let good = temp("good.nnue");
@@ -168,12 +159,7 @@ fn the_switch_takes_the_built_in_net_or_a_66_shogi_net_file_and_refuses_kokesus(
 #[test]
 fn data_and_training_commands_make_a_66_shogi_net() {
     let (data, net) = (temp("tiny.data"), temp("tiny.nnue"));
-    let run = |args: &[&str]| {
-        let out = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(args).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{args:?}: {text}");
-        text
-    };
+    let run = koma_succeeds;
     let d = data.to_str().unwrap();
     let args = ["nnue-data", "--variant", "shogi66", "--games", "3", "--random-plies", "12"];
     let said = run(&[&args[..], &["--play-nodes", "200", "--score-nodes", "300", "--out", d]].concat());

@@ -146,5 +146,5 @@ impl Koma {
 }
 
 pub mod crab;
+pub mod nnue;
 pub mod server;
-pub mod walk;

@@ -38,7 +38,7 @@ use crate::game::{
     ChessNotation, Color, Game, MoveError, Notation, Outcome, RuleError, RuleKind, RuleOption, SfenError, Strategy,
     CORRECTION_KEYS,
 };
-use crate::games::nnue::Accumulator;
+use crate::games::nnue::{Accumulator, NetSwitches};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -102,7 +102,17 @@ static RULE_OPTIONS: [RuleOption; 2] = [
 ];
 
 /// `KokesuNetFile`'s value for the net built into the binary.
-pub const BUILTIN_NET: &str = "builtin";
+pub use crate::games::nnue::BUILTIN_NET;
+
+/// `KokesuEval` and `KokesuNetFile`.
+static NET_SWITCHES: NetSwitches = NetSwitches {
+    eval: "KokesuEval",
+    values: [("linear", false), ("nnue", true)],
+    file: "KokesuNetFile",
+    features: nnue::FEATURES,
+    builtin: nnue::builtin,
+    builtin_path: "src/games/kokesu/nnue.bin",
+};
 
 static EVAL_OPTIONS: [RuleOption; 2] = [
     RuleOption { name: "KokesuEval", kind: RuleKind::Combo(&["linear", "nnue"]), default: "linear" },
@@ -344,33 +354,8 @@ impl Strategy for Kokesu {
     }
 
     fn set_eval_option(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        let mut eval = rules.eval;
-        let err = |why: String| RuleError { name: name.to_string(), why };
-        // The net `KokesuEval nnue` uses: the file's, else the built-in one.
-        let chosen = |file: Option<nnue::Net>| match file {
-            Some(net) => Ok(net),
-            None => nnue::builtin().map_err(|e| err(format!("the built-in net (src/games/kokesu/nnue.bin): {e}"))),
-        };
-        match name {
-            "KokesuEval" => {
-                let use_net = RuleError::choose(name, value, &[("linear", false), ("nnue", true)])?;
-                eval.net = if use_net { Some(chosen(eval.file)?) } else { None };
-            }
-            "KokesuNetFile" => {
-                let path = value.trim();
-                eval.file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
-                    None
-                } else {
-                    Some(nnue::load(path).map_err(|e| err(e.to_string()))?)
-                };
-                if eval.net.is_some() {
-                    eval.net = Some(chosen(eval.file)?);
-                }
-            }
-            _ => return Err(RuleError::unknown(name, value)),
-        }
-        rules.eval = eval;
-        Ok(())
+        let eval = &mut rules.eval;
+        NET_SWITCHES.set(&mut eval.net, &mut eval.file, name, value)
     }
 
     /// The pawns of both sides (the structure the evaluation is least sure of), then each

@@ -40,11 +40,6 @@ pub fn builtin() -> Result<Net, NetError> {
     nnue::builtin(&BUILTIN, BUILTIN_BYTES, FEATURES)
 }
 
-/// The net in the file at `path`, checked (`crate::games::nnue::load`).
-pub fn load(path: &str) -> Result<Net, NetError> {
-    nnue::load(path, FEATURES)
-}
-
 /// Kokesu's cells: the squares, `color * 6 + kind` or [`EMPTY`].
 pub struct Squares;
 

@@ -170,6 +170,65 @@ impl std::fmt::Debug for Net {
     }
 }
 
+/// A game's two network switches: one picks the evaluation (the net or the game's own),
+/// the other the net file (`builtin`: the net built into the binary). Kokesu's and 66
+/// shogi's are alike but for their names.
+pub struct NetSwitches {
+    /// The evaluation switch (`KokesuEval`) and its values, the net's `true`.
+    pub eval: &'static str,
+    pub values: [(&'static str, bool); 2],
+    /// The net file switch (`KokesuNetFile`).
+    pub file: &'static str,
+    pub features: FeatureSet,
+    /// The built-in net, and its file in the repository (for the error if it fails).
+    pub builtin: fn() -> Result<Net, NetError>,
+    pub builtin_path: &'static str,
+}
+
+/// The net file switch's value for the net built into the binary.
+pub const BUILTIN_NET: &str = "builtin";
+
+impl NetSwitches {
+    /// Sets switch `name` to `value`: `net` is the net positions are scored by (`None`:
+    /// the game's own evaluation), `file` the net file's (`None`: the built-in net). An
+    /// unknown name, a bad value and a net that cannot be used are errors that say why,
+    /// and then neither changes.
+    pub fn set(
+        &self,
+        net: &mut Option<Net>,
+        file: &mut Option<Net>,
+        name: &str,
+        value: &str,
+    ) -> Result<(), crate::game::RuleError> {
+        use crate::game::RuleError;
+        let (mut new_net, mut new_file) = (*net, *file);
+        let err = |why: String| RuleError { name: name.to_string(), why };
+        // The net the evaluation switch takes: the file's, else the built-in one.
+        let chosen = |file: Option<Net>| match file {
+            Some(net) => Ok(net),
+            None => (self.builtin)().map_err(|e| err(format!("the built-in net ({}): {e}", self.builtin_path))),
+        };
+        if name == self.eval {
+            let use_net = RuleError::choose(name, value, &self.values)?;
+            new_net = if use_net { Some(chosen(new_file)?) } else { None };
+        } else if name == self.file {
+            let path = value.trim();
+            new_file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
+                None
+            } else {
+                Some(load(path, self.features).map_err(|e| err(e.to_string()))?)
+            };
+            if new_net.is_some() {
+                new_net = Some(chosen(new_file)?);
+            }
+        } else {
+            return Err(RuleError::unknown(name, value));
+        }
+        (*net, *file) = (new_net, new_file);
+        Ok(())
+    }
+}
+
 /// A game's net built into the binary (`bytes`), checked on first use and kept in `cell`.
 pub fn builtin(
     cell: &'static OnceLock<Result<Network, NetError>>,

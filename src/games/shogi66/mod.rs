@@ -33,7 +33,7 @@ mod zobrist;
 use crate::game::{
     BookChoice, ChessNotation, Color, Game, MoveError, Notation, RuleError, RuleKind, RuleOption, SfenError, Strategy,
 };
-use crate::games::nnue::Net;
+use crate::games::nnue::{Net, NetSwitches};
 pub use board::Move;
 use board::*;
 use movegen::Gen;
@@ -67,7 +67,17 @@ impl Default for Rules {
 }
 
 /// `Shogi66NetFile`'s value for the net built into the binary.
-pub const BUILTIN_NET: &str = "builtin";
+pub use crate::games::nnue::BUILTIN_NET;
+
+/// `Shogi66Eval` and `Shogi66NetFile`.
+static NET_SWITCHES: NetSwitches = NetSwitches {
+    eval: "Shogi66Eval",
+    values: [("classic", false), ("nnue", true)],
+    file: "Shogi66NetFile",
+    features: nnue::FEATURES,
+    builtin: nnue::builtin,
+    builtin_path: "src/games/shogi66/nnue.bin",
+};
 
 static EVAL_OPTIONS: [RuleOption; 2] = [
     RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["nnue", "classic"]), default: "nnue" },
@@ -325,33 +335,7 @@ impl Strategy for Shogi66 {
     }
 
     fn set_eval_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        let mut new = *rules;
-        let err = |why: String| RuleError { name: name.to_string(), why };
-        // The net `Shogi66Eval nnue` uses: the file's, else the built-in one.
-        let chosen = |file: Option<Net>| match file {
-            Some(net) => Ok(net),
-            None => nnue::builtin().map_err(|e| err(format!("the built-in net (src/games/shogi66/nnue.bin): {e}"))),
-        };
-        match name {
-            "Shogi66Eval" => {
-                let use_net = RuleError::choose(name, value, &[("classic", false), ("nnue", true)])?;
-                new.net = if use_net { Some(chosen(new.file)?) } else { None };
-            }
-            "Shogi66NetFile" => {
-                let path = value.trim();
-                new.file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
-                    None
-                } else {
-                    Some(nnue::load(path).map_err(|e| err(e.to_string()))?)
-                };
-                if new.net.is_some() {
-                    new.net = Some(chosen(new.file)?);
-                }
-            }
-            _ => return Err(RuleError::unknown(name, value)),
-        }
-        *rules = new;
-        Ok(())
+        NET_SWITCHES.set(&mut rules.net, &mut rules.file, name, value)
     }
 
     const FUTILITY_MARGIN: i32 = 150;

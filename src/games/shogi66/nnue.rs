@@ -39,11 +39,6 @@ pub fn builtin() -> Result<nnue::Net, NetError> {
     nnue::builtin(&BUILTIN, BUILTIN_BYTES, FEATURES)
 }
 
-/// The net in the file at `path`, checked (`crate::games::nnue::load`).
-pub fn load(path: &str) -> Result<nnue::Net, NetError> {
-    nnue::load(path, FEATURES)
-}
-
 /// 66 shogi's cells: squares, then hand counts.
 pub struct Cells66;
 

@@ -1,6 +1,29 @@
-//! Random games for the network tests: positions along them, each with its parent.
+//! What the network tests share: random games (positions along them, each with its
+//! parent) and runs of the koma binary with arguments.
+
+use std::process::Command;
 
 use koma::game::Strategy;
+
+/// Runs koma with `args` (commands, or a subcommand and its options) and returns its
+/// stdout's lines; it must exit with success.
+pub fn koma_lines(args: &[&str]) -> Vec<String> {
+    koma_succeeds(args).lines().map(str::to_string).collect()
+}
+
+/// Runs koma with `args` and returns its stdout; it must exit with success (else the
+/// test fails, showing the arguments and the output).
+pub fn koma_succeeds(args: &[&str]) -> String {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(args).env_remove("RUST_LOG").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args:?}: {text}");
+    text
+}
+
+/// The error lines among `lines`.
+pub fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+}
 
 /// Plays `games` random games of at most `plies` plies from `start()`, a pass now and then
 /// (where the game allows one), calling `visit(parent, child, look)` for every move
