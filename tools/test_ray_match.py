@@ -47,21 +47,57 @@ def fake_engine(path, on_go):
                   "    elif c[0] == 'go': %s\n" % (sys.executable, on_go))
 
 
-def gate(dir, koma, first):
-    """A B that is koma for its first `first` starts (over all processes) and then hangs
-    without a word, writing its pid to DIR/hung.N, until DEADLINE. Start `first - 1`
-    waits for a hung one first: with one B a task, the pair that starts it ends after a
-    later pair has begun to hang."""
-    return script(os.path.join(dir, "gate.sh"), """#!/bin/sh
-n=0; while ! mkdir '%(dir)s/start.'$n 2>/dev/null; do n=$((n+1)); done
-i=0
-if [ $n -eq %(last)d ]; then
-    while [ ! -s '%(dir)s/hung.%(first)d' ] && [ $i -lt %(ticks)d ]; do sleep 0.05; i=$((i+1)); done
-fi
-if [ $n -lt %(first)d ]; then exec '%(koma)s' "$@"; fi
-echo $$ > '%(dir)s/hung.'$n
-i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done
-""" % dict(dir=dir, koma=koma, first=first, last=first - 1, ticks=DEADLINE * 5))
+def openings(pairs, seed=1):
+    """The openings of the first `pairs` pairs of a kanishogi match with `seed`, as the
+    match draws them."""
+    args = match.parser().parse_args(["--variant", "kanishogi", "--a", KOMA, "--b", KOMA, "--seed", str(seed)])
+    match.prepare(args, check_paths=False)
+    referee = match.Referee(KOMA, "kanishogi", [])
+    try:
+        rng = match.opening_source(args, referee)
+        return [match.make_opening(referee, rng, args) for _ in range(pairs)]
+    finally:
+        referee.close()
+
+
+def gate(dir, koma):
+    """A B that is koma in pairs 1 and 2 of a kanishogi match with seed 1 and hangs
+    without a word at its first `go` in any later pair, writing its pid to DIR/hung.PID,
+    until DEADLINE. It knows its pair by the opening of the positions it is sent, so Ray
+    may start the tasks in any order. Pair 2 waits at its first `go` until an engine hangs:
+    with two CPUs, pair 1 ends, pair 3 starts and hangs, and only then can pair 2 end (the
+    SPRT decides then, with pair 3 in flight)."""
+    with open(os.path.join(dir, "openings.txt"), "w") as f:
+        f.writelines(" ".join(o) + "\n" for o in openings(2))
+    return script(os.path.join(dir, "gate.py"), """#!%(python)s
+import os, subprocess, sys, threading, time
+dir, deadline = %(dir)r, time.monotonic() + %(deadline)d
+first = [line.split() for line in open(os.path.join(dir, "openings.txt"))]
+koma = subprocess.Popen([%(koma)r], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def relay():
+    for line in koma.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+threading.Thread(target=relay, daemon=True).start()
+pair = None
+for line in sys.stdin:
+    words = line.split()
+    if words[:2] == ["position", "startpos"]:
+        moves = words[3:]
+        pair = next((k + 1 for k, o in enumerate(first) if moves[:len(o)] == o), 3)
+    elif words[:1] == ["go"] and pair == 3:
+        with open(os.path.join(dir, "hung.%%d" %% os.getpid()), "w") as f:
+            f.write(str(os.getpid()))
+        koma.kill()
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+        sys.exit(0)
+    elif words[:1] == ["go"] and pair == 2:
+        while not any(n.startswith("hung.") for n in os.listdir(dir)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    koma.stdin.write(line)
+    koma.stdin.flush()
+""" % dict(python=sys.executable, dir=dir, koma=koma, deadline=DEADLINE))
 
 
 def read(path):
@@ -208,12 +244,13 @@ class WithRay(unittest.TestCase):
         self.assertEqual(comparable(on_ray(argv + ["--pairs-per-task", "2"])), comparable(local(argv)))
 
     def test_an_sprt_that_decides_cancels_the_pairs_in_flight(self):
-        # B is koma for two pairs and then hangs: the SPRT decides at pair 2 (A at 1000
+        # B is koma for two pairs and then hangs (gate): the SPRT decides at pair 2 (A at 1000
         # nodes wins every game against 1 node) while pair 3 is in flight.
-        b = gate(self.dir, KOMA, 2)
+        b = gate(self.dir, KOMA)
         started = time.monotonic()
         lines = on_ray(["--variant", "kanishogi", "--a", KOMA, "--b", b, "--nodes", "1000", "--go-b", "nodes 1",
-                        "--games", "40", "--sprt-min-pairs", "2"])
+                        "--games", "40", "--sprt-min-pairs", "2",
+                        "--move-timeout", str(10 * DEADLINE)])  # only the cancel closes the hung engine in time
         self.assertLess(time.monotonic() - started, DEADLINE / 2, "the hung pairs were waited for")
         self.assertEqual(len([line for line in lines if line.startswith("game ")]), 4)
         self.assertRegex(lines[-1], r"4 games \(2 pairs, seed 1\): A \+4 =0 -0 .*; H1 accepted \(gain >= 10\)\.")
@@ -252,7 +289,7 @@ class WithRay(unittest.TestCase):
 class Interrupted(unittest.TestCase):
     def test_ctrl_c_counts_the_whole_pairs_reported(self):
         with tempfile.TemporaryDirectory(prefix="ray_match_test_") as d:
-            b = gate(d, KOMA, 2)
+            b = gate(d, KOMA)
             log = os.path.join(d, "log.txt")
             with open(log, "w") as out:
                 p = subprocess.Popen([sys.executable, "-m", "tools.ray_match", "--variant", "kanishogi", "--a", KOMA,
