@@ -168,7 +168,7 @@ fn table() -> Vec<Spec> {
     for (variant, opt) in games::rule_options().into_iter().chain(games::eval_options()) {
         let kind = match opt.kind {
             RuleKind::Combo(values) => OptionKind::Combo(values.to_vec()),
-            RuleKind::Text => OptionKind::Text,
+            RuleKind::Text | RuleKind::File => OptionKind::Text,
         };
         t.push(Spec {
             line: OptionLine { name: opt.name, chess_name: opt.name, kind, default: opt.default.to_string() },

@@ -108,6 +108,9 @@ pub enum RuleKind {
     Combo(&'static [&'static str]),
     /// `type string default D`
     Text,
+    /// A path to a file the engine reads (`type string default D`). Never offered to a
+    /// web page: `koma serve` refuses it.
+    File,
 }
 
 /// One rules switch of a game (rules.md: "every switch is a setoption").
@@ -166,6 +169,10 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     fn diagram(&self) -> String;
     /// What the rules call the two players, sente (`b`) first, as `d` names them.
     const SIDE_NAMES: [&'static str; 2] = ["sente", "gote"];
+    /// Whether each side's setup is hidden from the other until both are placed (the
+    /// placement phase is played as if simultaneous): a board shown to a person playing
+    /// the engine must not show the engine's placements before then.
+    const HIDDEN_SETUP: bool = false;
     /// Whether the position is in a placement phase (`d`'s `phase` line).
     fn in_placement(&self) -> bool {
         false

@@ -39,6 +39,8 @@ pub struct Descriptor {
     pub eval_options: &'static [RuleOption],
     /// The game in UCI and CECP; `None`: USI only.
     pub chess: Option<ChessNotation>,
+    /// [`Game::HIDDEN_SETUP`].
+    pub hidden_setup: bool,
     check_rule: CheckSwitch,
 }
 
@@ -52,6 +54,7 @@ impl Descriptor {
             rule_options: G::rule_options(),
             eval_options: G::eval_options(),
             chess: G::CHESS_NOTATION,
+            hidden_setup: G::HIDDEN_SETUP,
             check_rule: |earlier, name, value| {
                 let mut rules = G::Rules::default();
                 for (n, v) in earlier {

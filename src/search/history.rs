@@ -77,6 +77,26 @@ impl<M: Copy + PartialEq> Histories<M> {
         }
     }
 
+    /// Statistics with no tables yet: [`Histories::allocate`] makes them. A search that
+    /// is handed statistics to start from makes none of its own to throw away (a large
+    /// table freed into the C allocator's pool is kept resident by it).
+    pub fn unallocated(dense: u32) -> Self {
+        Histories {
+            butterfly: Vec::new(),
+            counter: Vec::new(),
+            continuation: Vec::new(),
+            dense,
+            corrections: Corrections { table: Vec::new() },
+        }
+    }
+
+    /// Makes the tables, empty, if they are not made yet.
+    pub fn allocate(&mut self) {
+        if self.butterfly.is_empty() {
+            *self = Histories::new(self.dense);
+        }
+    }
+
     /// The ordering score of a quiet move (`id` its `move_id`, `cont` its
     /// `continuation_id`): butterfly plus both continuations.
     pub fn quiet_score(&self, id: u32, cont: u32, cx: Context) -> i32 {

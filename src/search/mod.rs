@@ -188,7 +188,9 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     /// `history` holds `(key, in_check)` for every position since the `position` root,
     /// the current one last.
     pub fn new(tt: &'a Table<G::Move>, signals: &'a Signals, history: &[(u64, bool)]) -> Self {
-        Self::build(tt, signals, None, None, history)
+        let mut s = Self::build(tt, signals, None, None, history);
+        s.history.allocate();
+        s
     }
 
     /// A searcher that is one of several threads of one search: the main thread
@@ -220,7 +222,9 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             checks: history.iter().map(|h| h.1).collect(),
             null_floor: 0,
             stack: vec![frame; MAX_PLY + 2],
-            history: Histories::new(G::CONTINUATION_IDS),
+            // Made when the search starts, unless statistics of an earlier search are
+            // handed over first (`with_history`): no table is made only to be dropped.
+            history: Histories::unallocated(G::CONTINUATION_IDS),
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
@@ -317,6 +321,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> SearchResult<G::Move> {
         self.start = start;
+        self.history.allocate();
         self.was_pondering = self.signals.pondering.load(Ordering::Relaxed);
         self.deadline = if limits.time.use_all { limits.time.optimum } else { limits.time.maximum };
         self.node_limit = limits.nodes;

@@ -53,7 +53,7 @@ pub fn search_with<G: Strategy>(
 ) -> SearchResult<G::Move> {
     let SearchContext { tt, signals, threads, start } = *ctx;
     let threads = threads.max(1);
-    stats.resize_with(threads, || Histories::new(G::CONTINUATION_IDS));
+    stats.resize_with(threads, || Histories::unallocated(G::CONTINUATION_IDS));
     let shared = Shared::default();
     tt.new_search();
     let helper_limits = Limits { multipv: 1, ..limits.clone() };

@@ -4,20 +4,28 @@
 //! ask and what the engine answers; every change is sent to all followers as a `state`.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{channel, unbounded_channel, Receiver, Sender, UnboundedReceiver, UnboundedSender};
+use tokio::sync::OwnedSemaphorePermit;
 
+use super::hidden::Hidden;
 use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
+use super::outbox::Outbox;
 use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
+use crate::game::RuleKind;
 use crate::search::limits::GoParams;
 use crate::state::GameState;
 
-/// Where a connection's messages go (its outbox).
-pub type Outbox = UnboundedSender<Arc<str>>;
+/// The most messages waiting for a game's task; a connection that sends faster waits.
+const INBOX_MESSAGES: usize = 32;
+
+/// The most searches asked of the engine whose `bestmove` has not come yet (a page that
+/// plays and takes back faster than the engine stops is refused beyond it).
+const MAX_PENDING: usize = 8;
 
 /// What reaches a game's task.
 pub enum ToGame {
@@ -27,11 +35,14 @@ pub enum ToGame {
     Attach(Outbox),
     /// A follower left (closed its page, or follows another game).
     Left(Outbox),
+    /// The registry ended the game (to make room, or idle): the engine is stopped.
+    End,
 }
 
 /// What the registry sees of a running game.
 pub struct Shared {
-    /// Connections following the game.
+    /// Connections following the game (kept by the connections themselves, so the
+    /// registry sees a page leave at once).
     pub followers: AtomicUsize,
     /// When a follower last came, left or sent something.
     pub last_seen: Mutex<Instant>,
@@ -76,7 +87,22 @@ struct Game {
     /// The last score of the running search (sente's view).
     score: Option<i32>,
     followers: Vec<Outbox>,
-    shared: Arc<Shared>,
+}
+
+/// Refuses rules switches that a page may not set: unknown names, and switches that
+/// name a file (a page must never make the server open a path of its choosing).
+pub fn check_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), String> {
+    let Some(game) = crate::games::descriptor(variant) else { return Err(format!("no game '{variant}'")) };
+    for name in rules.keys() {
+        match game.rule_options.iter().chain(game.eval_options).find(|o| o.name.eq_ignore_ascii_case(name)) {
+            None => return Err(format!("no rules switch '{name}' in {variant}")),
+            Some(o) if matches!(o.kind, RuleKind::File) => {
+                return Err(format!("{} names a file: it cannot be set from the page", o.name))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// A board of `variant` with these rules, at `sfen` (or the start) after `moves`.
@@ -94,14 +120,29 @@ pub fn make_board(
     Ok(board)
 }
 
-/// Starts a game's task and its engine thread; `hash_mib` is the engine's table.
-pub fn start(id: String, new: NewGame, hash_mib: usize) -> Result<(UnboundedSender<ToGame>, Arc<Shared>), String> {
+/// Checks a new game and makes its first position (before an engine slot is taken).
+pub fn prepare(new: &NewGame) -> Result<(), String> {
+    new.limit.check()?;
+    check_rules(&new.variant, &new.rules)?;
+    make_board(&new.variant, &new.rules, new.sfen.as_deref(), &new.moves).map(|_| ())
+}
+
+/// Starts a game's task and its engine thread; `hash_mib` is the engine's table. The
+/// engine thread holds `slot` until it has ended, so the registry's count of slots is
+/// the number of engines alive.
+pub fn start(
+    id: String,
+    new: NewGame,
+    hash_mib: usize,
+    slot: OwnedSemaphorePermit,
+) -> Result<(Sender<ToGame>, Arc<Shared>), String> {
     let limit = new.limit.check()?;
+    check_rules(&new.variant, &new.rules)?;
     let board = make_board(&new.variant, &new.rules, new.sfen.as_deref(), &new.moves)?;
     let scratch = make_board(&new.variant, &new.rules, None, &[])?;
     let variant = board.variant();
     let (events_tx, events) = unbounded_channel();
-    let engine = spawn_engine(events_tx, variant, hash_mib, &new.rules);
+    let engine = spawn_engine(events_tx, variant, hash_mib, &new.rules, slot);
     let shared = Arc::new(Shared { followers: AtomicUsize::new(0), last_seen: Mutex::new(Instant::now()) });
     let state = board.state()?;
     let legal = board.legal_moves()?;
@@ -123,9 +164,8 @@ pub fn start(id: String, new: NewGame, hash_mib: usize) -> Result<(UnboundedSend
         pending: VecDeque::new(),
         score: None,
         followers: Vec::new(),
-        shared: Arc::clone(&shared),
     };
-    let (tx, rx) = unbounded_channel();
+    let (tx, rx) = channel(INBOX_MESSAGES);
     tokio::spawn(game.run(rx, events));
     Ok((tx, shared))
 }
@@ -138,6 +178,7 @@ fn spawn_engine(
     variant: &str,
     hash_mib: usize,
     rules: &BTreeMap<String, String>,
+    slot: OwnedSemaphorePermit,
 ) -> std::sync::mpsc::Sender<Command> {
     let (tx, rx) = std::sync::mpsc::channel::<Command>();
     let set = |name: &str, value: String| Command::SetOption { name: name.into(), value: Some(value) };
@@ -154,8 +195,13 @@ fn spawn_engine(
         });
         let mut engine = Engine::new(sink);
         while let Ok(cmd) = rx.recv() {
-            engine.handle(cmd);
+            if engine.handle(cmd) == crate::engine::Flow::Quit {
+                break;
+            }
         }
+        // The search is stopped and joined, and the table freed, before the slot is.
+        drop(engine);
+        drop(slot);
     });
     tx
 }
@@ -175,29 +221,27 @@ fn sente_view(score: Score, side: &str) -> i32 {
 }
 
 impl Game {
-    async fn run(mut self, mut inbox: UnboundedReceiver<ToGame>, mut events: UnboundedReceiver<Event>) {
-        self.maybe_go();
+    async fn run(mut self, mut inbox: Receiver<ToGame>, mut events: UnboundedReceiver<Event>) {
         loop {
             tokio::select! {
                 msg = inbox.recv() => match msg {
                     Some(ToGame::Attach(out)) => {
-                        let _ = out.send(self.state_message());
-                        self.followers.push(out);
-                        self.count_followers();
+                        if out.send(self.state_message()) {
+                            self.followers.push(out);
+                        }
+                        self.maybe_go();
                     }
                     Some(ToGame::Left(out)) => {
-                        self.shared.touch();
-                        self.followers.retain(|f| !f.same_channel(&out));
-                        self.count_followers();
+                        self.followers.retain(|f| !f.same(&out) && !f.is_closed());
+                        self.unwatched();
                     }
                     Some(ToGame::Client(msg, out)) => {
-                        self.shared.touch();
                         if let Err(e) = self.client(msg) {
-                            let _ = out.send(messages::error(&e).into());
+                            out.send(messages::error(&e));
                         }
                     }
                     // The registry ended the game: the engine thread ends with the sender.
-                    None => break,
+                    Some(ToGame::End) | None => break,
                 },
                 Some(event) = events.recv() => self.engine_event(event),
             }
@@ -205,18 +249,24 @@ impl Game {
         let _ = self.engine.send(Command::Quit);
     }
 
-    fn count_followers(&mut self) {
-        self.followers.retain(|f| !f.is_closed());
-        self.shared.followers.store(self.followers.len(), Ordering::SeqCst);
+    /// With no page left to watch it, the game pauses at once: koma's search stops, its
+    /// move is not played, and koma moves again when a page follows the game again.
+    fn unwatched(&mut self) {
+        if self.followers.is_empty() {
+            self.cancel_search();
+        }
     }
 
     fn broadcast(&mut self, text: impl Into<Arc<str>>) {
         let text: Arc<str> = text.into();
-        self.followers.retain(|f| f.send(Arc::clone(&text)).is_ok());
-        self.shared.followers.store(self.followers.len(), Ordering::SeqCst);
+        self.followers.retain(|f| f.send(Arc::clone(&text)));
+        self.unwatched();
     }
 
     fn client(&mut self, msg: ClientMsg) -> Result<(), String> {
+        if self.pending.len() >= MAX_PENDING && !matches!(msg, ClientMsg::Stop | ClientMsg::Pause { .. }) {
+            return Err("koma is still stopping its earlier searches: try again in a moment".into());
+        }
         match msg {
             ClientMsg::Move { mv } => {
                 if self.state.result.is_some() {
@@ -280,6 +330,9 @@ impl Game {
                 if self.thinking() {
                     return Err("koma is thinking already".into());
                 }
+                if self.hidden().is_some() {
+                    return Err("koma's setup is hidden until both sides have placed their pieces".into());
+                }
                 if self.state.result.is_some() {
                     return Err("the game is over: there is nothing to analyse".into());
                 }
@@ -341,7 +394,12 @@ impl Game {
     }
 
     fn maybe_go(&mut self) {
-        if self.paused || self.thinking() || self.state.result.is_some() || self.seat_to_move() != Seat::Koma {
+        if self.paused
+            || self.followers.is_empty()
+            || self.thinking()
+            || self.state.result.is_some()
+            || self.seat_to_move() != Seat::Koma
+        {
             return;
         }
         self.go(Pending::Play);
@@ -371,12 +429,14 @@ impl Game {
     }
 
     fn engine_event(&mut self, event: Event) {
+        // While koma places its hidden setup, nothing of its search is shown.
+        let shown = self.searching_now() && self.hidden().is_none();
         match event {
-            Event::Info(info) if self.searching_now() => self.info(info),
-            Event::BookMove(mv) if self.searching_now() => {
+            Event::Info(info) if shown => self.info(info),
+            Event::BookMove(mv) if shown => {
                 self.broadcast(json!({ "type": "info", "book": mv }).to_string());
             }
-            Event::Message(text) if self.searching_now() => {
+            Event::Message(text) if shown => {
                 self.broadcast(json!({ "type": "info", "message": text }).to_string());
             }
             Event::BestMove { mv, .. } => {
@@ -448,14 +508,37 @@ impl Game {
         out
     }
 
+    /// koma's hidden setup, while a person places pieces against it.
+    fn hidden(&self) -> Option<Hidden> {
+        let koma = match (self.seats.b, self.seats.w) {
+            (Seat::Koma, Seat::Human) => Some("b"),
+            (Seat::Human, Seat::Koma) => Some("w"),
+            _ => None,
+        };
+        let hidden_setup = crate::games::descriptor(self.variant).is_some_and(|d| d.hidden_setup);
+        Hidden::of(hidden_setup, &self.state, koma)
+    }
+
     fn state_message(&mut self) -> Arc<str> {
         let previews = self.previews();
-        let state: Value = serde_json::to_value(&self.state).unwrap_or(Value::Null);
+        let hidden = self.hidden();
+        let (state, moves, evals) = match hidden {
+            Some(h) => {
+                let first = match self.scratch.set_position(self.start.as_deref(), &[]) {
+                    Ok(()) => self.scratch.state().map(|s| s.side).unwrap_or("b"),
+                    Err(_) => "b",
+                };
+                (h.mask(&self.state), h.mask_moves(&self.moves, first), vec![None; self.moves.len()])
+            }
+            None => (self.state.clone(), self.moves.clone(), self.evals.clone()),
+        };
+        let state: Value = serde_json::to_value(&state).unwrap_or(Value::Null);
+        let hidden = hidden.map(|h| json!({ "side": h.side, "placed": h.placed }));
         json!({
             "type": "state", "game": self.id, "variant": self.variant, "rules": self.rules,
-            "start": self.start, "moves": self.moves, "evals": self.evals, "legal": self.legal,
+            "start": self.start, "moves": moves, "evals": evals, "legal": self.legal,
             "previews": previews, "state": state, "seats": self.seats, "limit": self.limit,
-            "paused": self.paused, "thinking": self.thinking(),
+            "paused": self.paused, "thinking": self.thinking(), "hidden": hidden,
         })
         .to_string()
         .into()

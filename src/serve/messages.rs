@@ -114,13 +114,15 @@ pub fn hello() -> String {
         .iter()
         .map(|d| {
             let startpos = crate::engine::new_board(d.name).map(|b| b.startpos_sfen()).unwrap_or_default();
+            // A switch that names a file is never offered to the page.
             let rules: Vec<Value> = d
                 .rule_options
                 .iter()
+                .filter(|o| !matches!(o.kind, RuleKind::File))
                 .map(|o| {
                     let values = match o.kind {
                         RuleKind::Combo(vs) => json!(vs),
-                        RuleKind::Text => Value::Null,
+                        RuleKind::Text | RuleKind::File => Value::Null,
                     };
                     json!({ "name": o.name, "default": o.default, "values": values })
                 })

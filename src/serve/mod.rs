@@ -6,16 +6,25 @@
 //!
 //! - [`messages`]: the WebSocket messages;
 //! - [`game`]: one game, its task and its engine thread;
-//! - [`registry`]: the running games, their number bounded, idle ones ended;
+//! - [`hidden`]: a hidden setup kept from the page;
+//! - [`registry`]: the running games, their engines bounded, idle ones ended;
+//! - [`outbox`]: a connection's bounded queue of messages;
+//! - [`guard`]: the Host and Origin checks and the security headers;
+//! - [`listener`]: the accept loop, its connection cap and header deadline;
 //! - [`assets`]: the page's files.
 
 pub mod assets;
 pub mod game;
+pub mod guard;
+pub mod hidden;
+pub mod listener;
 pub mod messages;
+pub mod outbox;
 pub mod registry;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,18 +32,26 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::Router;
-use tokio::sync::mpsc::unbounded_channel;
 
 use game::ToGame;
 use messages::ClientMsg;
+use outbox::Outbox;
 use registry::{Handle, Registry};
 
 /// The largest WebSocket message taken off the wire at all; up to this size a message
 /// too long for [`messages::MAX_MESSAGE`] is answered with an error, beyond it the
 /// connection is closed.
 const MAX_WIRE_MESSAGE: usize = 1 << 20;
+
+/// A page that does not take a message within this time is closed.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A connection that follows no game and sends nothing for this long is closed.
+const LONELY_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A page that follows a game may be silent while its player thinks: a day.
+const FOLLOWING_TIMEOUT: Duration = Duration::from_secs(86_400);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -57,6 +74,14 @@ pub struct Args {
     /// The hash table of each game's engine, MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
+    /// The most connections open at once; when full, the connection that has been silent
+    /// the longest is closed to let a new one in.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(2..=10_000))]
+    pub max_connections: u64,
+    /// A further host name the server answers to (repeatable), e.g. this machine's name on
+    /// a trusted network with `--bind 0.0.0.0`. Loopback names and IP addresses need none.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 }
 
 pub fn main(args: Args) -> ExitCode {
@@ -80,9 +105,17 @@ async fn serve(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let addr = listener.local_addr().map_or_else(|_| format!("{}:{}", args.bind, args.port), |a| a.to_string());
-    let url = format!("http://{addr}/");
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
+    let url = format!("http://{}/", SocketAddr::new(args.bind, port));
     println!("koma serve: playing at {url}");
+    if !args.bind.is_loopback() {
+        println!(
+            "koma serve: warning: listening on {}: anyone who can reach this machine on port {port} can play and \
+             start engines here; the page has no login. Use the default --bind 127.0.0.1 unless this network is \
+             yours alone.",
+            args.bind
+        );
+    }
     if args.open {
         open_browser(&url);
     }
@@ -93,13 +126,18 @@ async fn serve(args: Args) -> ExitCode {
             reaper.reap();
         }
     });
-    let app = Router::new().route("/ws", get(websocket)).merge(assets::routes()).with_state(registry);
-    // Small messages go out at once: with Nagle's algorithm, the second of two quick
-    // messages (a state, then `thinking`) waited for the browser's delayed ACK, 40 ms.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
+    let allowed = Arc::new(guard::Allowed {
+        port,
+        bind: args.bind,
+        names: args.allow_hosts.iter().map(|n| n.to_ascii_lowercase()).collect(),
     });
-    match axum::serve(listener, app).await {
+    let app = Router::new()
+        .route("/ws", get(websocket))
+        .merge(assets::routes())
+        .with_state(registry)
+        .layer(axum::middleware::from_fn_with_state(allowed, guard::middleware));
+    let table = listener::Connections::new(args.max_connections as usize);
+    match listener::run(listener, app, table).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!("koma serve: {e}");
@@ -137,45 +175,57 @@ async fn websocket(ws: WebSocketUpgrade, State(registry): State<Arc<Registry>>) 
 
 /// One page's connection: its messages go to the game it follows, the game's to it.
 async fn connection(mut socket: WebSocket, registry: Arc<Registry>) {
-    let (out, mut outbox) = unbounded_channel::<Arc<str>>();
+    let (out, mut inbox) = Outbox::new();
     let mut following: Option<Handle> = None;
     if socket.send(Message::Text(messages::hello().into())).await.is_err() {
         return;
     }
     loop {
+        let lonely = if following.is_none() { LONELY_TIMEOUT } else { FOLLOWING_TIMEOUT };
         tokio::select! {
-            incoming = socket.recv() => {
+            incoming = tokio::time::timeout(lonely, socket.recv()) => {
                 let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        let _ = out.send(messages::error("binary messages are not read: send JSON text").into());
+                    Ok(Some(Ok(Message::Text(t)))) => t,
+                    Ok(Some(Ok(Message::Binary(_)))) => {
+                        out.send(messages::error("binary messages are not read: send JSON text"));
                         continue;
                     }
-                    Some(Ok(_)) => continue,
-                    // Closed, or broken (a message over MAX_WIRE_MESSAGE among others).
-                    Some(Err(_)) | None => break,
+                    Ok(Some(Ok(_))) => continue,
+                    // Closed, or broken (a message over MAX_WIRE_MESSAGE among others), or
+                    // silent for long while following no game.
+                    Ok(Some(Err(_)) | None) | Err(_) => break,
                 };
                 if let Some(h) = &following {
                     h.shared.touch();
                 }
-                if let Err(e) = request(text.as_str(), &registry, &mut following, &out) {
-                    let _ = out.send(e.into());
+                if let Err(e) = request(text.as_str(), &registry, &mut following, &out).await {
+                    out.send(e);
                 }
             }
-            Some(text) = outbox.recv() => {
-                if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+            Some(text) = inbox.messages.recv() => {
+                let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.as_ref().into()))).await;
+                if !matches!(sent, Ok(Ok(()))) {
                     break;
                 }
             }
+            // Too many messages waiting: this page does not read; it is closed.
+            () = inbox.behind.notified() => break,
         }
     }
     if let Some(h) = following {
-        let _ = h.tx.send(ToGame::Left(out));
+        leave(&h, &out).await;
     }
 }
 
+/// This connection no longer follows `h`'s game.
+async fn leave(h: &Handle, out: &Outbox) {
+    h.shared.followers.fetch_sub(1, Ordering::SeqCst);
+    h.shared.touch();
+    let _ = h.tx.send(ToGame::Left(out.clone())).await;
+}
+
 /// Carries out one message; `Err` is the error message to answer.
-fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out: &game::Outbox) -> Result<(), String> {
+async fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out: &Outbox) -> Result<(), String> {
     if text.len() > messages::MAX_MESSAGE {
         return Err(messages::error(&format!(
             "message too long: {} bytes, at most {} are read",
@@ -186,8 +236,12 @@ fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out:
     let msg: ClientMsg = serde_json::from_str(text).map_err(|e| messages::error(&format!("bad message: {e}")))?;
     match msg {
         ClientMsg::New(new) => {
-            let (_, handle) = registry.create(new).map_err(|e| messages::error(&e))?;
-            follow(handle, following, out);
+            // Leave the old game first, so that it can make room for the new one.
+            if let Some(old) = following.take() {
+                leave(&old, out).await;
+            }
+            let (_, handle) = registry.create(new).await.map_err(|e| messages::error(&e))?;
+            follow(handle, following, out).await;
         }
         ClientMsg::Join { game } => {
             let handle = registry.get(&game).ok_or_else(|| {
@@ -195,11 +249,12 @@ fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out:
                                     "message": "that game is no longer running: start a new one" })
                 .to_string()
             })?;
-            follow(handle, following, out);
+            follow(handle, following, out).await;
         }
         msg => {
             let h = following.as_ref().ok_or_else(|| messages::error("no game yet: send a 'new' message first"))?;
-            if h.tx.send(ToGame::Client(msg, out.clone())).is_err() {
+            if h.tx.send(ToGame::Client(msg, out.clone())).await.is_err() {
+                h.shared.followers.fetch_sub(1, Ordering::SeqCst);
                 *following = None;
                 return Err(messages::error("that game has ended: start a new one"));
             }
@@ -208,11 +263,12 @@ fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out:
     Ok(())
 }
 
-fn follow(handle: Handle, following: &mut Option<Handle>, out: &game::Outbox) {
+async fn follow(handle: Handle, following: &mut Option<Handle>, out: &Outbox) {
     if let Some(old) = following.take() {
-        let _ = old.tx.send(ToGame::Left(out.clone()));
+        leave(&old, out).await;
     }
-    let _ = handle.tx.send(ToGame::Attach(out.clone()));
+    handle.shared.followers.fetch_add(1, Ordering::SeqCst);
     handle.shared.touch();
+    let _ = handle.tx.send(ToGame::Attach(out.clone())).await;
     *following = Some(handle);
 }

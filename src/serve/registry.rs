@@ -1,5 +1,8 @@
 //! The running games: at most a set number at once, each ended once no page has followed
-//! it for the idle time.
+//! it for the idle time. The bound is on engines, not only on entries: each game's engine
+//! holds one of `max_games` slots until its thread has ended (search stopped and joined,
+//! table freed), and a new game waits for a free slot, so however fast pages ask for new
+//! games, no more than `max_games` engines are ever alive.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -7,13 +10,17 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
+use tokio::sync::Semaphore;
 
 use super::game::{self, Shared, ToGame};
 use super::messages::NewGame;
 
+/// How long a new game waits for an ended game's engine to wind down.
+const SLOT_WAIT: Duration = Duration::from_secs(10);
+
 pub struct Handle {
-    pub tx: UnboundedSender<ToGame>,
+    pub tx: Sender<ToGame>,
     pub shared: Arc<Shared>,
 }
 
@@ -23,8 +30,21 @@ impl Clone for Handle {
     }
 }
 
+impl Handle {
+    /// Ends the game: its task stops its engine, whoever still holds a handle.
+    fn end(&self) {
+        // The inbox may be full of one page's messages: the end must not wait behind them.
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(ToGame::End).await;
+        });
+    }
+}
+
 pub struct Registry {
     games: Mutex<HashMap<String, Handle>>,
+    /// One permit per engine that may be alive.
+    slots: Arc<Semaphore>,
     pub max_games: usize,
     pub idle: Duration,
     pub hash_mib: usize,
@@ -38,9 +58,19 @@ fn new_id() -> String {
     format!("{:016x}", h.finish())
 }
 
+fn full(max: usize) -> String {
+    format!("the server is full: {max} games are being played (koma serve --max-games)")
+}
+
 impl Registry {
     pub fn new(max_games: usize, idle: Duration, hash_mib: usize) -> Registry {
-        Registry { games: Mutex::new(HashMap::new()), max_games, idle, hash_mib }
+        Registry {
+            games: Mutex::new(HashMap::new()),
+            slots: Arc::new(Semaphore::new(max_games)),
+            max_games,
+            idle,
+            hash_mib,
+        }
     }
 
     fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Handle>> {
@@ -51,32 +81,51 @@ impl Registry {
         self.games().len()
     }
 
-    /// Starts a game; when the server is full, the longest-idle game that no page follows
-    /// makes room, and if every game is followed the new one is refused.
-    pub fn create(&self, new: NewGame) -> Result<(String, Handle), String> {
+    /// Engines alive now (a game ended but still winding down counts).
+    pub fn engines(&self) -> usize {
+        self.max_games - self.slots.available_permits()
+    }
+
+    /// Ends the longest-idle game that no page follows; `false` if every game is followed.
+    fn evict_one(&self) -> bool {
         let mut games = self.games();
-        if games.len() >= self.max_games {
-            let unfollowed = games
-                .iter()
-                .filter(|(_, h)| h.shared.followers.load(Ordering::SeqCst) == 0)
-                .min_by_key(|(_, h)| *h.shared.last_seen.lock().unwrap_or_else(|p| p.into_inner()))
-                .map(|(id, _)| id.clone());
-            match unfollowed {
-                Some(id) => {
-                    games.remove(&id);
-                }
-                None => {
-                    return Err(format!(
-                        "the server is full: {} games are being played (koma serve --max-games)",
-                        self.max_games
-                    ))
-                }
+        let unfollowed = games
+            .iter()
+            .filter(|(_, h)| h.shared.followers.load(Ordering::SeqCst) == 0)
+            .min_by_key(|(_, h)| *h.shared.last_seen.lock().unwrap_or_else(|p| p.into_inner()))
+            .map(|(id, _)| id.clone());
+        match unfollowed.and_then(|id| games.remove(&id)) {
+            Some(h) => {
+                h.end();
+                true
             }
+            None => false,
         }
+    }
+
+    /// Starts a game; when every slot is taken, the longest-idle game that no page
+    /// follows makes room (the new game waits for its engine to end), and if every game
+    /// is followed the new one is refused.
+    pub async fn create(&self, new: NewGame) -> Result<(String, Handle), String> {
+        game::prepare(&new)?;
+        let slot = loop {
+            if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+                break permit;
+            }
+            // Games ended a moment ago are still stopping: wait for one of them before
+            // ending another.
+            if self.engines() <= self.count() && !self.evict_one() {
+                return Err(full(self.max_games));
+            }
+            match tokio::time::timeout(SLOT_WAIT, Arc::clone(&self.slots).acquire_owned()).await {
+                Ok(Ok(permit)) => break permit,
+                _ => return Err(full(self.max_games)),
+            }
+        };
         let id = new_id();
-        let (tx, shared) = game::start(id.clone(), new, self.hash_mib)?;
+        let (tx, shared) = game::start(id.clone(), new, self.hash_mib, slot)?;
         let handle = Handle { tx, shared };
-        games.insert(id.clone(), handle.clone());
+        self.games().insert(id.clone(), handle.clone());
         Ok((id, handle))
     }
 
@@ -89,7 +138,11 @@ impl Registry {
         let now = Instant::now();
         self.games().retain(|_, h| {
             let seen = *h.shared.last_seen.lock().unwrap_or_else(|p| p.into_inner());
-            h.shared.followers.load(Ordering::SeqCst) > 0 || now.duration_since(seen) < self.idle
+            let keep = h.shared.followers.load(Ordering::SeqCst) > 0 || now.duration_since(seen) < self.idle;
+            if !keep {
+                h.end();
+            }
+            keep
         });
     }
 }

@@ -116,7 +116,7 @@ static NET_SWITCHES: NetSwitches = NetSwitches {
 
 static EVAL_OPTIONS: [RuleOption; 2] = [
     RuleOption { name: "KokesuEval", kind: RuleKind::Combo(&["linear", "nnue"]), default: "linear" },
-    RuleOption { name: "KokesuNetFile", kind: RuleKind::Text, default: BUILTIN_NET },
+    RuleOption { name: "KokesuNetFile", kind: RuleKind::File, default: BUILTIN_NET },
 ];
 
 const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];

@@ -116,6 +116,8 @@ impl Game for NumberShogi {
     const FILES: usize = board::FILES;
     const RANKS: usize = board::RANKS;
     const REPETITION_LIMIT: usize = 4;
+    /// rules.md: the seed's setup is hidden and simultaneous.
+    const HIDDEN_SETUP: bool = true;
 
     fn rule_options() -> &'static [RuleOption] {
         &rules::OPTIONS

@@ -81,7 +81,7 @@ static NET_SWITCHES: NetSwitches = NetSwitches {
 
 static EVAL_OPTIONS: [RuleOption; 2] = [
     RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["nnue", "classic"]), default: "nnue" },
-    RuleOption { name: "Shogi66NetFile", kind: RuleKind::Text, default: BUILTIN_NET },
+    RuleOption { name: "Shogi66NetFile", kind: RuleKind::File, default: BUILTIN_NET },
 ];
 
 impl Shogi66 {
