@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::game::RuleKind;
 use crate::games;
 use crate::games::numbershogi::solution;
-use crate::search::time;
+use crate::search::{skill, time};
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
 /// The transposition table's size at start, MiB.
@@ -85,6 +85,8 @@ enum Target {
     MinimumThinking,
     MoveOverhead,
     ByoyomiOverhead,
+    /// The playing level's three options ([`level_specs`]).
+    Level(LevelTarget),
     Rule {
         variant: &'static str,
     },
@@ -163,6 +165,7 @@ fn table() -> Vec<Spec> {
         text("NumberShogiArrangement", "mix", Target::Arrangement),
         text("NumberShogiSolution", "builtin", Target::Solution),
     ];
+    t.extend(level_specs());
     // The games' rules switches, then their evaluation switches: both are values every
     // position of the game carries, checked and set by the game.
     for (variant, opt) in games::rule_options().into_iter().chain(games::eval_options()) {
@@ -203,6 +206,8 @@ pub struct Options {
     pub byoyomi_overhead_ms: u64,
     /// Rules switches that were set, by name, for every variant.
     pub rules: BTreeMap<&'static str, String>,
+    /// `SkillLevel`, `USI_LimitStrength`, `USI_Elo`.
+    pub level: LevelOptions,
 }
 
 impl Default for Options {
@@ -220,6 +225,7 @@ impl Default for Options {
             move_overhead_ms: time::DEFAULT_OVERHEAD_MS,
             byoyomi_overhead_ms: time::DEFAULT_BYOYOMI_OVERHEAD_MS,
             rules: BTreeMap::new(),
+            level: LevelOptions::default(),
         };
         for spec in table() {
             if !matches!(spec.target, Target::Rule { .. }) {
@@ -328,6 +334,10 @@ impl Options {
                 self.byoyomi_overhead_ms = number()?;
                 Change::Other
             }
+            Target::Level(which) => {
+                self.level.set(which, value);
+                Change::Other
+            }
             Target::Rule { variant } => {
                 let game = games::descriptor(variant).ok_or("no variant")?;
                 let own = |n: &str| game.rule_options.iter().chain(game.eval_options).any(|o| o.name == n);
@@ -340,6 +350,74 @@ impl Options {
                 Change::Rule { variant, name: spec.line.name, value: value.to_string() }
             }
         })
+    }
+}
+
+/// The playing level's options: `SkillLevel` (0 to [`skill::MAX_LEVEL`], the top being
+/// full strength), and `USI_LimitStrength` with `USI_Elo`, which when set choose the level
+/// by its calibrated Elo instead (`crate::engine::levels`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelOptions {
+    pub skill_level: u32,
+    pub limit_strength: bool,
+    pub elo: u32,
+}
+
+impl Default for LevelOptions {
+    fn default() -> Self {
+        LevelOptions { skill_level: skill::MAX_LEVEL, limit_strength: false, elo: DEFAULT_ELO }
+    }
+}
+
+/// Which of the level's options a row sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LevelTarget {
+    SkillLevel,
+    LimitStrength,
+    Elo,
+}
+
+/// `USI_Elo`'s range and default (the Elo of the levels is each game's calibrated table;
+/// a value outside it plays the nearest end).
+pub const MIN_ELO: u32 = 500;
+pub const MAX_ELO: u32 = 3000;
+const DEFAULT_ELO: u32 = 1500;
+
+/// The level's rows, in their own block: USI names first, the chess protocols' names as
+/// Stockfish and Fairy-Stockfish spell them (`Skill Level`, `UCI_LimitStrength`,
+/// `UCI_Elo`), and Fairy-Stockfish's USI spelling `Skill_Level` as an alias.
+fn level_specs() -> Vec<Spec> {
+    let check = |name, chess_name, target| Spec {
+        line: OptionLine { name, chess_name, kind: OptionKind::Check, default: "false".into() },
+        aliases: &[],
+        target: Target::Level(target),
+    };
+    let max = skill::MAX_LEVEL as u64;
+    vec![
+        Spec {
+            aliases: &["Skill_Level"],
+            ..spin("SkillLevel", max, 0, max, Target::Level(LevelTarget::SkillLevel)).in_chess("Skill Level")
+        },
+        check("USI_LimitStrength", "UCI_LimitStrength", LevelTarget::LimitStrength),
+        spin("USI_Elo", DEFAULT_ELO as u64, MIN_ELO as u64, MAX_ELO as u64, Target::Level(LevelTarget::Elo))
+            .in_chess("UCI_Elo"),
+    ]
+}
+
+/// The level's options as the handshake lists them (CECP offers only these).
+pub fn level_lines() -> Vec<OptionLine> {
+    level_specs().into_iter().map(|s| s.line).collect()
+}
+
+impl LevelOptions {
+    /// Sets one of them; `value` has been checked against its kind.
+    fn set(&mut self, which: LevelTarget, value: &str) {
+        let number = || value.parse::<u32>().unwrap_or_default();
+        match which {
+            LevelTarget::SkillLevel => self.skill_level = number(),
+            LevelTarget::LimitStrength => self.limit_strength = value.eq_ignore_ascii_case("true"),
+            LevelTarget::Elo => self.elo = number(),
+        }
     }
 }
 

@@ -16,6 +16,7 @@ use crate::referee::Referee;
 use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
+use crate::search::skill::Skill;
 use crate::search::smp::SearchContext;
 use crate::search::solve::{Budget, Solver};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
@@ -54,6 +55,9 @@ pub struct SearchSettings {
     pub book_seed: u64,
     /// `NumberShogiArrangement`: a fixed camp arrangement instead of the optimal mix.
     pub arrangement: Option<[u8; 6]>,
+    /// A playing level below full strength (`SkillLevel`, `USI_Elo`); `None` plays the
+    /// full search.
+    pub skill: Option<Skill>,
 }
 
 /// Everything a search needs besides the position.
@@ -320,16 +324,35 @@ fn search_and_answer<G: Strategy>(
         root.legal_moves(&mut legal);
         legal.contains(m) && (searchmoves.is_empty() || searchmoves.contains(m))
     });
-    let proven = if book.is_none() && searchmoves.is_empty() { proven_move(root, job, &plan, solver) } else { None };
+    // A level below the top never plays a proven move (Number Shogi's table and solver
+    // are perfect play): it searches, and chooses as its level does.
+    let proven = if book.is_none() && searchmoves.is_empty() && job.settings.skill.is_none() {
+        proven_move(root, job, &plan, solver)
+    } else {
+        None
+    };
     let (best, ponder) = if let Some(m) = book {
         ctx.say(Event::BookMove(root.format_move(m)));
         (Some(m), None)
     } else if let Some(m) = proven {
         (Some(m), None)
     } else {
-        let multipv = job.settings.multipv;
-        let limits = Limits { time: plan, depth: job.params.depth, nodes: job.params.nodes, multipv, searchmoves };
-        let mut report = |rep: &Report<G::Move>| ctx.say(Event::Info(info_of(root, rep, multipv)));
+        let skill = job.settings.skill;
+        let multipv = skill.map_or(job.settings.multipv, |s| job.settings.multipv.max(s.candidates()));
+        let depth = match (job.params.depth, skill) {
+            (d, None) => d,
+            (d, Some(s)) => Some(d.map_or(s.depth(), |d| d.min(s.depth()))),
+        };
+        let limits = Limits { time: plan, depth, nodes: job.params.nodes, multipv, searchmoves };
+        // The latest line of each rank (a level chooses among them).
+        let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
+        let mut report = |rep: &Report<G::Move>| {
+            ctx.say(Event::Info(info_of(root, rep, multipv)));
+            if lines.len() < rep.multipv {
+                lines.resize(rep.multipv, (i32::MIN, Vec::new()));
+            }
+            lines[rep.multipv - 1] = (rep.score, rep.pv.clone());
+        };
         let mut stats = stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let threads = job.settings.threads;
         let r = smp::search_with(
@@ -340,7 +363,16 @@ fn search_and_answer<G: Strategy>(
             &mut stats,
             &mut report,
         );
-        (r.best, r.ponder)
+        match skill {
+            Some(s) if lines.len() > 1 => {
+                // Best first (a line the stop cut off keeps its last finished score).
+                lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+                let scores: Vec<i32> = lines.iter().map(|l| l.0).collect();
+                let pv = &lines[s.pick(&scores, level_random(job.settings.book_seed, root.key()))].1;
+                (pv.first().copied().or(r.best), pv.get(1).copied())
+            }
+            _ => (r.best, r.ponder),
+        }
     };
     drop(guard);
 
@@ -390,6 +422,12 @@ fn book_random(seed: u64, key: u64) -> u64 {
     } else {
         mix(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ mix(key))
     }
+}
+
+/// The random number of a level's choice: as [`book_random`]'s (fresh for `BookSeed` 0,
+/// else repeated by the seed), but not the same number as the book's draw.
+fn level_random(seed: u64, key: u64) -> u64 {
+    book_random(seed, key ^ 0x5eed_1e7e_15ca_1e00)
 }
 
 /// What a search thread needs of the runner's solver.

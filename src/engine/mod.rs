@@ -12,12 +12,14 @@
 //! - [`board`]: one game's rules and position behind an object-safe face (no threads);
 //! - [`session`]: the engine's game, a board joined to its job [`jobs::Runner`];
 //! - [`jobs`]: search, perft and bench threads, the table and the statistics;
+//! - [`levels`]: the playing levels of each game and their calibrated Elo;
 //! - [`command`], [`event`]: the typed requests and answers.
 
 pub mod board;
 pub mod command;
 pub mod event;
 pub mod jobs;
+pub mod levels;
 pub mod session;
 mod table_slot;
 
@@ -34,6 +36,7 @@ pub use session::{new_session, Session};
 use crate::games;
 use crate::options::{self, Change, Options};
 use crate::search::limits::GoParams;
+use crate::search::skill::Skill;
 use crate::search::time::TimeOptions;
 use crate::search::Signals;
 use jobs::{JobContext, SearchJob, SearchSettings};
@@ -342,6 +345,11 @@ impl Engine {
             own_book: o.own_book,
             book_seed: o.book_seed,
             arrangement: o.arrangement,
+            skill: Skill::new(if o.level.limit_strength {
+                levels::level_for_elo(self.variant(), o.level.elo)
+            } else {
+                o.level.skill_level
+            }),
         };
         match self.session.start_search(SearchJob { params, settings, ctx }) {
             Ok(handle) => self.job = Some(handle),

@@ -12,6 +12,7 @@ use super::uci::chess_games;
 use super::{shown, Step};
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
 use crate::game::{Color, Outcome};
+use crate::options::{self, OptionKind, OptionLine};
 use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.
@@ -63,6 +64,26 @@ impl Default for Cecp {
             announce: false,
             last: String::new(),
         }
+    }
+}
+
+/// The playing level's options as xboard's `feature option` values (their chess names).
+fn feature_option(o: &OptionLine) -> String {
+    let default = |d: &str| {
+        if d == "true" {
+            "1"
+        } else if d == "false" {
+            "0"
+        } else {
+            d
+        }
+        .to_string()
+    };
+    match &o.kind {
+        OptionKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
+        OptionKind::Check => format!("{} -check {}", o.chess_name, default(&o.default)),
+        OptionKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
+        OptionKind::Text => format!("{} -string {}", o.chess_name, o.default),
     }
 }
 
@@ -173,17 +194,33 @@ impl Cecp {
         let number = |s: &str| s.parse::<u64>().ok();
         match name {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard"
-            | "easy" | "memory" | "cores" | "egtpath" | "draw" | "hint" | "bk" | "." | "option" | "exit" => Vec::new(),
+            | "easy" | "memory" | "cores" | "egtpath" | "draw" | "hint" | "bk" | "." | "exit" => Vec::new(),
             "protover" => {
                 let name = format!("koma {}", env!("CARGO_PKG_VERSION"));
-                vec![
-                    say(format!(
-                        "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 \
+                vec![say(format!(
+                    "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 \
                          analyze=0 colors=0 name=0 nps=0 memory=0 smp=0 debug=1 myname=\"{name}\" variants=\"{}\"",
-                        xboard_names().join(",")
-                    )),
-                    say("feature done=1"),
-                ]
+                    xboard_names().join(",")
+                ))]
+                .into_iter()
+                .chain(options::level_lines().iter().map(|o| say(format!("feature option=\"{}\"", feature_option(o)))))
+                .chain([say("feature done=1")])
+                .collect()
+            }
+            "option" => {
+                let Some((name, value)) = args.split_once('=') else {
+                    return self.error("expected option NAME=VALUE");
+                };
+                let (name, value) = (name.trim(), value.trim());
+                let is_check = options::level_lines()
+                    .iter()
+                    .any(|o| o.chess_name.eq_ignore_ascii_case(name) && o.kind == OptionKind::Check);
+                let value = match value {
+                    "1" if is_check => "true",
+                    "0" if is_check => "false",
+                    v => v,
+                };
+                vec![Step::Run(Command::SetOption { name: name.into(), value: Some(value.into()) })]
             }
             "ping" => vec![say(format!("pong {}", shown(args)))],
             "new" => {

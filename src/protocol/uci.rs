@@ -91,6 +91,19 @@ fn go(args: &str, game: &ChessGame) -> Result<Command, String> {
     Ok(Command::Go(p))
 }
 
+/// `setoption name <id> [value <x>]`, where in UCI the id may have spaces (`Skill Level`):
+/// the words up to `value` are the name.
+fn setoption(args: &str) -> Result<(String, Option<String>), String> {
+    static FORM: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let form = FORM
+        .get_or_init(|| regex::Regex::new(r"^name\s+(\S.*?)(?:\s+value(?:\s+(.*?))?)?\s*$").expect("a valid pattern"));
+    let Some(c) = form.captures(args.trim()) else {
+        return Err(malformed("setoption", "expected 'setoption name <name> [value <value>]'"));
+    };
+    let value = c.get(2).map(|v| v.as_str().to_string()).filter(|v| !v.is_empty());
+    Ok((c[1].to_string(), value))
+}
+
 /// One UCI line as steps for the engine. `game` is the current variant's notation, or
 /// its name when it has none.
 pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
@@ -116,8 +129,8 @@ pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
             },
             Err(v) => vec![Step::Run(Command::CannotGo { why: no_notation(v) })],
         },
-        "setoption" => match parse_command(line) {
-            Ok(Some(Command::SetOption { name, value })) => {
+        "setoption" => match setoption(args) {
+            Ok((name, value)) => {
                 let is = |n: &str| name.eq_ignore_ascii_case(n);
                 if is("UCI_Variant") || is("USI_Variant") {
                     let v = value.clone().unwrap_or_default();
@@ -130,8 +143,7 @@ pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
                 // The engine's options answer to their chess names too (`Hash`, `Ponder`).
                 vec![Step::Run(Command::SetOption { name, value })]
             }
-            Ok(_) => Vec::new(),
-            Err(e) => error(e.to_string()),
+            Err(e) => error(e),
         },
         "usi" | "usinewgame" | "gameover" => error(format!("'{name}' is USI; this session speaks UCI")),
         _ => match parse_command(line) {

@@ -17,7 +17,8 @@
 //!   history of the static evaluation;
 //! - [`tt`]: the shared transposition table; [`smp`]: Lazy SMP threads;
 //! - [`time`]: the time plan of a `go`, the scale of the optimum between iterations and
-//!   the hard deadline's watcher; [`mate`]: the `go mate` search.
+//!   the hard deadline's watcher; [`mate`]: the `go mate` search; [`skill`]: the playing
+//!   levels' weaker choice among the root moves.
 
 mod alphabeta;
 pub mod history;
@@ -25,6 +26,7 @@ pub mod limits;
 pub mod mate;
 mod movepick;
 pub mod params;
+pub mod skill;
 pub mod smp;
 pub mod solve;
 pub mod time;
