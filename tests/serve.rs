@@ -533,3 +533,41 @@ fn binding_another_address_warns_that_the_page_has_no_login() {
     assert!(first.contains("playing at http://0.0.0.0:"), "{first}");
     assert!(second.contains("warning") && second.contains("no login"), "{second}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn levels_are_offered_per_game_and_koma_plays_at_one() {
+    let mut server = Server::start(&[]);
+    let (mut ws, _) = connect_async(server.ws_url()).await.unwrap();
+    let hello = next(&mut ws).await;
+    for g in hello["games"].as_array().unwrap() {
+        let levels = g["levels"].as_array().unwrap();
+        assert!(levels.len() >= 3, "{g}");
+        assert!(levels.iter().all(|l| l["name"].is_string() && l["elo"].is_u64() && l["level"].is_u64()), "{g}");
+    }
+    let e = error_for(
+        &mut ws,
+        Message::Text(new_game("kokesu", "human", "koma", json!({ "level": 99 })).to_string().into()),
+    )
+    .await;
+    assert!(e.contains("level 0..20"), "{e}");
+    // koma moves at the weakest level, and full strength again after a change of limit.
+    send(&mut ws, new_game("kokesu", "koma", "human", json!({ "level": 0 }))).await;
+    let st = loop {
+        let st = until(&mut ws, "state").await;
+        if !st["moves"].as_array().unwrap().is_empty() {
+            break st;
+        }
+    };
+    assert_eq!(st["limit"], json!({ "level": 0 }));
+    let mv = st["legal"][0].clone();
+    send(&mut ws, json!({ "type": "seats", "seats": { "b": "koma", "w": "human" }, "limit": { "depth": 2 } })).await;
+    until(&mut ws, "state").await;
+    send(&mut ws, json!({ "type": "move", "move": mv })).await;
+    loop {
+        let st = until(&mut ws, "state").await;
+        if st["moves"].as_array().unwrap().len() == 3 {
+            break;
+        }
+    }
+    assert!(server.alive());
+}

@@ -18,6 +18,7 @@ use super::outbox::Outbox;
 use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
 use crate::game::RuleKind;
 use crate::search::limits::GoParams;
+use crate::search::skill::MAX_LEVEL;
 use crate::state::GameState;
 
 /// The most messages waiting for a game's task; a connection that sends faster waits.
@@ -26,6 +27,9 @@ const INBOX_MESSAGES: usize = 32;
 /// The most searches asked of the engine whose `bestmove` has not come yet (a page that
 /// plays and takes back faster than the engine stops is refused beyond it).
 const MAX_PENDING: usize = 8;
+
+/// The most a move at a playing level may take (the level's depth ends it sooner).
+const LEVEL_MOVETIME_MS: u64 = 2000;
 
 /// What reaches a game's task.
 pub enum ToGame {
@@ -86,6 +90,8 @@ struct Game {
     pending: VecDeque<Pending>,
     /// The last score of the running search (sente's view).
     score: Option<i32>,
+    /// The `SkillLevel` the engine was last given.
+    engine_level: u32,
     followers: Vec<Outbox>,
 }
 
@@ -163,6 +169,7 @@ pub fn start(
         engine,
         pending: VecDeque::new(),
         score: None,
+        engine_level: MAX_LEVEL,
         followers: Vec::new(),
     };
     let (tx, rx) = channel(INBOX_MESSAGES);
@@ -408,10 +415,20 @@ impl Game {
     /// Starts a search of the current position under the game's limit.
     fn go(&mut self, what: Pending) {
         let mut go = GoParams::default();
+        let mut level = MAX_LEVEL;
         match self.limit {
             Limit::Movetime(ms) => go.movetime = Some(ms),
             Limit::Depth(d) => go.depth = Some(d),
             Limit::Nodes(n) => go.nodes = Some(n),
+            // A level bounds its own depth; the time is a ceiling.
+            Limit::Level(l) => {
+                level = l;
+                go.movetime = Some(LEVEL_MOVETIME_MS);
+            }
+        }
+        if level != self.engine_level {
+            self.engine_level = level;
+            let _ = self.engine.send(Command::SetOption { name: "SkillLevel".into(), value: Some(level.to_string()) });
         }
         self.score = None;
         let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() });

@@ -7,8 +7,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::engine::levels::levels;
 use crate::game::RuleKind;
 use crate::games;
+use crate::search::skill::MAX_LEVEL;
 
 /// The longest message the server reads; a longer one is answered with an error.
 pub const MAX_MESSAGE: usize = 16 * 1024;
@@ -29,13 +31,15 @@ pub struct Seats {
     pub w: Seat,
 }
 
-/// How long koma thinks per move: a time or a level (a fixed depth or node count).
+/// How long koma thinks per move: a time, a fixed depth or node count, or a playing
+/// level (`SkillLevel`, `hello` lists each game's levels with their Elo).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Limit {
     Movetime(u64),
     Depth(u32),
     Nodes(u64),
+    Level(u32),
 }
 
 impl Default for Limit {
@@ -51,11 +55,14 @@ impl Limit {
             Limit::Movetime(ms) => (10..=60_000).contains(&ms),
             Limit::Depth(d) => (1..=30).contains(&d),
             Limit::Nodes(n) => (1..=100_000_000).contains(&n),
+            Limit::Level(l) => l <= MAX_LEVEL,
         };
         if ok {
             Ok(self)
         } else {
-            Err("limit out of range: movetime 10..60000 ms, depth 1..30, nodes 1..100000000".into())
+            Err(format!(
+                "limit out of range: movetime 10..60000 ms, depth 1..30, nodes 1..100000000, level 0..{MAX_LEVEL}"
+            ))
         }
     }
 }
@@ -127,8 +134,10 @@ pub fn hello() -> String {
                     json!({ "name": o.name, "default": o.default, "values": values })
                 })
                 .collect();
+            let levels: Vec<Value> =
+                levels(d.name).iter().map(|l| json!({ "level": l.level, "name": l.name, "elo": l.elo })).collect();
             json!({ "name": d.name, "files": d.files, "ranks": d.ranks, "players": d.players,
-                    "startpos": startpos, "rules": rules })
+                    "startpos": startpos, "rules": rules, "levels": levels })
         })
         .collect();
     json!({ "type": "hello", "engine": crate::engine::name(), "games": games, "max_message": MAX_MESSAGE }).to_string()
