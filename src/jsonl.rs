@@ -75,12 +75,15 @@ impl Output {
 /// The most characters of an over-long line echoed in its error object's `input`.
 const ECHOED_CHARS: usize = 200;
 
-/// The input file `path` (`-`: stdin), as a reader of lines.
-fn open(path: &Path) -> std::io::Result<Lines<Box<dyn BufRead>>> {
+/// The input file `path` (`-`: stdin), as a reader of lines. A named file is a regular
+/// file (`/dev/zero` or a FIFO is refused: stream those through stdin), of any size: it
+/// is read a line at a time.
+fn open(path: &Path) -> Result<Lines<Box<dyn BufRead>>, input::file::FileError> {
     let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
-        Box::new(std::io::BufReader::new(std::fs::File::open(path)?))
+        let (file, _) = input::file::open_regular(path, u64::MAX, "an input file")?;
+        Box::new(std::io::BufReader::new(file))
     };
     Ok(Lines::new(reader))
 }
