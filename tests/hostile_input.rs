@@ -257,7 +257,6 @@ fn untrained_nets_are_not_written_as_success() {
 fn impossible_positions_are_refused_with_the_reason() {
     let mut k = Koma::spawn();
     for (variant, sfen, why) in [
-        ("numbershogi", "bce/d2/3/BC1/DE1 b AFaf 13", "both hands already make seven"),
         ("kaninariebi", "5/5/5/5/5 b - 1", "both sides have already won (black: 5 captures, red: 5 captures)"),
         ("kaninariebi", "C4/C4/5/4c/4c b - 1", "both sides have already won (black: 3 captures, red: 3 captures)"),
         ("kaninariebi", "+C+C+C2/5/5/2+c+c+c/5 b - 1", "(black: 3 shrimps, red: 3 shrimps)"),

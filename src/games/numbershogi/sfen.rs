@@ -142,13 +142,6 @@ impl NumberShogi {
                 )));
             }
         }
-        // The game ends on the capture that first makes seven, and a move adds only to the
-        // mover's hand: in play, at most one hand can make seven.
-        if !is_placement(&board, &hand, side, ply) && sums_to_seven(&hand[0]) && sums_to_seven(&hand[1]) {
-            return Err(SfenError::Invalid(
-                "both hands already make seven; the game ends at the capture that first makes it".to_string(),
-            ));
-        }
         Ok(NumberShogi::assemble(board, hand, side, ply, *rules))
     }
 
