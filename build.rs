@@ -1,6 +1,7 @@
 //! One build-time switch: `KOMA_SKIP_CROSSCHECK=1 cargo test` marks the pyffish
-//! cross-check test as ignored (`tests/reference_crosscheck.rs`), so the test run reports it
-//! as skipped rather than as passed. Changing the variable rebuilds.
+//! cross-check test and the Python tools' tests as ignored (`tests/reference_crosscheck.rs`,
+//! `tests/tools.rs`), so the test run reports them as skipped rather than as passed.
+//! Changing the variable rebuilds.
 
 fn main() {
     println!("cargo:rerun-if-env-changed=KOMA_SKIP_CROSSCHECK");

@@ -19,11 +19,14 @@ use crate::engine::Engine;
 use crate::engine::{Command, Event, Info, Score, Sink};
 use crate::games;
 use crate::jsonl;
+use crate::options::{MAX_MULTIPV, MAX_THREADS};
 use crate::search::limits::GoParams;
 use crate::state::GameState;
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 8;
+/// The deepest `--depth`: the search's own limit (`MAX_PLY - 1`).
+const MAX_DEPTH: i64 = crate::search::MAX_PLY as i64 - 1;
 
 /// Options of `koma analyse`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -33,21 +36,21 @@ pub struct Args {
     /// kanishogi, kaninariebi).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Search each position to this depth (the default: 8; at least 1).
-    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Search each position to this depth (the default: 8; 1 to 127, the search's deepest).
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
     pub depth: Option<u32>,
-    /// Search each position for this many milliseconds.
-    #[arg(long, group = "limit", value_name = "MS")]
+    /// Search each position for this many milliseconds (at least 1).
+    #[arg(long, group = "limit", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Search each position for this many nodes.
-    #[arg(long, group = "limit", value_name = "N")]
+    /// Search each position for this many nodes (at least 1).
+    #[arg(long, group = "limit", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Report this many best lines (`multipv` in the output).
-    #[arg(long, value_name = "K")]
-    pub multipv: Option<usize>,
-    /// Search threads (the engine's `Threads` option).
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
+    /// Report this many best lines (`multipv` in the output; 1 to 64).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=MAX_MULTIPV as u64))]
+    pub multipv: Option<u64>,
+    /// Search threads (the engine's `Threads` option; 1 to 256).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: Option<u64>,
     /// Files of positions; stdin when there are none (or for `-`).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -175,7 +178,7 @@ impl Analyser {
         a.option("USI_OwnBook", "false")?;
         if let Some(k) = args.multipv {
             a.option("MultiPV", &k.to_string())?;
-            a.multipv = k;
+            a.multipv = k as usize;
         }
         if let Some(t) = args.threads {
             a.option("Threads", &t.to_string())?;

@@ -2,6 +2,8 @@
 //!
 //! The layers, each using only those above it in this list:
 //!
+//! - [`input`]: what comes from outside: files (kind and size checked, a bounded read),
+//!   lines (with a length limit), outside text and paths escaped onto one line;
 //! - [`game`]: what a game is (the `Game`, `Strategy` and `Notation` traits);
 //! - [`games`]: the five games and their registry (descriptors, `visit`);
 //! - [`search`], [`perft`]: generic over a game; [`referee`]: whether a game is over, who
@@ -21,6 +23,7 @@ pub mod analyse;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod input;
 pub mod jsonl;
 pub mod options;
 pub mod perft;

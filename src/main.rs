@@ -27,6 +27,10 @@ protocol/rules.md in the source; README.md has the rest.";
 #[derive(Parser, Debug)]
 #[command(version, about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
 struct Args {
+    /// The game to play from the start (as `setoption name USI_Variant value NAME`, which
+    /// may still change it): shogi66, kokesu, numbershogi, kanishogi or kaninariebi.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(koma::games::names()))]
+    variant: Option<String>,
     /// Write the session (every line in and out) to FILE as a transcript that
     /// `koma replay` checks, with run-to-run figures written as patterns.
     #[arg(long, value_name = "FILE")]
@@ -43,6 +47,8 @@ enum Tool {
     /// Replay transcripts against this binary: one line per file (ok, or the first
     /// mismatch as FILE:LINE: expected ..., got ...); exit status 1 if any fails.
     Replay {
+        /// Transcript files (protocol/transcripts.md), each at most 16 MiB; a path is
+        /// printed on one line, control characters escaped.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
@@ -88,7 +94,7 @@ fn main() -> ExitCode {
                 Some(path) => match koma::transcript::Recorder::create(path) {
                     Ok(r) => Some(Arc::new(r)),
                     Err(e) => {
-                        println!("info string error: --record {}: {e}", path.display());
+                        println!("info string error: --record {}: {e}", koma::input::path(path));
                         return ExitCode::FAILURE;
                     }
                 },
@@ -96,11 +102,11 @@ fn main() -> ExitCode {
             let tap = recorder.clone().map(|r| r as Arc<dyn koma::protocol::io::Tap>);
             let sink = koma::protocol::io::recording_stdout_sink(tap.clone());
             let stdin = std::io::stdin();
-            koma::protocol::io::run_script(&args.commands, stdin.lock(), sink, tap.as_deref());
+            koma::protocol::io::run_script(args.variant.as_deref(), &args.commands, stdin.lock(), sink, tap.as_deref());
             // A transcript that could not be written is said (on stdout, where the session
             // was) and fails the run: a recording that silently lost lines would mislead.
             if let (Some(path), Some(e)) = (&args.record, recorder.and_then(|r| r.error())) {
-                println!("info string error: --record {}: {e}", path.display());
+                println!("info string error: --record {}: {e}", koma::input::path(path));
                 return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS

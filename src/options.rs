@@ -15,7 +15,7 @@ pub const DEFAULT_VARIANT: &str = "shogi66";
 /// The transposition table's size at start, MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
-const MAX_MULTIPV: usize = 64;
+pub const MAX_MULTIPV: usize = 64;
 pub const MAX_THREADS: usize = 256;
 /// The time options' range, milliseconds.
 const MAX_TIME_OPTION_MS: u64 = 10_000;

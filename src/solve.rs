@@ -25,11 +25,13 @@ pub mod cli {
         /// The variant of lines that do not start with one (only numbershogi is solved).
         #[arg(long)]
         pub variant: Option<String>,
-        /// Give up on a position after expanding this many positions: `"value":"unknown"`.
-        #[arg(long, value_name = "N")]
+        /// Give up on a position after expanding this many positions: `"value":"unknown"`
+        /// (at least 1).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         pub max_nodes: Option<u64>,
-        /// Give up on a position after this many milliseconds: `"value":"unknown"`.
-        #[arg(long, value_name = "MS")]
+        /// Give up on a position after this many milliseconds: `"value":"unknown"` (at
+        /// least 1).
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
         pub max_ms: Option<u64>,
         /// Files of positions; stdin when there are none (or for `-`).
         #[arg(value_name = "FILE")]

@@ -287,12 +287,17 @@ pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Fai
     Ok(())
 }
 
+/// The most bytes a transcript file may have.
+pub const MAX_TRANSCRIPT_BYTES: u64 = 16 << 20;
+
 /// Replays the transcript at `path`; the error is the one line `koma replay` prints:
 /// `FILE:LINE: expected ..., got ...`.
 pub fn replay_file(path: &Path, binary: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let shown = crate::input::path(path);
+    let text = crate::input::file::read_text(path, MAX_TRANSCRIPT_BYTES, "a transcript")
+        .map_err(|e| format!("{shown}: {e}"))?;
     let last_line = text.lines().count().max(1);
-    parse(&text).and_then(|steps| replay(&steps, binary, last_line)).map_err(|f| format!("{}:{f}", path.display()))
+    parse(&text).and_then(|steps| replay(&steps, binary, last_line)).map_err(|f| format!("{shown}:{f}"))
 }
 
 /// `koma replay FILE...`: one line per file on stdout; true when every file passed.
@@ -300,7 +305,7 @@ pub fn replay_files(paths: &[std::path::PathBuf], binary: &Path, out: &mut impl 
     let mut all = true;
     for p in paths {
         let line = match replay_file(p, binary) {
-            Ok(()) => format!("{}: ok", p.display()),
+            Ok(()) => format!("{}: ok", crate::input::path(p)),
             Err(e) => {
                 all = false;
                 e

@@ -229,7 +229,7 @@ fn token_syntax_and_errors() {
 
 #[test]
 fn sfen_round_trip_and_rejections() {
-    for s in ["C3c/C3c/C3c/C3c/C3c b - 1", "3+C1/c4/4c/4+C/3+Cc w - 7", "5/5/5/5/C3c b - 3"] {
+    for s in ["C3c/C3c/C3c/C3c/C3c b - 1", "3+C1/c4/4c/4+C/3+Cc w - 7", "5/5/5/C4/CC2c b - 3"] {
         assert_eq!(pos(s).to_sfen(), s);
     }
     assert_eq!(pos("C3c/C3c/C3c/C3c/C3c b -").to_sfen(), "C3c/C3c/C3c/C3c/C3c b - 1");
@@ -245,6 +245,12 @@ fn sfen_round_trip_and_rejections() {
         "C3c/C3c/C3c/C3c/C3+ b - 1",
         "C3c/C3c/C3c/C3c/C4c b - 1",
         "",
+        // Impossible boards (issue 44): both sides have already won, or four shrimps.
+        "5/5/5/5/C3c b - 3",
+        "5/5/5/5/5 b - 1",
+        "C4/C4/5/4c/4c b - 1",
+        "+C+C+C2/5/5/2+c+c+c/5 b - 1",
+        "+C+C+C+C1/5/5/4c/5 b - 1",
     ] {
         assert!(KaniNariEbi::from_sfen(bad, &r).is_err(), "{bad}");
     }

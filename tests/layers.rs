@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules of the library, lowest layer first.
 const LAYERS: &[&[&str]] = &[
+    &["input"],
     &["game"],
     &["tune"],
     &["games"],

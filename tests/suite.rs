@@ -13,6 +13,7 @@ mod crab_search;
 mod dialects;
 mod docs;
 mod every_game;
+mod hostile_input;
 mod kaninariebi_perft;
 mod kaninariebi_reference;
 mod kaninariebi_rules;

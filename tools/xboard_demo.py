@@ -65,6 +65,18 @@ def piece_options(variant, workdir):
     return opts + ["-pieceImageDirectory", pieces, "-inscriptions", "①②③④⑤⑥.....⑧⑧⑧⑧⑧⑧"]
 
 
+# The programs the demo runs, and the Debian packages that hold them.
+PROGRAMS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick"}
+MISSING_MESSAGE = ("xboard_demo needs %s: install them (Debian: sudo apt-get install xboard xvfb xdotool "
+                   "imagemagick)")
+
+
+def missing_programs():
+    """The programs the demo needs that are not installed, named with their packages."""
+    missing = [] if os.access(XBOARD, os.X_OK) else ["xboard (package xboard)"]
+    return missing + ["%s (package %s)" % (p, pkg) for p, pkg in PROGRAMS.items() if shutil.which(p) is None]
+
+
 def start_display():
     for n in range(91, 120):
         if not os.path.exists("/tmp/.X11-unix/X%d" % n) and not os.path.exists("/tmp/.X%d-lock" % n):
@@ -126,6 +138,9 @@ def main():
     args = ap.parse_args()
     if not os.access(KOMA, os.X_OK):
         sys.exit("no engine at %s (cargo build --release, or set KOMA)" % KOMA)
+    missing = missing_programs()
+    if missing:
+        sys.exit(MISSING_MESSAGE % ", ".join(missing))
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     name = "%s-%s" % (args.variant, args.mode)

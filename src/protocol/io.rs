@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex};
 
 use super::cecp::Cecp;
 use super::notation::ChessGame;
-use super::{parse_command, uci, usi, Step};
+use super::{parse_command, shown, uci, usi, Step};
 use crate::engine::{Command, Engine, Event, Flow, Sink};
 use crate::games;
+use crate::input::lines::{Lines, MAX_LINE_BYTES};
 
 /// The dialect of the session, with the current game's chess notation.
 enum Dialect {
@@ -177,6 +178,21 @@ impl<'r> Loop<'r> {
     }
 }
 
+/// The `go` limits that a user may type as commands of their own.
+const GO_WORDS: [&str; 6] = ["perft", "depth", "nodes", "movetime", "mate", "infinite"];
+
+/// A hint for command-line arguments that look like one `go` command split into several
+/// (`koma perft 3`): each argument is one command line, so none of them would run.
+pub fn split_command_hint(script: &[String]) -> Option<String> {
+    let first = script.first()?.trim();
+    if !GO_WORDS.contains(&first) || parse_command(first).is_ok() {
+        return None;
+    }
+    let words: Vec<&str> = script.iter().map(|a| a.trim()).take_while(|a| *a != "quit").collect();
+    let joined = shown(&format!("go {}", words.join(" ")));
+    Some(format!("unknown command '{first}': each argument is one command line; did you mean koma \"{joined}\"?"))
+}
+
 /// Runs `script` (the command-line commands, one line each), then `input`, until `quit`
 /// or end of input; every line read is shown to `recorder`.
 ///
@@ -186,8 +202,31 @@ impl<'r> Loop<'r> {
 /// `koma "position startpos" "go depth 12" quit` the whole search; a `quit` in the script
 /// is the end of the script's input. `quit` read from stdin stops a search at once, as
 /// USI asks.
-pub fn run_script(script: &[String], input: impl BufRead, sink: LineSink, recorder: Option<&dyn Tap>) {
+///
+/// `variant` (`koma --variant NAME`) is set first, as a `setoption name USI_Variant` would
+/// (its `info string variant` line is written and recorded), without being the session's
+/// first line: a `uci` or `xboard` after it still picks the dialect.
+pub fn run_script(
+    variant: Option<&str>,
+    script: &[String],
+    input: impl BufRead,
+    sink: LineSink,
+    recorder: Option<&dyn Tap>,
+) {
+    if let Some(hint) = split_command_hint(script) {
+        sink(&usi::error_line(&hint));
+        return;
+    }
     let mut state = Loop::new(sink, recorder);
+    if let Some(v) = variant {
+        let line = format!("setoption name USI_Variant value {v}");
+        if let Some(r) = recorder {
+            r.input(&line);
+        }
+        if let Ok(Some(cmd)) = parse_command(&line) {
+            state.engine.handle(cmd);
+        }
+    }
     for line in script.iter().flat_map(|l| l.lines()) {
         if matches!(parse_command(line), Ok(Some(Command::Quit))) {
             // The script's `quit` is an end of input, and is recorded as one.
@@ -202,23 +241,29 @@ pub fn run_script(script: &[String], input: impl BufRead, sink: LineSink, record
         }
         state.engine.wait_for_limited_job();
     }
-    let mut input = input;
-    let mut buf = Vec::new();
+    let mut lines = Lines::new(input);
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
             Err(e) => {
                 log::debug!("input error: {e}");
                 break;
             }
+        };
+        if line.cut > 0 {
+            // Not run, not even in part: a cut command could mean something else.
+            let length = line.bytes.len() as u64 + line.cut;
+            let why = format!("a line of {length} bytes, longer than the {MAX_LINE_BYTES} a line may have: ignored");
+            let said = lock(&state.dialect).format(&Event::Error(why));
+            state.say(said);
+            continue;
         }
-        let line = String::from_utf8_lossy(&buf);
+        let text = String::from_utf8_lossy(line.bytes);
         if let Some(r) = recorder {
-            r.input(&line);
+            r.input(&text);
         }
-        if state.line(&line) == Flow::Quit {
+        if state.line(&text) == Flow::Quit {
             return;
         }
     }

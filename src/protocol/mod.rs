@@ -26,32 +26,4 @@ pub enum Step {
     Say(String),
 }
 
-/// The longest error text printed; the rest is cut (a 1 MB bad value is not echoed).
-pub const MAX_ERROR_CHARS: usize = 300;
-
-/// Text that may hold input, made safe for one output line: control characters escaped
-/// (`\r`, `\n`, `\t`, else `\u{..}`, U+2028 and U+2029 too), so no input byte can start a line of its own
-/// or look like one to a reader splitting on `\r`, and cut to [`MAX_ERROR_CHARS`].
-pub fn shown(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    for c in chars.by_ref() {
-        match c {
-            '\r' => out.push_str("\\r"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            // Controls, and the Unicode line and paragraph separators that many readers
-            // split lines on.
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => out.push_str(&c.escape_unicode().to_string()),
-            c => out.push(c),
-        }
-        if out.chars().count() >= MAX_ERROR_CHARS {
-            break;
-        }
-    }
-    let rest = chars.count();
-    if rest > 0 {
-        out.push_str(&format!("... ({rest} more characters)"));
-    }
-    out
-}
+pub use crate::input::{shown, MAX_ERROR_CHARS};

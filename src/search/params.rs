@@ -243,6 +243,11 @@ pub const DEFAULT_MINIMUM_MS: u64 = 100;
 pub const DEFAULT_OVERHEAD_MS: u64 = 100;
 pub const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
 
+/// A fixed move time (`go movetime M`) is searched whole less this latency margin (the
+/// answer's way out through the pipes), as Stockfish and Fairy-Stockfish search the whole
+/// `movetime`: `MoveOverhead` guards clocks, not a fixed time.
+pub const MOVETIME_MARGIN_MS: u64 = 10;
+
 /// Whatever margin is kept in hand, a move may use at least `1 / KEEP_DIVISOR` of its
 /// time (a short byoyomi still gets some thought).
 pub const KEEP_DIVISOR: u64 = 4;

@@ -5,7 +5,8 @@
 //! when the next one would probably overrun `optimum` times [`time_scale`] of what the
 //! iterations so far showed ([`Progress`]: best-move changes, a falling score, the best
 //! move's share of the nodes). With byoyomi or movetime, time left unused is lost, so
-//! the plan spends all of it (`use_all`).
+//! the plan spends all of it (`use_all`); a `movetime` is searched whole less
+//! `MOVETIME_MARGIN_MS` (10 ms), and `MoveOverhead` is kept only from clocks.
 //!
 //! Whatever the search does, a [`Deadline`] watched by a thread of its own ([`watch`])
 //! stops it at the hard limit by the wall clock (not by node counts), less a margin that
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 use super::params::{
     BYOYOMI_MAXIMUM_CLOCK_DIVISOR, DEADLINE_LAG_FACTOR, DEADLINE_MARGIN_DIVISOR, EASY_EFFORT, EASY_FACTOR,
     EMPTY_CLOCK_MS, FALL_MAX, FALL_MIN, FALL_PER_CP, INSTABILITY_BASE, ITERATION_START_SHARE, KEEP_DIVISOR,
-    MAXIMUM_CLOCK_DIVISOR, MAXIMUM_OPTIMUM_FACTOR, MAX_SCALE, MIN_SCALE, OPTIMUM_CLOCK_DIVISOR,
+    MAXIMUM_CLOCK_DIVISOR, MAXIMUM_OPTIMUM_FACTOR, MAX_SCALE, MIN_SCALE, MOVETIME_MARGIN_MS, OPTIMUM_CLOCK_DIVISOR,
     OPTIMUM_INC_DENOMINATOR, OPTIMUM_INC_NUMERATOR, WATCH_INTERVAL,
 };
 use super::Signals;
@@ -98,7 +99,8 @@ pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
         return TimePlan::unlimited(ms(0));
     }
     if let Some(mt) = cap(params.movetime) {
-        return TimePlan::fixed(keep(mt, overhead), min_ms);
+        // A fixed time is the GUI's to choose: searched whole, less a latency margin.
+        return TimePlan::fixed(keep(mt, MOVETIME_MARGIN_MS), min_ms);
     }
     let (time, inc) = match side {
         Color::Sente => (cap(params.btime), cap(params.binc)),
@@ -539,6 +541,25 @@ mod tests {
         }
     }
 
+    /// Issue 44, "a fixed move time halved": `go movetime M` searches M less a latency
+    /// margin of at most 10 ms, whatever `MoveOverhead` is (it guards clocks only), while
+    /// a clock still keeps `MoveOverhead` in hand.
+    #[test]
+    fn a_fixed_move_time_is_searched_whole_less_a_small_margin() {
+        for overhead_ms in [0, 100, 5000] {
+            let o = TimeOptions { overhead_ms, ..TimeOptions::default() };
+            for (mt, thinks) in [(200, 190), (1000, 990), (100, 90), (40, 30), (10, 2)] {
+                let p = plan(&go(|p| p.movetime = Some(mt)), Color::Sente, o);
+                assert_eq!(p.maximum, Some(ms(thinks)), "movetime {mt}, MoveOverhead {overhead_ms}");
+                assert_eq!(p.optimum, Some(ms(thinks)));
+                assert!(mt - thinks <= 10 || thinks == mt / KEEP_DIVISOR);
+            }
+        }
+        let with = |overhead_ms| TimeOptions { overhead_ms, ..TimeOptions::default() };
+        assert_eq!(plan(&byoyomi(1000), Color::Sente, with(0)).maximum, Some(ms(750)));
+        assert_eq!(plan(&byoyomi(1000), Color::Sente, with(600)).maximum, Some(ms(400)));
+    }
+
     /// Class 13: the deadline logic runs on a clock the test moves, so no machine load
     /// can change its outcome. Pondering stops the clock until `ponderhit`.
     #[test]
@@ -553,10 +574,10 @@ mod tests {
             now += ms(1000);
             assert!(d.check(now, now, true).is_some());
         }
-        // ponderhit: 200 ms thinking from now, to the millisecond.
+        // ponderhit: 290 ms thinking from now (300 less the 10 ms margin), to the millisecond.
         assert!(d.check(now, now, false).is_some());
-        assert!(d.check(now + ms(199), now + ms(199), false).is_some());
-        assert!(d.check(now + ms(200), now + ms(200), false).is_none());
+        assert!(d.check(now + ms(289), now + ms(289), false).is_some());
+        assert!(d.check(now + ms(290), now + ms(290), false).is_none());
     }
 
     /// The watcher thread sets `stop` once the hand-moved clock passes the deadline, and
@@ -572,7 +593,7 @@ mod tests {
         let watcher = std::thread::spawn(move || watch(d, &*c, &s, &f));
         std::thread::sleep(ms(50));
         assert!(!signals.stop.load(Ordering::SeqCst), "stopped before the deadline");
-        clock.advance(ms(900));
+        clock.advance(ms(990));
         watcher.join().unwrap();
         assert!(signals.stop.load(Ordering::SeqCst));
     }

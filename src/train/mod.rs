@@ -10,13 +10,16 @@ pub mod records;
 pub mod trainer;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::games::kokesu::Kokesu;
 use crate::games::nnue::format;
 use crate::games::nnue::trainable::Trainable;
 use crate::games::shogi66::Shogi66;
+use crate::input::file::{read, same_file};
+use crate::input::number::float_in;
+use crate::input::path as shown;
 
 /// The games with a network: `--variant` names, for `koma nnue-data`.
 pub const TRAINABLE: [&str; 2] = ["kokesu", "shogi66"];
@@ -46,22 +49,23 @@ pub struct DataArgs {
     /// The game: kokesu or shogi66.
     #[arg(long, default_value = "kokesu", value_parser = clap::builder::PossibleValuesParser::new(TRAINABLE))]
     pub variant: String,
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
-    pub games: usize,
+    /// Games to play (1 to 1000000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
     /// The seed of the random openings (the run is deterministic from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Nodes a move in the games.
+    /// Nodes a move in the games (at least 1).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     pub play_nodes: u64,
-    /// Nodes of the search that scores each position written.
+    /// Nodes of the search that scores each position written (at least 1).
     #[arg(long, default_value_t = 8000, value_parser = clap::value_parser!(u64).range(1..))]
     pub score_nodes: u64,
-    /// Random plies at the start of each game (plus 0 to 4 more).
-    #[arg(long, default_value_t = 4)]
-    pub random_plies: usize,
-    /// The data file to write.
+    /// Random plies at the start of each game (plus 0 to 4 more; 0 to 100).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=100))]
+    pub random_plies: u64,
+    /// The data file to write: written to a temporary file beside it, which takes its
+    /// name only when the run is done (an interrupted run leaves the old file as it was).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 }
@@ -72,23 +76,24 @@ pub struct DataArgs {
     about = "Train a game's network on data files of koma nnue-data (the files name the game) and write the net file (tools/NNUE.md)"
 )]
 pub struct TrainArgs {
-    /// Epochs (the weights of the one with the least held-out loss are kept).
-    #[arg(long, default_value_t = 20)]
-    pub epochs: usize,
-    /// Positions a batch (one Adam step).
-    #[arg(long, default_value_t = 4096)]
-    pub batch: usize,
-    /// Adam's learning rate at the start.
-    #[arg(long, default_value_t = 0.001)]
+    /// Epochs (the weights of the one with the least held-out loss are kept; 1 to 10000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub epochs: u64,
+    /// Positions a batch (one Adam step; 1 to 1048576).
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub batch: u64,
+    /// Adam's learning rate at the start (above 0, at most 1).
+    #[arg(long, default_value_t = 0.001, value_parser = float_in(0.0, 1.0, true))]
     pub lr: f32,
-    /// The learning rate is multiplied by this after each epoch.
-    #[arg(long, default_value_t = 0.9)]
+    /// The learning rate is multiplied by this after each epoch (above 0, at most 1).
+    #[arg(long, default_value_t = 0.9, value_parser = float_in(0.0, 1.0, true))]
     pub lr_decay: f32,
-    /// The weight of the game result in the target; the search score has the rest.
-    #[arg(long, default_value_t = 0.25)]
+    /// The weight of the game result in the target; the search score has the rest (0 to 1).
+    #[arg(long, default_value_t = 0.25, value_parser = float_in(0.0, 1.0, false))]
     pub lambda: f32,
-    /// The share of the positions held out to measure the loss on (the last ones).
-    #[arg(long, default_value_t = 0.1)]
+    /// The share of the positions held out to measure the loss on (the last ones; above
+    /// 0, at most 0.5).
+    #[arg(long, default_value_t = 0.1, value_parser = float_in(0.0, 0.5, true))]
     pub holdout: f32,
     /// The seed of the starting weights and the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -97,8 +102,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: u64,
     /// AdamW's decoupled weight decay of the accumulator weights and biases: each step
-    /// shrinks them by `lr * weight_decay` of themselves.
-    #[arg(long, default_value_t = 2.0)]
+    /// shrinks them by `lr * weight_decay` of themselves (0 to 100).
+    #[arg(long, default_value_t = 2.0, value_parser = float_in(0.0, 100.0, false))]
     pub weight_decay: f32,
     /// Do not also train on each position's mirror image (files reversed: the same value,
     /// as neither game with a net has castling).
@@ -110,10 +115,12 @@ pub struct TrainArgs {
     pub no_psqt: bool,
     /// The K of the net's own `sigmoid(cp / K)`, when the data's scores are not in koma's
     /// centipawns (Fairy-Stockfish's, tools/fsf_relabel.py): the net then learns koma's
-    /// scale while the targets use the K fitted to the data. Default: the fitted K.
-    #[arg(long)]
+    /// scale while the targets use the K fitted to the data. Default: the fitted K
+    /// (above 0, at most 100000).
+    #[arg(long, value_parser = float_in(0.0, 100_000.0, true))]
     pub eval_k: Option<f32>,
-    /// The net file to write (src/games/kokesu/nnue.bin is Kokesu's built-in one).
+    /// The net file to write (src/games/kokesu/nnue.bin is Kokesu's built-in one), not one
+    /// of the data files; written only when training improved on the starting weights.
     #[arg(long, value_name = "NET")]
     pub out: PathBuf,
     /// Data files of `koma nnue-data`, in order (the last positions are held out).
@@ -121,36 +128,63 @@ pub struct TrainArgs {
     pub data: Vec<PathBuf>,
 }
 
+/// The most bytes a data file may have: about 60 million positions.
+pub const MAX_DATA_BYTES: u64 = 4 << 30;
+
+/// Writes `out` through `write`: to a temporary file beside it that takes its name only
+/// when `write` succeeded, so a failed or interrupted run leaves the old file whole.
+fn write_whole<E: std::fmt::Display>(
+    out: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> Result<(), E>,
+) -> Result<(), String> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", shown(out));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".koma-").suffix(".part");
+    // Readable as a file made by `File::create` is (the umask still applies), not 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = builder.tempfile_in(dir).map_err(|e| cannot(&e))?;
+    let mut w = std::io::BufWriter::new(tmp.as_file());
+    write(&mut w).map_err(|e| format!("{}: {e}", shown(out)))?;
+    w.flush().map_err(|e| cannot(&e))?;
+    drop(w);
+    tmp.as_file().sync_all().map_err(|e| cannot(&e))?;
+    tmp.persist(out).map_err(|e| cannot(&e.error))?;
+    Ok(())
+}
+
 /// `koma nnue-data`.
 pub fn data_main(a: DataArgs) -> ExitCode {
     let plan = data::DataPlan {
-        games: a.games,
+        games: a.games as usize,
         seed: a.seed,
         play_nodes: a.play_nodes,
         score_nodes: a.score_nodes,
-        random_plies: a.random_plies,
+        random_plies: a.random_plies as usize,
     };
-    let file = match std::fs::File::create(&a.out) {
-        Ok(f) => f,
-        Err(e) => return fail(format!("nnue-data: cannot write {}: {e}", a.out.display())),
-    };
-    let mut out = std::io::BufWriter::new(file);
-    let made = match a.variant.as_str() {
-        "shogi66" => data::generate::<Shogi66>(&plan, &mut out, &mut std::io::stdout()),
-        _ => data::generate::<Kokesu>(&plan, &mut out, &mut std::io::stdout()),
-    };
-    match made {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail(format!("nnue-data: {}: {e}", a.out.display())),
+    let written = write_whole(&a.out, |out| match a.variant.as_str() {
+        "shogi66" => data::generate::<Shogi66>(&plan, out, &mut std::io::stdout()).map(drop),
+        _ => data::generate::<Kokesu>(&plan, out, &mut std::io::stdout()).map(drop),
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!("nnue-data: {e}")),
     }
 }
 
-/// `koma nnue-train`.
-pub fn train_main(a: TrainArgs) -> ExitCode {
+/// The records of the data files, all of one feature set, or why not.
+fn read_data(paths: &[PathBuf], out: &Path) -> Result<(Vec<records::Record>, u32), String> {
     let mut all = Vec::new();
     let mut feature_set = None;
-    for path in &a.data {
-        let read = std::fs::read(path).map_err(|e| e.to_string());
+    for path in paths {
+        if same_file(path, out) {
+            return Err(format!("{}: the data file is also the --out file: it would be overwritten", shown(path)));
+        }
+        let read = read(path, MAX_DATA_BYTES, "a data file").map_err(|e| e.to_string());
         let file = read.and_then(|bytes| records::parse(&bytes).map_err(|e| e.to_string()));
         let file = file.and_then(|f| match feature_set {
             Some(expected) if expected != f.feature_set => {
@@ -163,19 +197,31 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
                 feature_set = Some(f.feature_set);
                 all.extend(f.records);
             }
-            Err(e) => return fail(format!("nnue-train: {}: {e}", path.display())),
+            Err(e) => return Err(format!("{}: {e}", shown(path))),
         }
     }
+    match feature_set {
+        Some(id) => Ok((all, id)),
+        None => Err("no data".to_string()),
+    }
+}
+
+/// `koma nnue-train`.
+pub fn train_main(a: TrainArgs) -> ExitCode {
+    let (all, feature_set) = match read_data(&a.data, &a.out) {
+        Ok(data) => data,
+        Err(e) => return fail(format!("nnue-train: {e}")),
+    };
     if all.len() < 2 {
         return fail(format!("nnue-train: {} positions: too few to train on", all.len()));
     }
     let plan = trainer::TrainPlan {
-        epochs: a.epochs,
-        batch: a.batch,
+        epochs: a.epochs as usize,
+        batch: a.batch as usize,
         lr: a.lr,
         lr_decay: a.lr_decay,
         lambda: a.lambda,
-        holdout: a.holdout.clamp(0.0, 0.5),
+        holdout: a.holdout,
         seed: a.seed,
         threads: a.threads as usize,
         mirror: !a.no_mirror,
@@ -185,19 +231,31 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
     };
     let out = &mut std::io::stdout();
     let trained = match feature_set {
-        Some(id) if id == Kokesu::FEATURES.id => trainer::train::<Kokesu>(&plan, &all, out),
-        Some(id) if id == Shogi66::FEATURES.id => trainer::train::<Shogi66>(&plan, &all, out),
-        Some(id) => return fail(format!("nnue-train: feature set {id}: no game of this koma has it")),
-        None => return fail("nnue-train: no data".to_string()),
+        id if id == Kokesu::FEATURES.id => trainer::train::<Kokesu>(&plan, &all, out),
+        id if id == Shogi66::FEATURES.id => trainer::train::<Shogi66>(&plan, &all, out),
+        id => return fail(format!("nnue-train: feature set {id}: no game of this koma has it")),
     };
     let summary = match trained {
         Ok(s) => s,
         Err(e) => return fail(format!("nnue-train: {e}")),
     };
-    if let Err(e) = std::fs::write(&a.out, format::write(&summary.net)) {
-        return fail(format!("nnue-train: cannot write {}: {e}", a.out.display()));
+    if summary.heldout_positions == 0 {
+        return fail(format!(
+            "nnue-train: no position held out ({} positions, --holdout {}): the loss cannot be measured; no net written",
+            summary.train_positions, a.holdout
+        ));
     }
-    let _ = writeln!(std::io::stdout(), "wrote {}", a.out.display());
+    if summary.best_epoch == 0 {
+        return fail(format!(
+            "nnue-train: the held-out loss never fell below the starting weights' ({:.6}): no net written",
+            summary.heldout_loss[0]
+        ));
+    }
+    let bytes = format::write(&summary.net);
+    if let Err(e) = write_whole(&a.out, |w| w.write_all(&bytes)) {
+        return fail(format!("nnue-train: {e}"));
+    }
+    let _ = writeln!(std::io::stdout(), "wrote {}", shown(&a.out));
     ExitCode::SUCCESS
 }
 

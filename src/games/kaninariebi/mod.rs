@@ -21,7 +21,7 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, RuleError, RuleKind, RuleOption};
+use crate::game::{Color, RuleError, RuleKind, RuleOption, SfenError};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
@@ -71,6 +71,10 @@ impl CrabGame for Rules {
 
     fn letter(c: u8) -> char {
         sfen::letter(c)
+    }
+
+    fn validate(cells: &Cells) -> Result<(), SfenError> {
+        sfen::validate(cells)
     }
 
     fn status(cells: &Cells) -> String {

@@ -58,6 +58,11 @@ fn payload_bytes(inputs: usize) -> usize {
     2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4 * inputs
 }
 
+/// The exact length of a net file for `features`: a net's size is fixed by its game.
+pub fn file_bytes(features: FeatureSet) -> usize {
+    HEADER_BYTES + payload_bytes(features.inputs)
+}
+
 /// Reads and checks a network file for the game whose features are `features`.
 pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
     if bytes.len() < HEADER_BYTES {

@@ -19,6 +19,7 @@ pub mod kernels;
 pub mod stack;
 pub mod trainable;
 
+use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
 use thiserror::Error;
@@ -65,7 +66,7 @@ pub struct FeatureSet {
 /// A network file that cannot be used. Each says what is wrong in one line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NetError {
-    #[error("cannot read the file: {0}")]
+    #[error("{0}")]
     Read(String),
     #[error("the file is {len} bytes, shorter than the {header}-byte header: not a koma network")]
     TooShort { len: usize, header: usize },
@@ -245,7 +246,9 @@ pub fn builtin(
 /// until the process ends; the same contents loaded again are the same net (no second
 /// copy).
 pub fn load(path: &str, features: FeatureSet) -> Result<Net, NetError> {
-    let bytes = std::fs::read(path).map_err(|e| NetError::Read(e.to_string()))?;
+    let max = format::file_bytes(features) as u64;
+    let bytes = crate::input::file::read(Path::new(path), max, "a net of this game")
+        .map_err(|e| NetError::Read(e.to_string()))?;
     let net = format::parse(&bytes, features)?;
     static LOADED: Mutex<Vec<&'static Network>> = Mutex::new(Vec::new());
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());

@@ -320,6 +320,9 @@ pub enum Source {
     File(Arc<Solution>),
 }
 
+/// The most bytes a table file may have (the shipped one is about 270 KB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
 static ACTIVE: RwLock<Option<Source>> = RwLock::new(None);
 static BUILTIN_TABLE: OnceLock<Result<Arc<Solution>, String>> = OnceLock::new();
 
@@ -335,8 +338,10 @@ pub fn set_source(value: &str) -> Result<(), String> {
         v if v.eq_ignore_ascii_case("builtin") => Source::Builtin,
         v if v.eq_ignore_ascii_case("none") => Source::Off,
         path => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-            Source::File(Arc::new(Solution::parse(&text).map_err(|e| format!("'{path}': {e}"))?))
+            // The option's error names the value (the path) once; these say only why.
+            let text = crate::input::file::read_text(std::path::Path::new(path), MAX_FILE_BYTES, "a solution table")
+                .map_err(|e| e.to_string())?;
+            Source::File(Arc::new(Solution::parse(&text)?))
         }
     };
     *ACTIVE.write().unwrap_or_else(|p| p.into_inner()) = Some(source);
