@@ -250,7 +250,10 @@ pub fn read(text: &str) -> Parsed {
     let mut comments = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
-        for part in raw.trim_end_matches('\r').split(',') {
+        let raw = raw.trim_end_matches('\r');
+        // Moves may share a line, separated by commas; a comment is one line.
+        let parts: Vec<&str> = if raw.starts_with('\'') { vec![raw] } else { raw.split(',').collect() };
+        for part in parts {
             let line = part.trim_end();
             if !moves.is_empty() || (setup.side.is_some() && !line.starts_with('$')) {
                 moves.push((n, line));
@@ -280,17 +283,10 @@ pub fn read(text: &str) -> Parsed {
         Ok(_) => {}
         Err(e) => errors.push(LineError::new(0, e)),
     }
-    let mut walk = match Walk::new(record, 0) {
+    let mut walk = match Walk::after_headers(record, 0, errors, &comments) {
         Ok(w) => w,
-        Err(mut p) => {
-            p.errors.extend(errors);
-            return p;
-        }
+        Err(p) => return p,
     };
-    walk.errors = errors;
-    for c in comments {
-        walk.comment(c);
-    }
     let mut stated = None;
     for (n, line) in moves {
         if let Some(c) = line.strip_prefix("'*") {

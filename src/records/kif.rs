@@ -121,7 +121,8 @@ fn square_name(usi: &str) -> String {
 /// The USI square of `３五` at the start of `s`, and the rest.
 fn read_square(s: &str) -> Option<(String, &str)> {
     let mut chars = s.chars();
-    let file = FILES.iter().position(|&f| Some(f) == chars.next())?;
+    let first = chars.next()?;
+    let file = FILES.iter().position(|&f| f == first)?;
     let rank_char = chars.next()?;
     let rank = NUMERALS.iter().position(|n| n.starts_with(rank_char) && !n.is_empty())?;
     Some((format!("{}{}", file + 1, (b'a' + rank as u8 - 1) as char), chars.as_str()))
@@ -427,17 +428,10 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
     if diagram.seen {
         record.start = Some(diagram.sfen());
     }
-    let mut walk = match Walk::new(record, head.last().map_or(1, |h| h.0)) {
+    let mut walk = match Walk::after_headers(record, head.last().map_or(1, |h| h.0), errors, &comments) {
         Ok(w) => w,
-        Err(mut p) => {
-            p.errors.extend(errors);
-            return p;
-        }
+        Err(p) => return p,
     };
-    walk.errors = errors;
-    for c in comments {
-        walk.comment(c);
-    }
     let stated = read_moves(&mut walk, g, &body);
     walk.finish(stated)
 }

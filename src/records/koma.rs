@@ -104,11 +104,10 @@ pub fn read(text: &str) -> Parsed {
     };
     let mut record = Record::new(variant);
     record.start = start.flatten();
-    let mut walk = match Walk::new(record, 0) {
+    let mut walk = match Walk::after_headers(record, 0, header_errors, &[]) {
         Ok(w) => w,
         Err(p) => return p,
     };
-    walk.errors = header_errors;
     let mut stated = None;
     for (line, key, rest) in body {
         match key {

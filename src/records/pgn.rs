@@ -276,11 +276,10 @@ pub fn read(text: &str) -> Parsed {
         }
         offset += raw.len();
     }
-    let mut walk = match Walk::new(record, 0) {
+    let mut walk = match Walk::after_headers(record, 0, errors, &[]) {
         Ok(w) => w,
         Err(p) => return p,
     };
-    walk.errors = errors;
     let pieces = movetext(&text[body_at.min(text.len())..], body_line, &mut walk.errors);
     let mut stated = None;
     for (piece, line) in pieces {

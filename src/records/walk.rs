@@ -128,6 +128,23 @@ impl Walk {
         }
     }
 
+    /// A walk once the headers are read: their `errors` kept, the game's `comments` (the
+    /// lines before the first move) attached; on error the errors so far and why.
+    pub fn after_headers(record: Record, line: usize, errors: Vec<LineError>, comments: &[&str]) -> Result<Walk, Parsed> {
+        let mut walk = match Walk::new(record, line) {
+            Ok(w) => w,
+            Err(mut p) => {
+                p.errors.extend(errors);
+                return Err(p);
+            }
+        };
+        walk.errors = errors;
+        for c in comments {
+            walk.comment(c);
+        }
+        Ok(walk)
+    }
+
     /// Whether a move could not be played (the later ones are skipped).
     pub fn broken(&self) -> bool {
         self.broken
