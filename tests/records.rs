@@ -329,7 +329,9 @@ fn game_report_of_the_fixture_game() {
     assert_eq!(totals[0][1]["moves"], record.moves.len().div_ceil(2));
     let annotated = records::read_path(&kif, None).unwrap().whole().unwrap();
     assert_eq!(annotated.tokens(), record.tokens());
-    assert!(annotated.moves.iter().filter(|m| m.comment.as_deref().is_some_and(|c| c.starts_with("eval "))).count() > 60);
+    assert!(
+        annotated.moves.iter().filter(|m| m.comment.as_deref().is_some_and(|c| c.starts_with("eval "))).count() > 60
+    );
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{svg}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -130,7 +130,12 @@ impl Walk {
 
     /// A walk once the headers are read: their `errors` kept, the game's `comments` (the
     /// lines before the first move) attached; on error the errors so far and why.
-    pub fn after_headers(record: Record, line: usize, errors: Vec<LineError>, comments: &[&str]) -> Result<Walk, Parsed> {
+    pub fn after_headers(
+        record: Record,
+        line: usize,
+        errors: Vec<LineError>,
+        comments: &[&str],
+    ) -> Result<Walk, Parsed> {
         let mut walk = match Walk::new(record, line) {
             Ok(w) => w,
             Err(mut p) => {

@@ -196,6 +196,8 @@ pub fn pawns(s: JsonScore) -> String {
 pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
     let pgn = Format::natural(record.variant) == Format::Pgn;
     let mut out = record.clone();
+    // The position before each move, for the best move's SAN in PGN.
+    let mut pos = records::position(record.variant, record.start.as_deref()).ok();
     for (m, r) in out.moves.iter_mut().zip(moves) {
         let mut words = Vec::new();
         match (r.after, pgn) {
@@ -208,8 +210,15 @@ pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
         }
         if let (Some(b), Some(e)) = (&r.best, r.best_eval) {
             if *b != r.r#move {
-                words.push(format!("best {b} ({})", pawns(e)));
+                let shown = match &pos {
+                    Some(p) if pgn => records::pgn::san(p.as_ref(), b),
+                    _ => b.clone(),
+                };
+                words.push(format!("best {shown} ({})", pawns(e)));
             }
+        }
+        if let Some(p) = pos.as_mut() {
+            let _ = p.play(&m.usi);
         }
         if !words.is_empty() {
             m.comment = Some(words.join(" "));
