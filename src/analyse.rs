@@ -51,6 +51,17 @@ pub struct Args {
     /// Search threads (the engine's `Threads` option; 1 to 256).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     pub threads: Option<u64>,
+    /// A game record (KIF, CSA, PGN, RokuRokuGUI's, koma's: protocol/records.md) to report
+    /// on move by move instead of positions.
+    #[arg(long, value_name = "FILE", conflicts_with = "files")]
+    pub game: Option<PathBuf>,
+    /// With --game: write the record annotated with the report here, in the game's
+    /// natural format (KIF, PGN, koma's).
+    #[arg(long, value_name = "OUT", requires = "game")]
+    pub annotated: Option<PathBuf>,
+    /// With --game: write the evaluation graph here as an SVG image.
+    #[arg(long, value_name = "OUT", requires = "game")]
+    pub svg: Option<PathBuf>,
     /// Files of positions; stdin when there are none (or for `-`).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -11,8 +11,10 @@
 //! - [`options`]: the option table; [`engine`]: the protocol-free engine (typed commands
 //!   in, typed events out), its game session and job threads;
 //! - [`protocol`]: the USI, UCI and CECP dialects over the engine, and the line loop;
-//! - [`transcript`]: record and replay sessions; [`analyse`]: `koma analyse`, positions
-//!   in, JSON lines out; [`tune`]: the evaluation tuner's shared parts;
+//! - [`transcript`]: record and replay sessions; [`records`]: game records (KIF, CSA,
+//!   PGN, RokuRokuGUI's, koma's) in and out; [`analyse`]: `koma analyse`, positions in,
+//!   JSON lines out; [`tune`]: the evaluation tuner's shared parts;
+//! - [`report`]: `koma analyse --game`, a recorded game's report move by move;
 //! - [`solve`]: the exact solver and `koma solve` (Number Shogi), over the game layer,
 //!   reading lines as `analyse` does;
 //! - [`train`]: `koma nnue-data` and `koma nnue-train`, the data and the training of
@@ -28,7 +30,9 @@ pub mod jsonl;
 pub mod options;
 pub mod perft;
 pub mod protocol;
+pub mod records;
 pub mod referee;
+pub mod report;
 pub mod search;
 pub mod serve;
 pub mod solve;

@@ -17,6 +17,7 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma                                  play through a GUI, or type USI commands
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
+  koma analyse --game GAME.kif          a game report: every move marked (protocol/records.md)
   koma nnue-data / koma nnue-train      a game's network: data, training (tools/NNUE.md)
   koma serve --open                     play every game in a browser
 
@@ -83,6 +84,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some(Tool::Analyse(a)) if a.game.is_some() => koma::report::main(a),
         Some(Tool::Analyse(a)) => koma::analyse::main(a),
         Some(Tool::Solve(a)) => koma::solve::cli::main(a),
         Some(Tool::NnueData(a)) => koma::train::data_main(a),

@@ -61,7 +61,7 @@ fn letter(c: Color) -> &'static str {
 
 /// Splits an SFEN hand field into sente's (uppercase) and gote's (lowercase) pieces,
 /// counts kept before their letter.
-fn hands(field: &str) -> Hands {
+pub fn hands(field: &str) -> Hands {
     let (mut b, mut w, mut count) = (String::new(), String::new(), String::new());
     for ch in field.chars() {
         if ch.is_ascii_digit() {

@@ -16,9 +16,9 @@ const LAYERS: &[&[&str]] = &[
     &["options"],
     &["engine"],
     &["protocol"],
-    &["transcript", "jsonl"],
+    &["transcript", "jsonl", "records"],
     &["analyse"],
-    &["solve"],
+    &["solve", "report"],
     &["train", "serve"],
 ];
 

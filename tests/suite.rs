@@ -30,6 +30,7 @@ mod numbershogi_rules;
 mod numbershogi_solve;
 mod protocol;
 mod readme;
+mod records;
 mod reference_crosscheck;
 mod scripting;
 mod search_sanity;

@@ -1,0 +1,544 @@
+//! KIF (Kakinoki's Japanese record) for 66 shogi and Number Shogi.
+//!
+//! As lishogi writes minishogi: the board's size follows the game, a square is its file
+//! as a full-width digit and its rank as a kanji numeral (`３五`, rank a = 一), the
+//! `(from)` square two ASCII digits (`(35)`); `手合割` names the game (`66将棋`,
+//! `数字将棋`, koma's choice, as lishogi's `5五将棋`), and a start position other than the
+//! game's own is a 局面 diagram of the board's width. Number Shogi's pieces 1 to 6 are
+//! the kanji numerals 一 to 六, turned over 壱 弐 参 肆 伍 陸 (one character each, also in
+//! diagrams). Times are read and skipped; none are written. Variations (`変化：`) are not
+//! read.
+
+use crate::game::Color;
+
+use super::walk::{grid, position, replay, Walk};
+use super::{Ending, LineError, Parsed, Record};
+
+/// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
+struct Names {
+    variant: &'static str,
+    handicap: &'static str,
+    pieces: &'static [(&'static str, &'static str, &'static str)],
+    /// Other spellings read: the name, the SFEN text.
+    aliases: &'static [(&'static str, &'static str)],
+}
+
+const GAMES: [Names; 2] = [
+    Names {
+        variant: "shogi66",
+        handicap: "66将棋",
+        pieces: &[
+            ("K", "玉", "玉"),
+            ("R", "飛", "飛"),
+            ("B", "角", "角"),
+            ("G", "金", "金"),
+            ("S", "銀", "銀"),
+            ("N", "桂", "桂"),
+            ("L", "香", "香"),
+            ("P", "歩", "歩"),
+            ("+R", "龍", "龍"),
+            ("+B", "馬", "馬"),
+            ("+S", "成銀", "全"),
+            ("+N", "成桂", "圭"),
+            ("+L", "成香", "杏"),
+            ("+P", "と", "と"),
+        ],
+        aliases: &[("王", "K"), ("竜", "+R"), ("全", "+S"), ("圭", "+N"), ("杏", "+L")],
+    },
+    Names {
+        variant: "numbershogi",
+        handicap: "数字将棋",
+        pieces: &[
+            ("A", "一", "一"),
+            ("B", "二", "二"),
+            ("C", "三", "三"),
+            ("D", "四", "四"),
+            ("E", "五", "五"),
+            ("F", "六", "六"),
+            ("+A", "壱", "壱"),
+            ("+B", "弐", "弐"),
+            ("+C", "参", "参"),
+            ("+D", "肆", "肆"),
+            ("+E", "伍", "伍"),
+            ("+F", "陸", "陸"),
+        ],
+        aliases: &[],
+    },
+];
+
+const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+const NUMERALS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+const SIDES: [&str; 2] = ["先手", "後手"];
+
+pub fn supports(variant: &str) -> bool {
+    GAMES.iter().any(|g| g.variant == variant)
+}
+
+fn names(variant: &str) -> &'static Names {
+    GAMES.iter().find(|g| g.variant == variant).expect("a KIF game")
+}
+
+impl Names {
+    /// The SFEN text (uppercase) of a piece name at the start of `s`, the longest first.
+    fn piece_at<'a>(&self, s: &'a str) -> Option<(&'static str, &'a str)> {
+        let all = self.pieces.iter().map(|(l, n, _)| (*n, *l)).chain(self.aliases.iter().copied());
+        all.filter(|(n, _)| s.starts_with(n)).max_by_key(|(n, _)| n.len()).map(|(n, l)| (l, &s[n.len()..]))
+    }
+    fn name(&self, letter: &str) -> &'static str {
+        self.pieces.iter().find(|(l, ..)| *l == letter).map_or("?", |p| p.1)
+    }
+    fn glyph(&self, letter: &str) -> &'static str {
+        self.pieces.iter().find(|(l, ..)| *l == letter).map_or("?", |p| p.2)
+    }
+}
+
+/// A kanji number 1..=99 (`十八`).
+fn kanji(n: usize) -> String {
+    match n {
+        0..=9 => NUMERALS[n].to_string(),
+        _ => format!("{}十{}", if n / 10 > 1 { NUMERALS[n / 10] } else { "" }, NUMERALS[n % 10]),
+    }
+}
+
+fn from_kanji(s: &str) -> Option<usize> {
+    let digit = |c: char| NUMERALS.iter().position(|n| n.starts_with(c) && !n.is_empty());
+    match s.split_once('十') {
+        None => s.chars().try_fold(0, |acc, c| digit(c).map(|d| acc * 10 + d)),
+        Some((tens, ones)) => {
+            let t = if tens.is_empty() { 1 } else { from_kanji(tens)? };
+            let o = if ones.is_empty() { 0 } else { from_kanji(ones)? };
+            Some(t * 10 + o)
+        }
+    }
+}
+
+/// `３五` for USI `3e`.
+fn square_name(usi: &str) -> String {
+    let b = usi.as_bytes();
+    format!("{}{}", FILES[(b[0] - b'1') as usize], NUMERALS[(b[1] - b'a' + 1) as usize])
+}
+
+/// The USI square of `３五` at the start of `s`, and the rest.
+fn read_square(s: &str) -> Option<(String, &str)> {
+    let mut chars = s.chars();
+    let first = chars.next()?;
+    let file = FILES.iter().position(|&f| f == first)?;
+    let rank_char = chars.next()?;
+    let rank = NUMERALS.iter().position(|n| n.starts_with(rank_char) && !n.is_empty())?;
+    Some((format!("{}{}", file + 1, (b'a' + rank as u8 - 1) as char), chars.as_str()))
+}
+
+/// The result words written after the last move (the side to move's view) and read.
+fn result_word(e: &Ending, to_move: Color) -> Option<&'static str> {
+    let mover_wins = e.winner == Some(to_move);
+    Some(match e.rule.as_deref()? {
+        "checkmate" | "no legal move" => "詰み",
+        "repetition" => "千日手",
+        "impasse" => "持将棋",
+        "resignation" => "投了",
+        "time" => "切れ負け",
+        "perpetual check" if mover_wins => "反則勝ち",
+        "perpetual check" => "反則負け",
+        _ => return None,
+    })
+}
+
+fn ending_of(word: &str, to_move: Color) -> Option<Option<Ending>> {
+    let (win, lose, draw) = (Some(to_move), Some(to_move.flip()), None);
+    let (winner, rule) = match word {
+        "詰み" => (lose, "checkmate"),
+        "千日手" => (draw, "repetition"),
+        "持将棋" => (draw, "impasse"),
+        "投了" => (lose, "resignation"),
+        "切れ負け" | "時間切れ" => (lose, "time"),
+        "反則勝ち" => (win, "perpetual check"),
+        "反則負け" => (lose, "perpetual check"),
+        "中断" => return Some(None),
+        _ => return None,
+    };
+    Some(Some(Ending { winner, rule: Some(rule.into()) }))
+}
+
+const HEADERS: [(&str, &str); 5] =
+    [("開始日時", "date"), ("先手", "sente"), ("後手", "gote"), ("棋戦", "event"), ("場所", "site")];
+
+pub fn write(r: &Record) -> Result<String, String> {
+    let g = names(r.variant);
+    let mut out = String::new();
+    for (k, v) in &r.headers {
+        if k != "comment" {
+            let key = HEADERS.iter().find(|(_, o)| o == k).map_or(k.as_str(), |(j, _)| j);
+            out.push_str(&format!("{key}：{v}\n"));
+        }
+    }
+    out.push_str(&format!("手合割：{}\n", g.handicap));
+    if let Some(s) = &r.start {
+        diagram(&mut out, g, &position(r.variant, Some(s))?.sfen());
+    }
+    if let Some(c) = r.header("comment") {
+        comment_lines(&mut out, c);
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    let mut last_to = None;
+    let mut count = 0;
+    replay(r, |i, pos, m| {
+        let text = move_text(g, pos.sfen().as_str(), &pos.legal(), &m.usi, last_to.as_deref());
+        let plain = m.usi.trim_end_matches('+');
+        last_to = Some(plain[plain.len() - 2..].to_string());
+        out.push_str(&format!("{:>4} {text}\n", i + 1));
+        if let Some(c) = &m.comment {
+            comment_lines(&mut out, c);
+        }
+        count = i + 1;
+    })?;
+    if let Some(e) = &r.result {
+        let mut end = position(r.variant, r.start.as_deref())?;
+        for m in &r.moves {
+            end.play(&m.usi)?;
+        }
+        if let Some(word) = result_word(e, end.side_to_move()) {
+            out.push_str(&format!("{:>4} {word}\n", count + 1));
+        }
+        let summary = match e.winner {
+            Some(c) => format!("{}の勝ち", SIDES[c.index()]),
+            None if e.rule.as_deref() == Some("repetition") => "千日手".into(),
+            None => "引き分け".into(),
+        };
+        out.push_str(&format!("まで{count}手で{summary}\n"));
+    }
+    Ok(out)
+}
+
+fn comment_lines(out: &mut String, text: &str) {
+    for l in text.split('\n') {
+        out.push_str(&format!("*{l}\n"));
+    }
+}
+
+/// `７六歩(77)`, `同　歩(56)`, `５五角打`, `２二角成(88)`.
+fn move_text(g: &Names, sfen: &str, legal: &[String], usi: &str, last_to: Option<&str>) -> String {
+    if let Some((letter, to)) = usi.split_once('*') {
+        return format!("{}{}打", square_name(to), g.name(letter));
+    }
+    let promote = usi.ends_with('+');
+    let (from, to) = usi.trim_end_matches('+').split_at(usi.trim_end_matches('+').len() - 2);
+    let board = grid(sfen);
+    let fb = from.as_bytes();
+    let file: usize = from[..from.len() - 1].parse().unwrap_or(1);
+    let (row, col) = ((fb[fb.len() - 1] - b'a') as usize, board.first().map_or(0, |r| r.len()).saturating_sub(file));
+    let piece = board.get(row).and_then(|r| r.get(col)).cloned().flatten().unwrap_or_default().to_ascii_uppercase();
+    let at = if last_to == Some(to) { "同　".to_string() } else { square_name(to) };
+    let suffix = if promote {
+        "成"
+    } else if legal.iter().any(|m| *m == format!("{usi}+")) {
+        "不成"
+    } else {
+        ""
+    };
+    format!("{at}{}{suffix}({file}{})", g.name(&piece), row + 1)
+}
+
+/// A 局面 diagram: gote's hand, the board, sente's hand, whose turn, the ply.
+fn diagram(out: &mut String, g: &Names, sfen: &str) {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let board = grid(sfen);
+    let width = board.first().map_or(0, Vec::len);
+    let hands = crate::state::hands(fields.get(2).copied().unwrap_or("-"));
+    let hand_line = |h: &str| {
+        let mut s = String::new();
+        let mut count = String::new();
+        for ch in h.chars() {
+            if ch.is_ascii_digit() {
+                count.push(ch);
+            } else if ch != '-' {
+                let n: usize = count.parse().unwrap_or(1);
+                count.clear();
+                s.push_str(g.name(&ch.to_ascii_uppercase().to_string()));
+                if n > 1 {
+                    s.push_str(&kanji(n));
+                }
+                s.push('　');
+            }
+        }
+        if s.is_empty() {
+            "なし".to_string()
+        } else {
+            s
+        }
+    };
+    out.push_str(&format!("後手の持駒：{}\n", hand_line(&hands.w)));
+    let files: Vec<String> = (1..=width).rev().map(|f| FILES[f - 1].to_string()).collect();
+    out.push_str(&format!("  {}\n", files.join(" ")));
+    let frame = format!("+{}+\n", "-".repeat(3 * width));
+    out.push_str(&frame);
+    for (r, row) in board.iter().enumerate() {
+        out.push('|');
+        for cell in row {
+            match cell {
+                None => out.push_str(" ・"),
+                Some(p) => {
+                    let gote = p.chars().any(|c| c.is_ascii_lowercase());
+                    out.push(if gote { 'v' } else { ' ' });
+                    out.push_str(g.glyph(&p.to_ascii_uppercase()));
+                }
+            }
+        }
+        out.push_str(&format!("|{}\n", NUMERALS[r + 1]));
+    }
+    out.push_str(&frame);
+    out.push_str(&format!("先手の持駒：{}\n", hand_line(&hands.b)));
+    if fields.get(1) == Some(&"w") {
+        out.push_str("後手番\n");
+    }
+    let ply: usize = fields.get(3).and_then(|p| p.parse().ok()).unwrap_or(1);
+    if ply != 1 {
+        out.push_str(&format!("手数＝{}\n", ply - 1));
+    }
+}
+
+/// A diagram being read.
+#[derive(Default)]
+struct Diagram {
+    rows: Vec<String>,
+    hands: [String; 2],
+    gote_to_move: bool,
+    ply: usize,
+    seen: bool,
+}
+
+impl Diagram {
+    /// Reads a diagram line; false if it is not one.
+    fn line(&mut self, g: &Names, line: &str) -> Result<bool, String> {
+        let hand = |s: &str, upper: bool| -> Result<String, String> {
+            let mut out = String::new();
+            for word in s.split(['　', ' ']).filter(|w| !w.is_empty() && *w != "なし") {
+                let (letter, count) = g.piece_at(word).ok_or_else(|| format!("'{word}' is not a piece in hand"))?;
+                let n = if count.is_empty() { 1 } else { from_kanji(count).ok_or(format!("bad count in '{word}'"))? };
+                let l = if upper { letter.to_string() } else { letter.to_ascii_lowercase() };
+                out.push_str(&if n > 1 { format!("{n}{l}") } else { l });
+            }
+            Ok(out)
+        };
+        if let Some(h) = line.strip_prefix("後手の持駒：").or_else(|| line.strip_prefix("上手の持駒：")) {
+            self.hands[1] = hand(h, false)?;
+        } else if let Some(h) = line.strip_prefix("先手の持駒：").or_else(|| line.strip_prefix("下手の持駒："))
+        {
+            self.hands[0] = hand(h, true)?;
+        } else if line == "後手番" || line == "上手番" {
+            self.gote_to_move = true;
+        } else if line == "先手番" || line == "下手番" {
+        } else if let Some(n) = line.strip_prefix("手数＝") {
+            let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+            self.ply = digits.parse().map_err(|_| format!("'{line}': no ply number"))?;
+        } else if line.starts_with('+') || line.starts_with("  ") && line.trim().starts_with(FILES) {
+        } else if let Some(body) = line.strip_prefix('|') {
+            let cells = body.split('|').next().unwrap_or("");
+            let (mut row, mut empty) = (String::new(), 0);
+            let mut chars = cells.chars();
+            while let Some(side) = chars.next() {
+                let rest = chars.as_str();
+                if rest.starts_with('・') {
+                    empty += 1;
+                    chars.next();
+                    continue;
+                }
+                if empty > 0 {
+                    row.push_str(&std::mem::take(&mut empty).to_string());
+                }
+                let (letter, after) = g.piece_at(rest).ok_or_else(|| format!("'{rest}' is not a piece"))?;
+                row.push_str(&if side == 'v' { letter.to_ascii_lowercase() } else { letter.to_string() });
+                chars = after.chars();
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            self.rows.push(row);
+        } else {
+            return Ok(false);
+        }
+        self.seen = true;
+        Ok(true)
+    }
+
+    fn sfen(&self) -> String {
+        let hand = format!("{}{}", self.hands[0], self.hands[1]);
+        format!(
+            "{} {} {} {}",
+            self.rows.join("/"),
+            if self.gote_to_move { "w" } else { "b" },
+            if hand.is_empty() { "-" } else { &hand },
+            self.ply + 1
+        )
+    }
+}
+
+pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
+    let mut head: Vec<(usize, &str)> = Vec::new();
+    let mut body: Vec<(usize, &str)> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches(['\r', ' ']);
+        if line.starts_with("変化：") {
+            break;
+        }
+        let is_move = line.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        if is_move || !body.is_empty() || line.starts_with("手数----") || line.starts_with("まで") {
+            body.push((i + 1, line));
+        } else {
+            head.push((i + 1, line));
+        }
+    }
+    let mut errors = Vec::new();
+    let handicap = head.iter().find_map(|(n, l)| l.strip_prefix("手合割：").map(|h| (*n, h.trim())));
+    let g = match handicap.and_then(|(_, h)| GAMES.iter().find(|g| g.handicap == h)) {
+        Some(g) => g,
+        None => {
+            if let Some((n, h)) = handicap {
+                errors.push(LineError::new(n, format!("手合割 '{h}' is not 66将棋 or 数字将棋")));
+            }
+            names(variant.filter(|v| supports(v)).unwrap_or(GAMES[0].variant))
+        }
+    };
+    let mut record = Record::new(g.variant);
+    let mut diagram = Diagram::default();
+    let mut comments = Vec::new();
+    for &(n, line) in &head {
+        if line.is_empty() || line.starts_with('#') || line.starts_with('&') || line.starts_with("手合割：") {
+            continue;
+        }
+        if let Some(c) = line.strip_prefix('*') {
+            comments.push(c);
+            continue;
+        }
+        match diagram.line(g, line) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e) => {
+                errors.push(LineError::new(n, e));
+                continue;
+            }
+        }
+        match line.split_once('：').or_else(|| line.split_once(':')) {
+            Some((k, v)) => {
+                let key = HEADERS.iter().find(|(j, _)| *j == k).map_or(k, |(_, o)| o);
+                record.headers.push((key.to_string(), v.to_string()));
+            }
+            None => errors.push(LineError::new(n, format!("'{line}' is not a header 'key：value'"))),
+        }
+    }
+    if diagram.seen {
+        record.start = Some(diagram.sfen());
+    }
+    let mut walk = match Walk::after_headers(record, head.last().map_or(1, |h| h.0), errors, &comments) {
+        Ok(w) => w,
+        Err(p) => return p,
+    };
+    let stated = read_moves(&mut walk, g, &body);
+    walk.finish(stated)
+}
+
+/// The move lines, comments and the result; the result stated, with its line.
+fn read_moves(walk: &mut Walk, g: &Names, body: &[(usize, &str)]) -> Option<(Ending, usize)> {
+    let mut last_to: Option<String> = None;
+    let mut stated = None;
+    for &(n, line) in body {
+        if let Some(c) = line.strip_prefix('*') {
+            walk.comment(c);
+            continue;
+        }
+        if let Some(summary) = line.strip_prefix("まで") {
+            if stated.is_none() {
+                stated = summary_ending(summary).map(|e| (e, n));
+            }
+            continue;
+        }
+        let trimmed = line.trim_start();
+        let Some(rest) = trimmed.strip_prefix(|c: char| c.is_ascii_digit()) else { continue };
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+        let text = rest.split(' ').next().unwrap_or("");
+        if walk.broken() {
+            continue;
+        }
+        if let Some(e) = ending_of(text, walk.pos.side_to_move()) {
+            stated = e.map(|e| (e, n));
+            continue;
+        }
+        match read_move(g, walk, text, last_to.as_deref()) {
+            Ok((usi, to)) => {
+                walk.push(&usi, n);
+                last_to = Some(to);
+            }
+            Err(e) => walk.fail(n, e),
+        }
+    }
+    stated
+}
+
+/// `まで64手で先手の勝ち` (after `まで`).
+fn summary_ending(s: &str) -> Option<Ending> {
+    let side = |w: &str| w.contains("先手") || w.contains("下手");
+    if s.contains("千日手") {
+        Some(Ending { winner: None, rule: Some("repetition".into()) })
+    } else if s.contains("持将棋") || s.contains("引き分け") {
+        Some(Ending { winner: None, rule: None })
+    } else if s.contains("勝ち") || s.contains("負け") {
+        let first = side(s) == s.contains("勝ち");
+        Some(Ending { winner: Some(if first { Color::Sente } else { Color::Gote }), rule: None })
+    } else {
+        None
+    }
+}
+
+/// A KIF move as a USI token, and its destination.
+fn read_move(g: &Names, walk: &Walk, text: &str, last_to: Option<&str>) -> Result<(String, String), String> {
+    let (to, rest) = match text.strip_prefix('同') {
+        Some(r) => (last_to.ok_or("'同' with no move before it")?.to_string(), r.trim_start_matches(['　', ' '])),
+        None => read_square(text).ok_or_else(|| format!("'{text}' does not start with a square like ３五"))?,
+    };
+    let (letter, rest) = g.piece_at(rest).ok_or_else(|| format!("'{text}': no piece name after the square"))?;
+    let (promote, rest) = match rest.strip_prefix("不成") {
+        Some(r) => (false, r),
+        None => match rest.strip_prefix('成') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        },
+    };
+    let (dropped, rest) = match rest.strip_prefix('打') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    if rest.is_empty() || dropped {
+        if !rest.is_empty() || promote {
+            return Err(format!("'{text}': a drop has no '(from)' square and does not promote"));
+        }
+        return Ok((format!("{letter}*{to}"), to));
+    }
+    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).filter(|f| f.len() == 2);
+    let from = from.and_then(|f| {
+        let b = f.as_bytes();
+        (b[0].is_ascii_digit() && (b'1'..=b'9').contains(&b[1]))
+            .then(|| format!("{}{}", b[0] as char, (b[1] - b'1' + b'a') as char))
+    });
+    let from = from.ok_or_else(|| format!("'{text}': expected the '(from)' square as two digits, like (77)"))?;
+    let board = grid(&walk.pos.sfen());
+    let fb = from.as_bytes();
+    let col = board.first().map_or(0, Vec::len).checked_sub((fb[0] - b'0') as usize);
+    let there = col.and_then(|c| board.get((fb[1] - b'a') as usize)?.get(c).cloned().flatten());
+    if there.as_deref().map(str::to_ascii_uppercase).as_deref() != Some(letter) {
+        return Err(format!("'{text}': there is no {} on {from}", g.name(letter)));
+    }
+    Ok((format!("{from}{to}{}", if promote { "+" } else { "" }), to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kanji_numbers() {
+        for n in 1..40 {
+            assert_eq!(from_kanji(&kanji(n)), Some(n), "{n} {}", kanji(n));
+        }
+        assert_eq!(square_name("3e"), "３五");
+        assert_eq!(read_square("３五歩").unwrap(), ("3e".to_string(), "歩"));
+    }
+}

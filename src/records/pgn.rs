@@ -1,0 +1,339 @@
+//! PGN for Kokesu, in SAN as Fairy-Stockfish writes it (tests/records.rs checks every
+//! move of 1,000 random games against pyffish).
+//!
+//! Sente (red, uppercase) is PGN's White. `[Variant "Kokesu"]` names the game; a start
+//! position other than the standard one is `[SetUp "1"]` and `[FEN "..."]`, the FEN's
+//! board the SFEN's, `w` for sente to move, no castling or en passant, the ply from the
+//! move number. `[Termination "..."]` carries the rule that ended the game. Comments are
+//! `{...}` after a move; `;` comments, NAGs and variations are read and skipped.
+
+use crate::game::Color;
+use crate::games;
+use crate::protocol::notation::ChessGame;
+
+use super::walk::{grid, replay, Position, Walk};
+use super::{Ending, LineError, Parsed, Record};
+
+const VARIANT: &str = "kokesu";
+
+/// PGN tags and the record's header keys.
+const KEYS: [(&str, &str); 5] =
+    [("Event", "event"), ("Site", "site"), ("Date", "date"), ("White", "sente"), ("Black", "gote")];
+
+/// Tags that the record holds elsewhere.
+const STRUCTURAL: [&str; 5] = ["Variant", "SetUp", "FEN", "Result", "Termination"];
+
+fn chess() -> ChessGame {
+    games::descriptor(VARIANT).and_then(ChessGame::of).expect("kokesu has a chess notation")
+}
+
+/// The SAN of `usi`, a legal move of `pos`, with `+` or `#` when it checks or mates.
+pub fn san(pos: &dyn Position, usi: &str) -> String {
+    let mut out = san_bare(pos, usi, &pos.legal());
+    let mut after = pos.boxed();
+    if after.play(usi).is_ok() && after.in_check() {
+        out.push(if after.legal().is_empty() { '#' } else { '+' });
+    }
+    out
+}
+
+/// The SAN without a check mark, `legal` being the position's legal moves.
+fn san_bare(pos: &dyn Position, usi: &str, legal: &[String]) -> String {
+    let game = chess();
+    let board = grid(&pos.sfen());
+    let Ok(uci) = game.move_to_chess(usi) else { return usi.to_string() };
+    let (from, to, promo) = (&uci[0..2], &uci[2..4], &uci[4..]);
+    let at = |sq: &str| {
+        let b = sq.as_bytes();
+        let (col, row) = ((b[0] - b'a') as usize, game.ranks - (b[1] - b'0') as usize);
+        board.get(row).and_then(|r| r.get(col)).cloned().flatten()
+    };
+    let piece = at(from).map(|p| p.to_ascii_uppercase()).unwrap_or_default();
+    let capture = if at(to).is_some() { "x" } else { "" };
+    let promo = if promo.is_empty() { String::new() } else { format!("={}", promo.to_ascii_uppercase()) };
+    if piece == "P" {
+        let file = if capture.is_empty() { "" } else { &from[..1] };
+        return format!("{file}{capture}{to}{promo}");
+    }
+    // Other moves of a piece of the same kind to the same square.
+    let rivals: Vec<String> = legal
+        .iter()
+        .filter_map(|m| game.move_to_chess(m).ok())
+        .filter(|m| &m[2..4] == to && &m[0..2] != from)
+        .filter(|m| at(&m[0..2]).map(|p| p.to_ascii_uppercase()).as_deref() == Some(piece.as_str()))
+        .map(|m| m[0..2].to_string())
+        .collect();
+    let which = if rivals.is_empty() {
+        ""
+    } else if rivals.iter().all(|r| r[..1] != from[..1]) {
+        &from[..1]
+    } else if rivals.iter().all(|r| r[1..] != from[1..]) {
+        &from[1..]
+    } else {
+        from
+    };
+    format!("{piece}{which}{capture}{to}{promo}")
+}
+
+/// The legal move whose SAN is `text` (check marks and `!?` ignored; `x` and `=` optional).
+fn from_san(pos: &dyn Position, text: &str) -> Result<String, String> {
+    let bare = text.trim_end_matches(['+', '#', '!', '?']);
+    let loose = |s: &str| s.replace(['x', '='], "");
+    let legal = pos.legal();
+    let sans: Vec<(String, &String)> = legal.iter().map(|m| (san_bare(pos, m, &legal), m)).collect();
+    let found = sans.iter().find(|(s, _)| s == bare).or_else(|| sans.iter().find(|(s, _)| loose(s) == loose(bare)));
+    match found {
+        Some((_, m)) => Ok(m.to_string()),
+        None => Err(format!("'{text}' is not a legal move here")),
+    }
+}
+
+fn fen_of(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let ply: u32 = f.get(3).and_then(|p| p.parse().ok()).unwrap_or(1);
+    let side = if f.get(1) == Some(&"w") { "b" } else { "w" };
+    format!("{} {side} - - 0 {}", f.first().unwrap_or(&""), ply.div_ceil(2).max(1))
+}
+
+fn sfen_of(fen: &str) -> Result<String, String> {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let (board, side) = match f[..] {
+        [b, s, ..] => (b, s),
+        _ => return Err(format!("FEN '{fen}' has no side to move")),
+    };
+    let full: u32 = f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
+    let (side, ply) = match side {
+        "w" => ("b", 2 * full - 1),
+        "b" => ("w", 2 * full),
+        _ => return Err(format!("FEN side to move '{side}' is not w or b")),
+    };
+    Ok(format!("{board} {side} - {ply}"))
+}
+
+fn result_text(e: Option<&Ending>) -> &'static str {
+    match e.map(|e| e.winner) {
+        None => "*",
+        Some(Some(Color::Sente)) => "1-0",
+        Some(Some(Color::Gote)) => "0-1",
+        Some(None) => "1/2-1/2",
+    }
+}
+
+pub fn write(r: &Record) -> Result<String, String> {
+    let mut out = String::new();
+    let tag = |out: &mut String, k: &str, v: &str| {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")))
+    };
+    for (theirs, ours) in KEYS {
+        tag(&mut out, theirs, r.header(ours).unwrap_or("?"));
+    }
+    let result = result_text(r.result.as_ref());
+    tag(&mut out, "Result", result);
+    tag(&mut out, "Variant", "Kokesu");
+    if let Some(s) = &r.start {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &fen_of(s));
+    }
+    if let Some(rule) = r.result.as_ref().and_then(|e| e.rule.as_deref()) {
+        tag(&mut out, "Termination", rule);
+    }
+    for (k, v) in &r.headers {
+        if !KEYS.iter().any(|(_, o)| o == k) && k != "comment" {
+            tag(&mut out, k, v);
+        }
+    }
+    out.push('\n');
+    let mut words: Vec<String> = Vec::new();
+    if let Some(c) = r.header("comment") {
+        words.push(format!("{{{}}}", c.replace('}', ")")));
+    }
+    let mut need_number = true;
+    replay(r, |_, pos, m| {
+        let ply = pos.sfen().split_whitespace().nth(3).and_then(|p| p.parse::<u32>().ok()).unwrap_or(1);
+        let number = ply.div_ceil(2);
+        match pos.side_to_move() {
+            Color::Sente => words.push(format!("{number}.")),
+            Color::Gote if need_number => words.push(format!("{number}...")),
+            Color::Gote => {}
+        }
+        words.push(san(pos, &m.usi));
+        need_number = m.comment.is_some();
+        if let Some(c) = &m.comment {
+            words.push(format!("{{{}}}", c.replace('}', ")")));
+        }
+    })?;
+    words.push(result.to_string());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    Ok(out)
+}
+
+/// The movetext's pieces: SAN words, comments and the result, with their lines.
+enum Piece {
+    Word(String),
+    Comment(String),
+}
+
+fn movetext(text: &str, first_line: usize, errors: &mut Vec<LineError>) -> Vec<(Piece, usize)> {
+    let mut out = Vec::new();
+    let mut line = first_line;
+    let mut chars = text.chars().peekable();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '{' => {
+                let (mut body, start) = (String::new(), line);
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(ch) => {
+                            line += usize::from(ch == '\n');
+                            body.push(ch);
+                        }
+                        None => {
+                            errors.push(LineError::new(start, "a '{' comment is never closed"));
+                            break;
+                        }
+                    }
+                }
+                if depth == 0 {
+                    out.push((Piece::Comment(body), start));
+                }
+            }
+            ';' => while chars.next_if(|&ch| ch != '\n').is_some() {},
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() => {}
+            c => {
+                let mut word = c.to_string();
+                while let Some(ch) = chars.next_if(|&ch| !ch.is_whitespace() && !"{}();".contains(ch)) {
+                    word.push(ch);
+                }
+                if depth == 0 {
+                    out.push((Piece::Word(word), line));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One `[Key "Value"]` line.
+fn tag_line(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (key, rest) = inner.split_once(' ')?;
+    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((key.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")))
+}
+
+pub fn read(text: &str) -> Parsed {
+    let mut record = Record::new(VARIANT);
+    let mut errors = Vec::new();
+    let (mut result_tag, mut termination, mut body_at) = (None, None, text.len());
+    let mut offset = 0;
+    let mut body_line = 1;
+    for (i, raw) in text.split_inclusive('\n').enumerate() {
+        let line = raw.trim();
+        if line.starts_with('[') {
+            match tag_line(line) {
+                Some((k, v)) => match k.as_str() {
+                    "Variant" if !v.eq_ignore_ascii_case("kokesu") && !v.eq_ignore_ascii_case("kokesu-captured") => {
+                        errors.push(LineError::new(i + 1, format!("variant '{v}': this reader reads Kokesu games")))
+                    }
+                    "FEN" => match sfen_of(&v) {
+                        Ok(s) => record.start = Some(s),
+                        Err(e) => errors.push(LineError::new(i + 1, e)),
+                    },
+                    "Result" => result_tag = Some((v, i + 1)),
+                    "Termination" => termination = Some(v),
+                    k if STRUCTURAL.contains(&k) => {}
+                    k => {
+                        let ours = KEYS.iter().find(|(t, _)| *t == k).map_or(k, |(_, o)| o);
+                        if !(v == "?" && ours != k) {
+                            record.headers.push((ours.to_string(), v));
+                        }
+                    }
+                },
+                None => errors.push(LineError::new(i + 1, format!("'{line}' is not a tag [Key \"Value\"]"))),
+            }
+        } else if !line.is_empty() {
+            body_at = offset;
+            body_line = i + 1;
+            break;
+        }
+        offset += raw.len();
+    }
+    let mut walk = match Walk::after_headers(record, 0, errors, &[]) {
+        Ok(w) => w,
+        Err(p) => return p,
+    };
+    let pieces = movetext(&text[body_at.min(text.len())..], body_line, &mut walk.errors);
+    let mut stated = None;
+    for (piece, line) in pieces {
+        match piece {
+            Piece::Comment(c) => walk.comment(&c),
+            Piece::Word(w) => {
+                let rest = w.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&w.as_str()) {
+                    stated = ending(&w, termination.clone()).map(|e| (e, line));
+                } else if w.starts_with('$') || rest.is_empty() {
+                    // A NAG or a move number.
+                } else if !walk.broken() {
+                    match from_san(walk.pos.as_ref(), rest) {
+                        Ok(m) => walk.push(&m, line),
+                        Err(e) => walk.fail(line, e),
+                    }
+                }
+            }
+        }
+    }
+    if stated.is_none() {
+        if let Some((r, line)) = result_tag {
+            stated = ending(&r, termination).map(|e| (e, line));
+        }
+    }
+    walk.finish(stated)
+}
+
+fn ending(result: &str, rule: Option<String>) -> Option<Ending> {
+    let winner = match result {
+        "1-0" => Some(Color::Sente),
+        "0-1" => Some(Color::Gote),
+        "1/2-1/2" => None,
+        _ => return None,
+    };
+    Some(Ending { winner, rule })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::walk::position;
+
+    #[test]
+    fn san_of_captures_promotions_and_ambiguous_knights() {
+        let pos = position(VARIANT, Some("k7/4P3/8/8/8/8/8/4K3 b - 1")).unwrap();
+        // File 4 (chess e), rank b (chess 7).
+        assert_eq!(san(pos.as_ref(), "4b4aq"), "e8=Q+");
+        let pos = position(VARIANT, Some("k7/8/8/8/8/8/8/1N3N1K b - 1")).unwrap();
+        assert_eq!(san(pos.as_ref(), "7h5g"), "Nbd2");
+        assert_eq!(
+            fen_of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 4"),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 2"
+        );
+        assert_eq!(sfen_of("8/8/8/8/8/8/8/8 b - - 0 2").unwrap(), "8/8/8/8/8/8/8/8 w - 4");
+    }
+}

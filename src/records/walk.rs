@@ -1,0 +1,261 @@
+//! A game replayed as a record is read or written: the game's own rules and referee
+//! behind an object-safe face, and the record being built with its errors.
+
+use crate::game::{Color, Game, Notation, Strategy};
+use crate::games::{self, Visitor};
+use crate::referee::Referee;
+
+use super::{Ending, LineError, Parsed, Record, RecordMove};
+
+/// A position of some game, followed from a root: what the formats ask of it.
+pub trait Position: Send {
+    fn files(&self) -> usize;
+    fn ranks(&self) -> usize;
+    fn sfen(&self) -> String;
+    /// The legal move tokens.
+    fn legal(&self) -> Vec<String>;
+    /// Plays a token: an error if it is not a legal move here or the game is over.
+    fn play(&mut self, token: &str) -> Result<(), String>;
+    fn side_to_move(&self) -> Color;
+    fn in_check(&self) -> bool;
+    /// The referee's verdict if the game is over.
+    fn verdict(&self) -> Option<Ending>;
+    /// A copy to try a move on.
+    fn boxed(&self) -> Box<dyn Position>;
+}
+
+impl<G: Game> Position for Referee<G> {
+    fn files(&self) -> usize {
+        G::FILES
+    }
+    fn ranks(&self) -> usize {
+        G::RANKS
+    }
+    fn sfen(&self) -> String {
+        self.pos().to_sfen()
+    }
+    fn legal(&self) -> Vec<String> {
+        let mut list = Vec::new();
+        self.pos().legal_moves(&mut list);
+        list.iter().map(|&m| self.pos().format_move(m)).collect()
+    }
+    fn play(&mut self, token: &str) -> Result<(), String> {
+        if let Some(v) = self.verdict() {
+            return Err(format!("'{token}' cannot be played: the game is already over ({})", v.rule));
+        }
+        let mv = self.pos().parse_move(token).map_err(|e| e.to_string())?;
+        Referee::play(self, mv);
+        Ok(())
+    }
+    fn side_to_move(&self) -> Color {
+        self.pos().side_to_move()
+    }
+    fn in_check(&self) -> bool {
+        self.pos().in_check()
+    }
+    fn verdict(&self) -> Option<Ending> {
+        Referee::verdict(self).map(|v| Ending { winner: v.winner, rule: Some(v.rule.text().to_string()) })
+    }
+    fn boxed(&self) -> Box<dyn Position> {
+        Box::new(self.clone())
+    }
+}
+
+struct Root<'a>(Option<&'a str>);
+
+impl Visitor for Root<'_> {
+    type Output = Result<Box<dyn Position>, String>;
+    fn visit<G: Strategy + Notation>(self) -> Self::Output {
+        let rules = G::Rules::default();
+        let pos = match self.0 {
+            None => G::startpos(&rules),
+            Some(s) => G::from_sfen(s, &rules).map_err(|e| e.to_string())?,
+        };
+        Ok(Box::new(Referee::new(pos)))
+    }
+}
+
+/// The game `variant` at `start` (its start position for `None`), default rules.
+pub fn position(variant: &str, start: Option<&str>) -> Result<Box<dyn Position>, String> {
+    games::visit(variant, Root(start)).unwrap_or_else(|| Err(format!("no such variant '{variant}'")))
+}
+
+/// An SFEN's board as rows from the top, each from the highest file down: the piece text
+/// (`P`, `+p`) of each square, `None` when empty.
+pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
+    let board = sfen.split_whitespace().next().unwrap_or("");
+    board
+        .split('/')
+        .map(|row| {
+            let mut out = Vec::new();
+            let mut plus = false;
+            let mut digits = 0usize;
+            for ch in row.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    digits = digits * 10 + d as usize;
+                    continue;
+                }
+                out.extend(std::iter::repeat_n(None, std::mem::take(&mut digits)));
+                if ch == '+' {
+                    plus = true;
+                } else {
+                    out.push(Some(if std::mem::take(&mut plus) { format!("+{ch}") } else { ch.to_string() }));
+                }
+            }
+            out.extend(std::iter::repeat_n(None, digits));
+            out
+        })
+        .collect()
+}
+
+/// A record being read: the game replayed move by move. After a move that cannot be
+/// played the rest of the moves are skipped (one error says so); headers and comments
+/// are still read.
+pub struct Walk {
+    pub pos: Box<dyn Position>,
+    pub record: Record,
+    pub errors: Vec<LineError>,
+    broken: bool,
+}
+
+impl Walk {
+    /// A walk from `record`'s start position (its moves, if any, are dropped).
+    pub fn new(mut record: Record, line: usize) -> Result<Walk, Parsed> {
+        record.moves.clear();
+        match position(record.variant, record.start.as_deref()) {
+            Ok(pos) => Ok(Walk { pos, record, errors: Vec::new(), broken: false }),
+            Err(e) => Err(Parsed { record, errors: vec![LineError::new(line, e)] }),
+        }
+    }
+
+    /// A walk once the headers are read: their `errors` kept, the game's `comments` (the
+    /// lines before the first move) attached; on error the errors so far and why.
+    pub fn after_headers(
+        record: Record,
+        line: usize,
+        errors: Vec<LineError>,
+        comments: &[&str],
+    ) -> Result<Walk, Parsed> {
+        let mut walk = match Walk::new(record, line) {
+            Ok(w) => w,
+            Err(mut p) => {
+                p.errors.extend(errors);
+                return Err(p);
+            }
+        };
+        walk.errors = errors;
+        for c in comments {
+            walk.comment(c);
+        }
+        Ok(walk)
+    }
+
+    /// Whether a move could not be played (the later ones are skipped).
+    pub fn broken(&self) -> bool {
+        self.broken
+    }
+
+    pub fn error(&mut self, line: usize, reason: impl Into<String>) {
+        self.errors.push(LineError::new(line, reason));
+    }
+
+    /// An error on a move: the moves after it are skipped.
+    pub fn fail(&mut self, line: usize, reason: impl Into<String>) {
+        if !self.broken {
+            let n = self.record.moves.len() + 1;
+            self.error(line, format!("move {n}: {} (the moves after it are not read)", reason.into()));
+            self.broken = true;
+        }
+    }
+
+    /// Plays the next move, read on `line`.
+    pub fn push(&mut self, token: &str, line: usize) {
+        if self.broken {
+            return;
+        }
+        match self.pos.play(token) {
+            Ok(()) => self.record.moves.push(RecordMove { usi: token.to_string(), comment: None }),
+            Err(e) => self.fail(line, e),
+        }
+    }
+
+    /// A comment line: it belongs to the last move read, or before the first move to the
+    /// game (header `comment`).
+    pub fn comment(&mut self, text: &str) {
+        if self.broken {
+            return;
+        }
+        let slot = match self.record.moves.last_mut() {
+            Some(m) => &mut m.comment,
+            None => {
+                if let Some((_, c)) = self.record.headers.iter_mut().find(|(k, _)| k == "comment") {
+                    c.push('\n');
+                    c.push_str(text);
+                } else {
+                    self.record.headers.push(("comment".into(), text.into()));
+                }
+                return;
+            }
+        };
+        match slot {
+            Some(c) => {
+                c.push('\n');
+                c.push_str(text);
+            }
+            None => *slot = Some(text.to_string()),
+        }
+    }
+
+    /// The record read, its result settled: the referee's verdict when the final
+    /// position is over (a `stated` result that names another winner is an error on its
+    /// line), else what the record states.
+    pub fn finish(mut self, stated: Option<(Ending, usize)>) -> Parsed {
+        let verdict = if self.broken { None } else { self.pos.verdict() };
+        self.record.result = match (verdict, stated) {
+            (Some(v), Some((s, line))) if s.winner != v.winner => {
+                self.error(line, format!("the record says {}, but the game ended: {}", says(&s), says(&v)));
+                Some(v)
+            }
+            (Some(v), _) => Some(v),
+            (None, s) => s.map(|(e, _)| e),
+        };
+        self.errors.sort_by_key(|e| e.line);
+        Parsed { record: self.record, errors: self.errors }
+    }
+}
+
+fn says(e: &Ending) -> String {
+    let who = match e.winner {
+        Some(Color::Sente) => "a win for the first player",
+        Some(Color::Gote) => "a win for the second player",
+        None => "a draw",
+    };
+    match &e.rule {
+        Some(r) => format!("{who} ({r})"),
+        None => who.to_string(),
+    }
+}
+
+/// A record's game replayed for a writer: the position before each move is handed to
+/// `each` with the move's index.
+pub fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Position, &RecordMove)) -> Result<(), String> {
+    let mut pos = position(record.variant, record.start.as_deref())?;
+    for (i, m) in record.moves.iter().enumerate() {
+        each(i, pos.as_ref(), m);
+        pos.play(&m.usi).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_reads_promoted_pieces_and_gaps() {
+        let g = grid("1+p4/6/6/6/6/K5 b - 1");
+        assert_eq!(g.len(), 6);
+        assert_eq!(g[0], vec![None, Some("+p".into()), None, None, None, None]);
+        assert_eq!(g[5][0].as_deref(), Some("K"));
+    }
+}

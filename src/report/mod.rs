@@ -1,0 +1,291 @@
+//! `koma analyse --game FILE`: the game report. Every position of a recorded game is
+//! analysed as `koma analyse` analyses a position (the same engine, limits and options);
+//! each move gets the evaluation before and after it, koma's best move and its
+//! evaluation, the win probability it lost and a mark ([`marks`]); each side gets totals.
+//! Out: one JSON object a move and one of totals on stdout, and on request the record
+//! annotated in the game's natural format (`--annotated`) and an SVG graph (`--svg`).
+//! Positions of a game that the engine solves (Number Shogi after setup) get exact values
+//! from the shipped table or the solver, as `mate` scores (0 for a draw).
+
+pub mod marks;
+pub mod svg;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use crate::analyse::{Analyser, Analysis, Args, JsonScore};
+use crate::game::{Notation, Outcome, Strategy};
+use crate::games::{self, Visitor};
+use crate::records::{self, Format, Record};
+use crate::search::solve::{solve, Budget};
+use marks::{mark, negate, win_percent, Mark, Totals};
+
+/// The solver's budget for a position the table does not hold.
+const SOLVER_NODES: u64 = 200_000;
+
+/// One move of the report. Evaluations are the first player's view (`b`), as a graph
+/// shows them; `loss` is the mover's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveReport {
+    pub ply: usize,
+    /// `b` or `w`: who played it.
+    pub side: &'static str,
+    pub r#move: String,
+    /// The evaluation of the position before the move (the best move's).
+    pub before: Option<JsonScore>,
+    /// After the move; absent when the move ended the game (see `over`).
+    pub after: Option<JsonScore>,
+    /// koma's best move in the position before, and its evaluation.
+    pub best: Option<String>,
+    pub best_eval: Option<JsonScore>,
+    /// The first player's win probability (0 to 100) before and after.
+    pub win_before: f64,
+    pub win_after: f64,
+    /// Win probability the mover lost with this move, in points (never negative).
+    pub loss: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Mark>,
+    /// The values were proven (table or solver), not searched.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
+    /// How the game ended with this move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+}
+
+/// The last line: each side's totals.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub totals: [(&'static str, Totals); 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// What one position is worth to its side to move.
+#[derive(Clone, Debug, PartialEq)]
+struct Value {
+    score: Option<JsonScore>,
+    best: Option<String>,
+    /// Win probability for the side to move (0..100).
+    win: f64,
+    exact: bool,
+    /// `sente wins: checkmate` when the game is over here.
+    over: Option<String>,
+    /// The side to move, `b` or `w`.
+    side: &'static str,
+}
+
+struct Proven<'a>(&'a str);
+
+impl Visitor for Proven<'_> {
+    type Output = Option<(Outcome, u32)>;
+    fn visit<G: Strategy + Notation>(self) -> Self::Output {
+        if !G::SOLVE_FIRST {
+            return None;
+        }
+        let pos = G::from_sfen(self.0, &G::Rules::default()).ok()?;
+        if pos.in_placement() || pos.result().is_some() {
+            return None;
+        }
+        if let Some(Ok(k)) = pos.known() {
+            return Some((k.outcome, k.plies));
+        }
+        let s = solve(&pos, &Budget { max_nodes: Some(SOLVER_NODES), ..Budget::default() });
+        s.value.map(|v| (v.into(), s.plies))
+    }
+}
+
+fn value_of(a: &Analysis) -> Result<Value, String> {
+    if let Some(e) = &a.error {
+        return Err(e.clone());
+    }
+    let state = a.state.as_ref().ok_or("no position")?;
+    let side = state.side;
+    if let Some(r) = &state.result {
+        let win = match r.winner {
+            None => 50.0,
+            Some(w) if w == side => 100.0,
+            Some(_) => 0.0,
+        };
+        return Ok(Value { score: None, best: None, win, exact: true, over: Some(r.text.clone()), side });
+    }
+    let proven = games::visit(state.variant, Proven(&state.sfen)).flatten();
+    if let Some((outcome, plies)) = proven {
+        let n = plies as i32;
+        let (score, win) = match outcome {
+            Outcome::Win => (JsonScore::Mate(n), 100.0),
+            Outcome::Loss => (JsonScore::Mate(-n), 0.0),
+            Outcome::Draw => (JsonScore::Cp(0), 50.0),
+        };
+        return Ok(Value { score: Some(score), best: None, win, exact: true, over: None, side });
+    }
+    let score = a.score;
+    let win = score.map_or(50.0, win_percent);
+    Ok(Value { score, best: a.bestmove.clone().flatten(), win, exact: false, over: None, side })
+}
+
+/// The first player's view of a side-to-move score.
+fn first_view(score: Option<JsonScore>, side: &str) -> Option<JsonScore> {
+    if side == "b" {
+        score
+    } else {
+        score.map(negate)
+    }
+}
+
+/// The report of a record: one entry a move, and the totals.
+pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveReport>, Summary), String> {
+    let start = record.start.clone().unwrap_or_else(|| "startpos".into());
+    let tokens = record.tokens();
+    let mut values = Vec::with_capacity(tokens.len() + 1);
+    for n in 0..=tokens.len() {
+        let line = format!("{} {start} moves {}", record.variant, tokens[..n].join(" "));
+        let a = analyser.analyse(&line, &format!("ply {n}"));
+        let mut v = value_of(&a).map_err(|e| format!("position after {n} moves: {e}"))?;
+        if v.exact && v.over.is_none() && v.best.is_none() {
+            // A proven position: the search still names koma's move.
+            v.best = a.bestmove.clone().flatten();
+        }
+        values.push(v);
+    }
+    let mut totals = [("b", Totals::default()), ("w", Totals::default())];
+    let mut moves = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let (pre, post) = (&values[i], &values[i + 1]);
+        let mover_after = 100.0 - post.win;
+        let loss = (pre.win - mover_after).max(0.0);
+        let m = mark(loss);
+        let sente = |win_for_mover: f64| if pre.side == "b" { win_for_mover } else { 100.0 - win_for_mover };
+        totals[usize::from(pre.side == "w")].1.add(loss, m);
+        moves.push(MoveReport {
+            ply: i + 1,
+            side: pre.side,
+            r#move: token.clone(),
+            before: first_view(pre.score, pre.side),
+            after: first_view(post.score, post.side),
+            best: pre.best.clone(),
+            best_eval: first_view(pre.score, pre.side),
+            win_before: round(sente(pre.win)),
+            win_after: round(sente(mover_after)),
+            loss: round(loss),
+            mark: m,
+            exact: pre.exact && post.exact,
+            over: post.over.clone(),
+        });
+    }
+    let result = values.last().and_then(|v| v.over.clone());
+    Ok((moves, Summary { totals, result }))
+}
+
+fn round(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// A score as text: pawns with two decimals (`0.31`, `-1.20`) or `#3` / `#-3`.
+pub fn pawns(s: JsonScore) -> String {
+    match s {
+        JsonScore::Cp(cp) => format!("{:.2}", cp as f64 / 100.0),
+        JsonScore::Mate(n) => format!("#{n}"),
+    }
+}
+
+/// The record with each move's report as its comment (PGN: `[%eval]` first).
+pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
+    let pgn = Format::natural(record.variant) == Format::Pgn;
+    let mut out = record.clone();
+    // The position before each move, for the best move's SAN in PGN.
+    let mut pos = records::position(record.variant, record.start.as_deref()).ok();
+    for (m, r) in out.moves.iter_mut().zip(moves) {
+        let mut words = Vec::new();
+        match (r.after, pgn) {
+            (Some(a), true) => words.push(format!("[%eval {}]", pawns(a))),
+            (Some(a), false) => words.push(format!("eval {}", pawns(a))),
+            (None, _) => {}
+        }
+        if let Some(mk) = r.mark {
+            words.push(mk.name().to_string());
+        }
+        if let (Some(b), Some(e)) = (&r.best, r.best_eval) {
+            if *b != r.r#move {
+                let shown = match &pos {
+                    Some(p) if pgn => records::pgn::san(p.as_ref(), b),
+                    _ => b.clone(),
+                };
+                words.push(format!("best {shown} ({})", pawns(e)));
+            }
+        }
+        if let Some(p) = pos.as_mut() {
+            let _ = p.play(&m.usi);
+        }
+        if !words.is_empty() {
+            m.comment = Some(words.join(" "));
+        }
+    }
+    out
+}
+
+/// `koma analyse --game FILE`: 0 when the whole record was read and analysed, 1 when a
+/// part of it could not be read (the rest is analysed) or an output failed, 2 when
+/// nothing could be analysed.
+pub fn main(args: Args) -> ExitCode {
+    let Some(path) = args.game.clone() else { return ExitCode::from(2) };
+    let variant = args.variant.as_deref().and_then(|v| games::names().into_iter().find(|n| n.eq_ignore_ascii_case(v)));
+    let parsed = match records::read_path(&path, variant) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("koma analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut status = ExitCode::SUCCESS;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for e in &parsed.errors {
+        let at = format!("{}:{}", path.display(), e.line);
+        let _ = writeln!(out, "{}", serde_json::json!({ "at": at, "error": e.reason }));
+        status = ExitCode::FAILURE;
+    }
+    let mut analyser = match Analyser::new(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("koma analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (moves, summary) = match report(&mut analyser, &parsed.record) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("koma analyse: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    for m in &moves {
+        let _ = writeln!(out, "{}", serde_json::to_string(m).unwrap_or_default());
+    }
+    if writeln!(out, "{}", serde_json::to_string(&summary).unwrap_or_default()).is_err() {
+        return ExitCode::FAILURE;
+    }
+    if let Some(to) = &args.annotated {
+        let record = annotate(&parsed.record, &moves);
+        let text = records::write(Format::natural(record.variant), &record);
+        if let Err(e) = text.and_then(|t| save(to, &t)) {
+            eprintln!("koma analyse: --annotated {}: {e}", to.display());
+            status = ExitCode::FAILURE;
+        }
+    }
+    if let Some(to) = &args.svg {
+        let title = format!("{} evaluation graph", path.display());
+        if let Err(e) = save(to, &svg::graph(&moves, &title)) {
+            eprintln!("koma analyse: --svg {}: {e}", to.display());
+            status = ExitCode::FAILURE;
+        }
+    }
+    status
+}
+
+fn save(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| e.to_string())
+}
