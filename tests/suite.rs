@@ -28,6 +28,7 @@ mod numbershogi_play;
 mod numbershogi_rules;
 mod numbershogi_solve;
 mod protocol;
+mod python;
 mod readme;
 mod reference_crosscheck;
 mod scripting;
