@@ -198,6 +198,8 @@ impl Engine {
     fn collect(&self, py: Python<'_>) -> PyResult<Analysis> {
         let mut lines: BTreeMap<usize, Line> = BTreeMap::new();
         let (mut book, mut error, mut interrupted) = (false, None, None);
+        // The search thread had ended at the last quiet wait: its last events were sent.
+        let mut ended = false;
         loop {
             let got = py.detach(|| lock(&self.events).recv_timeout(SIGNAL_POLL));
             match got {
@@ -217,7 +219,12 @@ impl Engine {
                     return Ok(Analysis { bestmove: mv, ponder, book, lines: lines.into_values().collect() });
                 }
                 Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) if ended => {
+                    return Err(PyRuntimeError::new_err(
+                        error.unwrap_or("koma: the search ended without a move".into()),
+                    ))
+                }
+                Err(RecvTimeoutError::Timeout) => ended = !py.detach(|| lock(&self.core).is_searching()),
                 Err(RecvTimeoutError::Disconnected) => return Err(PyRuntimeError::new_err("koma: the engine is gone")),
             }
             if interrupted.is_none() {

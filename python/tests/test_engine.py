@@ -1,5 +1,6 @@
 """koma.Engine: searches on every game, typed results, MultiPV, searches from two Python
 threads at once, stop() and the GIL released while a search runs."""
+import _thread
 import threading
 import time
 
@@ -94,3 +95,16 @@ def test_the_gil_is_released_and_stop_ends_a_search():
         t.join(timeout=0.5)
     assert not t.is_alive()
     assert out["a"].bestmove in board.legal_moves()
+
+
+def test_ctrl_c_stops_perft_a_search_and_the_solver():
+    """A KeyboardInterrupt reaches the waiting thread, stops the work and is raised."""
+    for work in (lambda: koma.Board("kokesu").perft(9),
+                 lambda: koma.Engine("kokesu").analyse(koma.Board("kokesu"), movetime=600_000),
+                 lambda: koma.solve(koma.Board("numbershogi", sfen="cbf/ead/3/ABD/CFE b - 13"))):
+        timer = threading.Timer(0.5, _thread.interrupt_main)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            work()
+        assert time.monotonic() - started < 120

@@ -11,7 +11,10 @@ sf = pytest.importorskip("pyffish")
 import kokesu_pyffish  # noqa: E402
 import shogi66_pyffish  # noqa: E402
 
-GAMES = 6
+# pyffish takes about a millisecond a call (and 66 shogi's check of pawn-drop mates
+# several): a few games, each to its end or PLIES positions.
+GAMES = 3
+PLIES = 120
 
 
 def chess_to_usi(m, files=8):
@@ -23,7 +26,7 @@ def chess_to_usi(m, files=8):
 def play_out(board, rng, fsf_moves):
     """Random moves to the end, checking pyffish's moves at every position."""
     checked = 0
-    while not board.is_game_over() and len(board.move_stack) < 300:
+    while not board.is_game_over() and checked < PLIES:
         mine = board.legal_moves()
         assert sorted(fsf_moves(board.sfen())) == sorted(mine), board.sfen()
         checked += 1
