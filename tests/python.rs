@@ -32,7 +32,8 @@ fn newest_mtime(dir: &Path, newest: &mut SystemTime) {
     }
 }
 
-/// The installed extension module's file, checked to be newer than the Rust sources.
+/// The installed extension module's file, checked to be newer than the Rust sources and
+/// the stub.
 fn installed_extension(python: &Path) -> PathBuf {
     let out = Command::new(python)
         .args([
@@ -48,6 +49,8 @@ fn installed_extension(python: &Path) -> PathBuf {
     let mut newest = SystemTime::UNIX_EPOCH;
     newest_mtime(&root().join("src"), &mut newest);
     newest_mtime(&root().join("python/src"), &mut newest);
+    let stub = std::fs::metadata(root().join("python/koma.pyi")).and_then(|m| m.modified()).unwrap();
+    newest = newest.max(stub);
     assert!(built >= newest, "the koma module in .venv is older than the sources: run `{REINSTALL}`");
     path
 }

@@ -119,7 +119,7 @@ impl Board {
     }
 
     #[getter]
-    fn root_sfen(&self) -> &str {
+    fn root_sfen(&self) -> String {
         self.game.root_sfen()
     }
 

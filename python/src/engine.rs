@@ -320,7 +320,7 @@ impl Engine {
                 Engine::set(o.name, value)
             })
             .collect();
-        commands.push(Command::Position { sfen: Some(board.game.root_sfen().to_string()), moves: board.game.moves() });
+        commands.push(Command::Position { sfen: Some(board.game.root_sfen()), moves: board.game.moves() });
         commands.push(Engine::set("MultiPV", multipv));
         let _turn = self.busy.take(py);
         py.detach(|| self.run(commands)).map_err(PyValueError::new_err)?;

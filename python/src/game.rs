@@ -3,11 +3,12 @@
 //! that a move can be taken back. Every rule is the crate's; this file only dispatches.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 use koma::game::{Color, Game, MoveError, Notation, RuleError, SfenError, Strategy};
 use koma::games::{self, Visitor};
 use koma::perft;
-use koma::referee::Referee;
+use koma::referee::{Referee, Verdict};
 use koma::solve::{self, Budget, Exact};
 use koma::state::GameState;
 
@@ -21,7 +22,7 @@ pub enum NewError {
 pub trait Tracked: Send + Sync {
     fn variant(&self) -> &'static str;
     /// The root's SFEN (what the game started from), for the engine's `position`.
-    fn root_sfen(&self) -> &str;
+    fn root_sfen(&self) -> String;
     /// The moves played since the root, oldest first.
     fn moves(&self) -> Vec<String>;
     /// The rules switches that differ from the defaults, as given.
@@ -48,7 +49,10 @@ pub trait Tracked: Send + Sync {
 #[derive(Clone)]
 struct Followed<G: Game> {
     referee: Referee<G>,
-    root: String,
+    /// The referee's verdict on the current position, once asked (a push asks it, and
+    /// `legal_moves` before it).
+    verdict: OnceLock<Option<Verdict>>,
+    root: G,
     switches: Vec<(String, String)>,
     /// Each move played (its token as the game writes it) and the position it was played from.
     played: Vec<(String, G)>,
@@ -59,8 +63,8 @@ impl<G: Strategy> Tracked for Followed<G> {
         G::NAME
     }
 
-    fn root_sfen(&self) -> &str {
-        &self.root
+    fn root_sfen(&self) -> String {
+        self.root.to_sfen()
     }
 
     fn moves(&self) -> Vec<String> {
@@ -84,7 +88,7 @@ impl<G: Strategy> Tracked for Followed<G> {
     }
 
     fn is_over(&self) -> bool {
-        self.referee.verdict().is_some()
+        self.verdict.get_or_init(|| self.referee.verdict()).is_some()
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -108,6 +112,7 @@ impl<G: Strategy> Tracked for Followed<G> {
         }
         let before = self.referee.pos().clone();
         self.referee.play(mv);
+        self.verdict = OnceLock::new();
         self.played.push((before.format_move(mv), before));
         Ok(())
     }
@@ -115,6 +120,7 @@ impl<G: Strategy> Tracked for Followed<G> {
     fn pop(&mut self) -> Option<String> {
         let (token, before) = self.played.pop()?;
         self.referee.take_back(before);
+        self.verdict = OnceLock::new();
         Some(token)
     }
 
@@ -161,8 +167,9 @@ impl Visitor for NewGame<'_> {
             Some(s) => G::from_sfen(s, &rules).map_err(NewError::Sfen)?,
         };
         Ok(Box::new(Followed {
-            root: root.to_sfen(),
-            referee: Referee::new(root),
+            referee: Referee::new(root.clone()),
+            verdict: OnceLock::new(),
+            root,
             switches: self.switches.to_vec(),
             played: Vec::new(),
         }))
