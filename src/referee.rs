@@ -170,6 +170,17 @@ impl<G: Game> Referee<G> {
         self.history.push((self.pos.key(), self.pos.in_check()));
     }
 
+    /// Takes back the last move: `previous` is the position it was played from (positions
+    /// are small plain values, so a caller that takes moves back keeps them; the Python
+    /// binding's `Board.pop`). Does nothing at the root.
+    pub fn take_back(&mut self, previous: G) {
+        if self.history.len() > 1 {
+            self.history.pop();
+            debug_assert_eq!(self.history.last().map(|h| h.0), Some(previous.key()));
+            self.pos = previous;
+        }
+    }
+
     /// Changes the current position in a way that keeps its key and the game's history
     /// (how it is evaluated, [`crate::game::Strategy::set_eval_rules`]).
     pub fn change_pos_keeping_key(&mut self, change: impl FnOnce(&mut G)) {

@@ -4,6 +4,43 @@
 
 pub use crate::search::solve::*;
 
+use crate::game::Strategy;
+use crate::referee::Referee;
+
+/// What `koma solve` (and the Python binding's `koma.solve`) says of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// For the side to move; `None`: the budget ran out first.
+    pub value: Option<Value>,
+    /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw
+    /// or a finished game; `None` with no value.
+    pub plies: Option<u32>,
+    /// A move that keeps the value; `None` when the game is over or the value unknown.
+    pub bestmove: Option<String>,
+    pub nodes: u64,
+    pub ms: u64,
+}
+
+/// The exact value of the game followed by `game`: the referee's verdict if it is over,
+/// else the solver's within `budget`. The solver starts after the placement phase.
+pub fn solve_game<G: Strategy + PartialEq>(game: &Referee<G>, budget: &Budget) -> Result<Exact, String> {
+    if let Some(v) = game.verdict() {
+        return Ok(Exact { value: Some(v.outcome.into()), plies: Some(0), bestmove: None, nodes: 0, ms: 0 });
+    }
+    let pos = game.pos();
+    if pos.in_placement() {
+        return Err("the position is in the placement phase: the solver starts after setup".into());
+    }
+    let s = solve(pos, budget);
+    Ok(Exact {
+        value: s.value,
+        plies: s.value.map(|_| s.plies),
+        bestmove: s.bestmove.map(|m| pos.format_move(m)),
+        nodes: s.nodes,
+        ms: s.ms,
+    })
+}
+
 /// `koma solve`: options, line handling and output.
 pub mod cli {
     use std::path::PathBuf;
@@ -12,11 +49,11 @@ pub mod cli {
     use serde::Serialize;
 
     use crate::analyse::parse_line;
-    use crate::game::{Game, Outcome};
+    use crate::game::Game;
     use crate::games::numbershogi::NumberShogi;
     use crate::jsonl;
-    use crate::referee::judge;
-    use crate::search::solve::{solve, Budget};
+    use crate::referee::Referee;
+    use crate::search::solve::Budget;
 
     /// Options of `koma solve`.
     #[derive(clap::Args, Debug, Clone, Default)]
@@ -83,42 +120,28 @@ pub mod cli {
             return Err(format!("koma solve solves only {} (this line is {})", NumberShogi::NAME, line.variant));
         }
         let rules = Default::default();
-        let mut pos = match &line.sfen {
+        let root = match &line.sfen {
             None => NumberShogi::startpos(&rules),
             Some(s) => NumberShogi::from_sfen(s, &rules).map_err(|e| e.to_string())?,
         };
-        let mut history = vec![(pos.key(), pos.in_check())];
+        let mut game = Referee::new(root);
         for token in &line.moves {
-            if judge(&pos, &history).is_some() {
+            if game.verdict().is_some() {
                 return Err(format!("'{token}' cannot be played: the game is already over"));
             }
-            let mv = pos.parse_move(token).map_err(|e| e.to_string())?;
-            pos.play(mv);
-            history.push((pos.key(), pos.in_check()));
+            let mv = game.pos().parse_move(token).map_err(|e| e.to_string())?;
+            game.play(mv);
         }
-        let mut a = Answer { input: input.to_string(), ..Answer::default() };
-        if let Some(o) = judge(&pos, &history).map(|v| v.outcome) {
-            a.value = Some(match o {
-                Outcome::Win => "win",
-                Outcome::Loss => "loss",
-                Outcome::Draw => "draw",
-            });
-            a.plies = Some(0);
-            a.bestmove = Some(None);
-            a.nodes = Some(0);
-            a.ms = Some(0);
-            return Ok(a);
-        }
-        if pos.in_placement() {
-            return Err("the position is in the placement phase: the solver starts after setup".into());
-        }
-        let s = solve(&pos, budget);
-        a.value = Some(s.value.map_or("unknown", |v| v.name()));
-        a.plies = s.value.map(|_| s.plies);
-        a.bestmove = Some(s.bestmove.map(|m| pos.format_move(m)));
-        a.nodes = Some(s.nodes);
-        a.ms = Some(s.ms);
-        Ok(a)
+        let e = super::solve_game(&game, budget)?;
+        Ok(Answer {
+            input: input.to_string(),
+            value: Some(e.value.map_or("unknown", |v| v.name())),
+            plies: e.plies,
+            bestmove: Some(e.bestmove),
+            nodes: Some(e.nodes),
+            ms: Some(e.ms),
+            error: None,
+        })
     }
 
     /// `koma solve`: exit status 0 when every line was solved (or ran out of budget), 1

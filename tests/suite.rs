@@ -29,6 +29,7 @@ mod numbershogi_play;
 mod numbershogi_rules;
 mod numbershogi_solve;
 mod protocol;
+mod python;
 mod readme;
 mod records;
 mod reference_crosscheck;

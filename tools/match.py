@@ -31,9 +31,10 @@ adds K random plies to any of them. No opening is played by two pairs: a repeat 
 again, with one more random ply after every 20 repeats (so kokesu's book lines get a
 random ply once all of them have been played).
 
-Referee: a third koma process of A's binary (tools/usi_engine.py's Referee) judges every
-game: it says which moves are legal (`moves`) and, through `d`'s `result` line, when the
-game is over, who won and by which rule. The game's rules are koma's alone (checkmate,
+Referee: koma's own referee judges every game: the Python binding (`import koma`, in .venv
+from the README's test command) in this process, else a third koma process of A's binary
+(tools/usi_engine.py's new_referee: `moves`, and `d`'s `result` line). It says which moves
+are legal and when the game is over, who won and by which rule. The game's rules are koma's alone (checkmate,
 stalemate and its switch, repetition, perpetual check, kokesu's 100 plies, sum of seven,
 the crab games' captures); this script adds only what a match runner decides:
   * --max-plies reached: a draw adjudicated by the match runner, not a rule of any game;
@@ -57,7 +58,7 @@ import sys
 import time
 
 from tools import match_stats as stats
-from tools.usi_engine import EngineError, Referee, position_command, reported_ms, start_koma
+from tools.usi_engine import EngineError, new_referee, position_command, reported_ms, start_koma
 
 VARIANTS = {
     # How a pair's opening is made (the game's rules are the referee's): the random
@@ -387,8 +388,8 @@ def prepare(args, check_paths=True):
 
 
 def start_engines(args):
-    """The referee (a koma process of A's binary) and the players A and B."""
-    referee = Referee(args.a, args.variant, args.rule_opts)
+    """The referee (the binding, or a koma process of A's binary) and the players A and B."""
+    referee = new_referee(args.a, args.variant, args.rule_opts)
     try:
         a = KomaPlayer(args.a, args.variant, args.options_a, "A", args.go, args.timeout)
         if args.fsf:

@@ -47,7 +47,7 @@ import sys
 import time
 
 from tools import match, usi_engine
-from tools.usi_engine import EngineError, Referee
+from tools.usi_engine import EngineError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -155,7 +155,7 @@ def numbers(pairs):
 
 def drive(args, ray):
     """The match on an initialised Ray; prints its log and returns the decision."""
-    referee = Referee(args.a, args.variant, args.rule_opts)  # the openings, as match.py draws them
+    referee = usi_engine.new_referee(args.a, args.variant, args.rule_opts)  # the openings, as match.py draws them
     try:
         return _drive(args, ray, referee)
     finally:

@@ -309,3 +309,33 @@ class EveryGameRefereeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BindingRefereeTest(unittest.TestCase):
+    """usi_engine.BindingReferee (the Python binding, in this process) answers as the koma
+    process does, along a game, after a line that leaves it, and on a bad move."""
+
+    def test_same_answers_as_the_process(self):
+        try:
+            import koma  # noqa: F401
+        except ImportError:
+            self.skipTest("the binding is not installed (the README's test command installs it in .venv)")
+        if not os.path.exists(KOMA):
+            self.skipTest("no koma binary")
+        process = usi_engine.Referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
+        try:
+            binding = usi_engine.new_referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
+            self.assertIsInstance(binding, usi_engine.BindingReferee)
+            fools = [match.chess_to_koma(m) for m in "f2f3 e7e5 g2g4 d8h4".split()]
+            other = [match.chess_to_koma(m) for m in "e2e4 e7e5".split()]
+            for moves in [fools[:i] for i in range(5)] + [other, fools[:1]]:
+                self.assertEqual(binding.state(moves), process.state(moves), moves)
+            self.assertEqual(binding.state(fools)[2], ("w", "checkmate"))
+            with self.assertRaises(usi_engine.EngineError):
+                binding.legal(["e2e5"])
+            # An option the binding's Board does not take: the process judges.
+            fallback = usi_engine.new_referee(KOMA, "kokesu", [("KokesuEval", "linear")])
+            fallback.close()
+            self.assertIsInstance(fallback, usi_engine.Referee)
+        finally:
+            process.close()

@@ -52,7 +52,7 @@ def openings(pairs, seed=1):
     match draws them."""
     args = match.parser().parse_args(["--variant", "kanishogi", "--a", KOMA, "--b", KOMA, "--seed", str(seed)])
     match.prepare(args, check_paths=False)
-    referee = match.Referee(KOMA, "kanishogi", [])
+    referee = match.new_referee(KOMA, "kanishogi", [])
     try:
         rng = match.opening_source(args, referee)
         return [match.make_opening(referee, rng, args) for _ in range(pairs)]

@@ -180,3 +180,55 @@ class Referee:
 
     def close(self):
         self.e.close()
+
+
+class BindingReferee:
+    """Referee's answers from the Python binding (`import koma`, python/) in this process:
+    the same rules and referee (the koma crate), without a process and a pipe round trip
+    per question (tools/referee_speed.py measures the difference). The board follows the
+    game: a question about the moves played so far plus some more only plays the new ones.
+    `path` is not used: the rules are those of the installed module, built from this
+    repository's sources."""
+
+    def __init__(self, path, variant, options=(), name="referee"):
+        import koma
+
+        self.koma, self.variant, self.switches = koma, variant, dict(options)
+        self.board = koma.Board(variant, **self.switches)
+
+    def _board(self, moves):
+        stack = self.board.move_stack
+        if stack != list(moves[:len(stack)]):
+            self.board = self.koma.Board(self.variant, **self.switches)
+            stack = []
+        try:
+            for m in moves[len(stack):]:
+                self.board.push(m)
+        except ValueError as e:
+            raise EngineError("referee: %s" % e) from None
+        return self.board
+
+    def legal(self, moves):
+        """The legal moves after `moves` (none once the game is over); EngineError if a
+        move cannot be played."""
+        return self._board(moves).legal_moves()
+
+    def state(self, moves):
+        board = self._board(moves)
+        r = board.result()
+        return board.legal_moves(), board.sfen(), None if r is None else (r.winner, r.reason)
+
+    def sfen(self, moves):
+        return self._board(moves).sfen()
+
+    def close(self):
+        pass
+
+
+def new_referee(path, variant, options=(), name="referee"):
+    """The binding's referee when `import koma` works (the README's test command installs
+    it in .venv) and knows the options, else a koma process of the binary at `path`."""
+    try:
+        return BindingReferee(path, variant, options, name)
+    except (ImportError, ValueError):  # no binding, or an option it does not know
+        return Referee(path, variant, options, name)

@@ -1,0 +1,353 @@
+//! `koma.Engine`: the crate's protocol-free engine in this process. Typed commands go in;
+//! its events (search progress, the best move, errors) come back through a channel and
+//! become `koma.Analysis`. A search runs on the engine's own threads while the calling
+//! Python thread waits without the GIL; `stop()` (from another thread) or Ctrl-C ends it.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use koma::engine::{self, Command, Event, Info, Score as EngineScore};
+use koma::games;
+use koma::search::limits::GoParams;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::board::{text_pairs, Board};
+use crate::errors::SIGNAL_POLL;
+use crate::py_repr;
+
+/// A score from the side to move's view: centipawns, or mate in plies (negative: mated).
+#[pyclass(frozen, get_all, eq, module = "koma")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct Score {
+    pub cp: Option<i32>,
+    pub mate: Option<i32>,
+}
+
+#[pymethods]
+impl Score {
+    fn __repr__(&self) -> String {
+        match (self.cp, self.mate) {
+            (_, Some(m)) => format!("Score(mate={m})"),
+            (cp, None) => format!("Score(cp={})", cp.unwrap_or(0)),
+        }
+    }
+}
+
+impl From<EngineScore> for Score {
+    fn from(s: EngineScore) -> Score {
+        match s {
+            EngineScore::Cp(cp) => Score { cp: Some(cp), mate: None },
+            EngineScore::Mate(m) => Score { cp: None, mate: Some(m) },
+        }
+    }
+}
+
+/// One principal variation of a search, as its last report left it.
+#[pyclass(frozen, get_all, module = "koma")]
+#[derive(Clone)]
+pub struct Line {
+    /// 1 for the best line.
+    pub multipv: usize,
+    pub score: Option<Score>,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub pv: Vec<String>,
+}
+
+#[pymethods]
+impl Line {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let score = self.score.as_ref().map_or("None".to_string(), |s| s.__repr__());
+        Ok(format!(
+            "Line(multipv={}, score={score}, depth={}, pv={})",
+            self.multipv,
+            self.depth,
+            py_repr(py, &self.pv)?
+        ))
+    }
+}
+
+impl From<Info> for Line {
+    fn from(i: Info) -> Line {
+        Line {
+            multipv: i.multipv.unwrap_or(1),
+            score: i.score.map(Score::from),
+            depth: i.depth,
+            seldepth: i.seldepth,
+            nodes: i.nodes,
+            nps: i.nps,
+            time_ms: i.time_ms,
+            pv: i.pv,
+        }
+    }
+}
+
+/// What a search found: its move and its lines, best first.
+#[pyclass(frozen, get_all, module = "koma")]
+pub struct Analysis {
+    /// `None` only when there is no legal move.
+    pub bestmove: Option<String>,
+    pub ponder: Option<String>,
+    /// Whether the move came from the opening book (then there are no lines).
+    pub book: bool,
+    pub lines: Vec<Line>,
+}
+
+#[pymethods]
+impl Analysis {
+    #[getter]
+    fn score(&self) -> Option<Score> {
+        self.lines.first().and_then(|l| l.score.clone())
+    }
+
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.lines.first().map_or(0, |l| l.depth)
+    }
+
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.lines.first().map_or(0, |l| l.nodes)
+    }
+
+    #[getter]
+    fn pv(&self) -> Vec<String> {
+        self.lines.first().map_or_else(Vec::new, |l| l.pv.clone())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let score = self.score().map_or("None".to_string(), |s| s.__repr__());
+        let (best, pv) = (py_repr(py, &self.bestmove)?, py_repr(py, self.pv())?);
+        Ok(format!("Analysis(bestmove={best}, score={score}, depth={}, pv={pv})", self.depth()))
+    }
+}
+
+#[pyclass(frozen, module = "koma")]
+pub struct Engine {
+    variant: &'static str,
+    core: Mutex<engine::Engine>,
+    events: Mutex<Receiver<Event>>,
+    /// Taken for a whole request, so that two Python threads' searches take turns.
+    busy: Turns,
+}
+
+/// One request at a time. Not a held `MutexGuard`: the wait for a turn happens without
+/// the GIL, and a guard cannot leave that closure.
+#[derive(Default)]
+struct Turns {
+    taken: Mutex<bool>,
+    freed: Condvar,
+}
+
+/// The current request's turn; the next one's begins when this is dropped.
+struct Turn<'a>(&'a Turns);
+
+impl Turns {
+    fn take(&self, py: Python<'_>) -> Turn<'_> {
+        py.detach(|| {
+            let mut taken = lock(&self.taken);
+            while *taken {
+                taken = self.freed.wait(taken).unwrap_or_else(|e| e.into_inner());
+            }
+            *taken = true;
+        });
+        Turn(self)
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        *lock(&self.0.taken) = false;
+        self.0.freed.notify_one();
+    }
+}
+
+/// A lock whose holder panicked is still usable: the engine reports its own failures.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Engine {
+    /// Runs commands answered at once and returns the first error they reported.
+    fn run(&self, commands: Vec<Command>) -> Result<(), String> {
+        let mut core = lock(&self.core);
+        let events = lock(&self.events);
+        for cmd in commands {
+            core.handle(cmd);
+            while let Ok(ev) = events.try_recv() {
+                if let Event::Error(e) = ev {
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn set(name: &str, value: impl ToString) -> Command {
+        Command::SetOption { name: name.to_string(), value: Some(value.to_string()) }
+    }
+
+    /// Waits for the search's `bestmove` without the GIL, gathering its reports; a signal
+    /// (Ctrl-C) stops the search and is raised once it has ended.
+    fn collect(&self, py: Python<'_>) -> PyResult<Analysis> {
+        let mut lines: BTreeMap<usize, Line> = BTreeMap::new();
+        let (mut book, mut error, mut interrupted) = (false, None, None);
+        // The search thread had ended at the last quiet wait: its last events were sent.
+        let mut ended = false;
+        loop {
+            let got = py.detach(|| lock(&self.events).recv_timeout(SIGNAL_POLL));
+            match got {
+                Ok(Event::Info(info)) if info.score.is_some() || !info.pv.is_empty() => {
+                    let line = Line::from(info);
+                    lines.insert(line.multipv, line);
+                }
+                Ok(Event::BookMove(_)) => book = true,
+                Ok(Event::Error(e)) => error = Some(e),
+                Ok(Event::BestMove { mv, ponder }) => {
+                    if let Some(e) = interrupted {
+                        return Err(e);
+                    }
+                    if let (None, Some(e)) = (&mv, error) {
+                        return Err(PyValueError::new_err(e));
+                    }
+                    return Ok(Analysis { bestmove: mv, ponder, book, lines: lines.into_values().collect() });
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) if ended => {
+                    return Err(PyRuntimeError::new_err(
+                        error.unwrap_or("koma: the search ended without a move".into()),
+                    ))
+                }
+                Err(RecvTimeoutError::Timeout) => ended = !py.detach(|| lock(&self.core).is_searching()),
+                Err(RecvTimeoutError::Disconnected) => return Err(PyRuntimeError::new_err("koma: the engine is gone")),
+            }
+            if interrupted.is_none() {
+                if let Err(e) = py.check_signals() {
+                    interrupted = Some(e);
+                    self.stop(py);
+                }
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    #[pyo3(signature = (variant = "shogi66", threads = 1, hash_mb = 16, **options))]
+    fn new(variant: &str, threads: usize, hash_mb: usize, options: Option<&Bound<'_, PyDict>>) -> PyResult<Engine> {
+        let Some(d) = games::descriptor(variant) else {
+            return Err(PyValueError::new_err(format!(
+                "no variant '{variant}' (the variants: {})",
+                games::names().join(", ")
+            )));
+        };
+        let (tx, rx) = mpsc::channel();
+        let sink: engine::Sink = Arc::new(move |e| {
+            let _ = tx.send(e);
+        });
+        let e = Engine {
+            variant: d.name,
+            core: Mutex::new(engine::Engine::new(sink)),
+            events: Mutex::new(rx),
+            busy: Turns::default(),
+        };
+        // A script's search answers as soon as it is done: no minimum thinking time
+        // (the GUI race it guards against), unless asked for.
+        let mut commands = vec![
+            Engine::set("USI_Variant", variant),
+            Engine::set("Threads", threads),
+            Engine::set("USI_Hash", hash_mb),
+            Engine::set("MinimumThinkingTime", 0),
+        ];
+        commands.extend(text_pairs(options)?.into_iter().map(|(n, v)| Command::SetOption { name: n, value: Some(v) }));
+        commands.push(Command::IsReady);
+        e.run(commands).map_err(PyValueError::new_err)?;
+        Ok(e)
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+
+    /// Sets an engine option (a `setoption`): a bad name or value raises ValueError.
+    fn setoption(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = match value.extract::<bool>() {
+            Ok(b) => b.to_string(),
+            Err(_) => value.str()?.to_string(),
+        };
+        let _turn = self.busy.take(py);
+        py.detach(|| self.run(vec![Engine::set(name, value)])).map_err(PyValueError::new_err)
+    }
+
+    #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1))]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        board: &Board,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime: Option<u64>,
+        multipv: usize,
+    ) -> PyResult<Analysis> {
+        if board.game.variant() != self.variant {
+            return Err(PyValueError::new_err(format!(
+                "the board is {} and this engine plays {}",
+                board.game.variant(),
+                self.variant
+            )));
+        }
+        if depth.is_none() && nodes.is_none() && movetime.is_none() {
+            return Err(PyValueError::new_err("a search needs a limit: depth, nodes or movetime"));
+        }
+        if let Some(r) = board.game.state().result {
+            return Err(PyValueError::new_err(format!("the game is over: {}", r.text)));
+        }
+        let d = games::descriptor(self.variant).expect("the engine's variant is registered");
+        let given = board.game.switches();
+        let mut commands: Vec<Command> = d
+            .rule_options
+            .iter()
+            .map(|o| {
+                let value = given.iter().find(|(n, _)| n == o.name).map_or(o.default, |(_, v)| v.as_str());
+                Engine::set(o.name, value)
+            })
+            .collect();
+        commands.push(Command::Position { sfen: Some(board.game.root_sfen()), moves: board.game.moves() });
+        commands.push(Engine::set("MultiPV", multipv));
+        let _turn = self.busy.take(py);
+        py.detach(|| self.run(commands)).map_err(PyValueError::new_err)?;
+        let go = GoParams { depth, nodes, movetime, ..GoParams::default() };
+        py.detach(|| lock(&self.core).handle(Command::Go(go)));
+        self.collect(py)
+    }
+
+    /// The move the engine plays (`analyse` with one line).
+    #[pyo3(signature = (board, depth = None, nodes = None, movetime = None))]
+    fn play(
+        &self,
+        py: Python<'_>,
+        board: &Board,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime: Option<u64>,
+    ) -> PyResult<Option<String>> {
+        Ok(self.analyse(py, board, depth, nodes, movetime, 1)?.bestmove)
+    }
+
+    /// Stops the running search (from another thread); it answers with what it has.
+    fn stop(&self, py: Python<'_>) {
+        py.detach(|| lock(&self.core).handle(Command::Stop));
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Engine({})", py_repr(py, self.variant)?))
+    }
+}

@@ -1,0 +1,44 @@
+//! `import koma`: the rules, the engine and the solver of koma's five games as a Python
+//! module (PyO3). Every rule, the referee, perft, the search and the solver are the koma
+//! crate's; this crate turns them into Python classes and exceptions. The stub that
+//! documents the module for editors and type checkers is `python/koma.pyi`.
+//!
+//! - [`game`]: one game of any variant behind an object-safe face (a referee and the
+//!   positions to take moves back to);
+//! - [`board`]: `koma.Board`, `koma.GameResult`, `koma.variants`;
+//! - [`engine`]: `koma.Engine` (the crate's protocol-free engine) and its typed results;
+//! - [`solve`]: `koma.solve`, Number Shogi's exact value;
+//! - [`errors`]: the exceptions, and running long work with the GIL released.
+
+mod board;
+mod engine;
+mod errors;
+mod game;
+mod solve;
+
+use pyo3::prelude::*;
+use pyo3::BoundObject;
+
+/// Python's `repr` of a value, for the classes' own `__repr__`.
+pub(crate) fn py_repr<'py, T: IntoPyObject<'py>>(py: Python<'py>, value: T) -> PyResult<String> {
+    let obj = value.into_pyobject(py).map_err(Into::into)?;
+    Ok(obj.into_bound().into_any().repr()?.to_string())
+}
+
+#[pymodule(name = "koma")]
+fn koma_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("IllegalMove", py.get_type::<errors::IllegalMove>())?;
+    m.add("InvalidSfen", py.get_type::<errors::InvalidSfen>())?;
+    m.add_function(wrap_pyfunction!(board::variants, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_class::<board::Board>()?;
+    m.add_class::<board::GameResult>()?;
+    m.add_class::<engine::Engine>()?;
+    m.add_class::<engine::Analysis>()?;
+    m.add_class::<engine::Line>()?;
+    m.add_class::<engine::Score>()?;
+    m.add_class::<solve::Solution>()?;
+    Ok(())
+}

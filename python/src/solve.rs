@@ -1,0 +1,51 @@
+//! `koma.solve`: the exact value of a Number Shogi game after setup (the crate's solver,
+//! as `koma solve` runs it).
+
+use std::sync::Arc;
+
+use koma::search::Signals;
+use koma::solve::Budget;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::board::Board;
+use crate::errors::interruptible;
+use crate::py_repr;
+
+/// What the solver found, for the side to move.
+#[pyclass(frozen, get_all, module = "koma")]
+pub struct Solution {
+    /// `"win"`, `"loss"`, `"draw"`, or `None` when the budget ran out first.
+    pub value: Option<&'static str>,
+    /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw
+    /// or a finished game; `None` without a value.
+    pub plies: Option<u32>,
+    /// A move that keeps the value; `None` when the game is over or the value unknown.
+    pub bestmove: Option<String>,
+    pub nodes: u64,
+    pub ms: u64,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (value, best) = (py_repr(py, self.value)?, py_repr(py, &self.bestmove)?);
+        Ok(format!("Solution(value={value}, plies={}, bestmove={best})", py_repr(py, self.plies)?))
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (board, max_ms = None, max_nodes = None))]
+pub fn solve(py: Python<'_>, board: &Board, max_ms: Option<u64>, max_nodes: Option<u64>) -> PyResult<Solution> {
+    let signals = Arc::new(Signals::default());
+    let budget = Budget { max_nodes, max_ms, stop: Some(Arc::clone(&signals)) };
+    let game = &*board.game;
+    let exact = interruptible(py, &signals.stop, || game.solve(&budget))?.map_err(PyValueError::new_err)?;
+    Ok(Solution {
+        value: exact.value.map(|v| v.name()),
+        plies: exact.plies,
+        bestmove: exact.bestmove,
+        nodes: exact.nodes,
+        ms: exact.ms,
+    })
+}

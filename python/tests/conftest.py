@@ -1,0 +1,34 @@
+"""Shared helpers of the binding's tests: the repository's paths, the koma binary for
+the USI comparisons, and random games played through the binding."""
+import os
+import random
+import sys
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# tools.usi_engine (the USI referee) and the pyffish reference scripts.
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
+
+import koma  # noqa: E402
+
+VARIANTS = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
+
+
+@pytest.fixture(scope="session")
+def koma_binary():
+    """The engine binary: $KOMA (tests/python.rs sets it), else the release build."""
+    path = os.environ.get("KOMA") or os.path.join(ROOT, "target", "release", "koma")
+    if not os.path.exists(path):
+        pytest.fail("no koma binary at %s: run `cargo build --release` or set KOMA" % path)
+    return path
+
+
+def random_game(variant, seed, max_plies=300, **switches):
+    """A game of random legal moves through the binding, to its end or `max_plies`."""
+    rng = random.Random(seed)
+    board = koma.Board(variant, **switches)
+    while not board.is_game_over() and len(board.move_stack) < max_plies:
+        board.push(rng.choice(board.legal_moves()))
+    return board
