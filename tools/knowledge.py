@@ -132,14 +132,14 @@ def tally(positions, answers, names):
 
 
 def report(rows, names):
-    """The table: a row per theme, then all of them."""
+    """The table: a row per theme in the suite's order, then all of them."""
     width = max([len(k) for k in rows] + [5])
     head = "%-*s %9s %6s" % (width, "theme", "positions", "max") + "".join(" %14s" % n for n in names)
     ratio = len(names) > 1
     if ratio:
         head += " %10s" % ("%s/%s" % (names[0], names[-1]))
     lines = [head]
-    for key in sorted(rows, key=lambda k: (k == "all", k)):
+    for key in [k for k in rows if k != "all"] + ["all"]:
         r = rows[key]
         line = "%-*s %9d %6d" % (width, key, r["positions"], r["max"])
         line += "".join(" %7d %5.1f%%" % (r[n], 100.0 * r[n] / max(1, r["max"])) for n in names)
