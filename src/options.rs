@@ -379,8 +379,8 @@ enum LevelTarget {
 
 /// `USI_Elo`'s range and default (the Elo of the levels is each game's calibrated table;
 /// a value outside it plays the nearest end).
-pub const MIN_ELO: u32 = 500;
-pub const MAX_ELO: u32 = 3000;
+pub const MIN_ELO: u32 = 100;
+pub const MAX_ELO: u32 = 4000;
 const DEFAULT_ELO: u32 = 1500;
 
 /// The level's rows, in their own block: USI names first, the chess protocols' names as

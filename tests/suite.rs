@@ -24,6 +24,7 @@ mod kokesu_nnue;
 mod kokesu_perft;
 mod kokesu_rules;
 mod layers;
+mod levels;
 mod numbershogi_perft;
 mod numbershogi_play;
 mod numbershogi_rules;

@@ -10,15 +10,6 @@ use common::Koma;
 
 const T: Duration = Duration::from_secs(20);
 
-/// A position of each game where the search has work to do.
-const GAMES: [(&str, &str); 5] = [
-    ("shogi66", "position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a"),
-    ("kokesu", "position startpos"),
-    ("numbershogi", "position startpos moves D*3d C*3a A*2d F*2a E*1d B*1a B*3e E*3b F*2e A*2b C*1e D*1b"),
-    ("kanishogi", "position startpos"),
-    ("kaninariebi", "position startpos"),
-];
-
 fn bestmoves(lines: &[String]) -> Vec<String> {
     lines
         .iter()
@@ -44,7 +35,7 @@ fn engine(variant: &str, position: &str, threads: usize) -> Koma {
 
 #[test]
 fn threads_give_one_legal_bestmove_per_go_in_every_game() {
-    for (variant, position) in GAMES {
+    for (variant, position) in common::SEARCH_POSITIONS {
         let mut k = engine(variant, position, 3);
         let legal = k.moves();
         for go in ["go depth 6", "go nodes 20000", "go movetime 200"] {
@@ -62,7 +53,7 @@ fn threads_give_one_legal_bestmove_per_go_in_every_game() {
 
 #[test]
 fn threads_answer_isready_and_stop_during_an_infinite_search() {
-    for (variant, position) in GAMES {
+    for (variant, position) in common::SEARCH_POSITIONS {
         let mut k = engine(variant, position, 4);
         let legal = k.moves();
         k.send("go infinite");

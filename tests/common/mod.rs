@@ -6,6 +6,15 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// A position of each game where the search has work to do (after the placements).
+pub const SEARCH_POSITIONS: [(&str, &str); 5] = [
+    ("shogi66", "position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a"),
+    ("kokesu", "position startpos"),
+    ("numbershogi", "position startpos moves D*3d C*3a A*2d F*2a E*1d B*1a B*3e E*3b F*2e A*2b C*1e D*1b"),
+    ("kanishogi", "position startpos"),
+    ("kaninariebi", "position startpos"),
+];
+
 pub fn koma_path() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("koma")
 }
