@@ -7,10 +7,13 @@
 //! - [`messages`]: the WebSocket messages;
 //! - [`game`]: one game, its task and its engine thread;
 //! - [`registry`]: the running games, their number bounded, idle ones ended;
-//! - [`assets`]: the page's files.
+//! - [`assets`]: the page's files, [`howto`] its rules panel;
+//! - [`explore`]: exact values of every move, from the solver.
 
 pub mod assets;
+pub mod explore;
 pub mod game;
+pub mod howto;
 pub mod messages;
 pub mod registry;
 
@@ -189,6 +192,7 @@ fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out:
             let (_, handle) = registry.create(new).map_err(|e| messages::error(&e))?;
             follow(handle, following, out);
         }
+        ClientMsg::Explore(req) => explore::start(req, out)?,
         ClientMsg::Join { game } => {
             let handle = registry.get(&game).ok_or_else(|| {
                 serde_json::json!({ "type": "error", "code": "no-game",
