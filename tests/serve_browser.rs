@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::common::server::Server;
 
-const WAIT: Duration = Duration::from_secs(90);
+pub(crate) const WAIT: Duration = Duration::from_secs(90);
 
 fn find_program(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -78,12 +78,12 @@ async fn browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Drive
 }
 
 /// The page's game state (`window.koma.game()`).
-async fn game(c: &Client) -> Value {
+pub(crate) async fn game(c: &Client) -> Value {
     c.execute("return window.koma ? window.koma.game() : null", vec![]).await.expect("script runs")
 }
 
 /// Waits until `check` holds for the page's game state.
-async fn wait_game(c: &Client, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn wait_game(c: &Client, what: &str, check: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + WAIT;
     loop {
         let g = game(c).await;
@@ -95,14 +95,14 @@ async fn wait_game(c: &Client, what: &str, check: impl Fn(&Value) -> bool) -> Va
     }
 }
 
-fn plies(g: &Value) -> usize {
+pub(crate) fn plies(g: &Value) -> usize {
     g["moves"].as_array().map_or(0, Vec::len)
 }
 
 /// Clicks the element `css` names. The board is drawn afresh on every change, so an
 /// element found just before a redraw is stale: it is found again (the click never
 /// happened then).
-async fn click(c: &Client, css: &str) {
+pub(crate) async fn click(c: &Client, css: &str) {
     for _ in 0..20 {
         let e = c.wait().at_most(WAIT).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
         match e.click().await {
@@ -114,25 +114,25 @@ async fn click(c: &Client, css: &str) {
     panic!("click {css}: the element went stale 20 times");
 }
 
-async fn square(c: &Client, sq: &str) {
+pub(crate) async fn square(c: &Client, sq: &str) {
     click(c, &format!("#board [data-sq=\"{sq}\"]")).await;
 }
 
-async fn hand(c: &Client, side: &str, letter: &str) {
+pub(crate) async fn hand(c: &Client, side: &str, letter: &str) {
     click(c, &format!("button[data-hand=\"{side}\"][data-letter=\"{letter}\"]")).await;
 }
 
-async fn select(c: &Client, id: &str, value: &str) {
+pub(crate) async fn select(c: &Client, id: &str, value: &str) {
     let e = c.find(Locator::Id(id)).await.expect(id);
     e.select_by_value(value).await.unwrap_or_else(|e| panic!("{id}={value}: {e}"));
 }
 
-async fn text_of(c: &Client, id: &str) -> String {
+pub(crate) async fn text_of(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.expect(id).text().await.unwrap_or_default()
 }
 
 /// A new game of `variant`, the human as sente/black against koma at level 1.
-async fn new_game(c: &Client, variant: &str) -> Value {
+pub(crate) async fn new_game(c: &Client, variant: &str) -> Value {
     let before = game(c).await["game"].clone();
     select(c, "variant", variant).await;
     select(c, "seat-b", "human").await;
@@ -162,7 +162,7 @@ async fn refused(c: &Client, first: &str, second: &str) {
 }
 
 /// Pastes a position and waits until the page shows it.
-async fn paste(c: &Client, text: &str) {
+pub(crate) async fn paste(c: &Client, text: &str) {
     let area = c.find(Locator::Id("paste")).await.expect("paste box");
     area.clear().await.expect("clear");
     area.send_keys(text).await.expect("typed");
@@ -180,13 +180,13 @@ async fn paste(c: &Client, text: &str) {
     .await;
 }
 
-async fn banner(c: &Client, rule: &str) {
+pub(crate) async fn banner(c: &Client, rule: &str) {
     wait_game(c, "the end of the game", |g| g["state"]["result"].is_object()).await;
     let text = text_of(c, "banner").await;
     assert!(text.starts_with("Game over") && text.contains(rule), "banner {text:?}, expected {rule}");
 }
 
-async fn screenshot(c: &Client, name: &str) {
+pub(crate) async fn screenshot(c: &Client, name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/serve-screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot folder");
     let png = c.screenshot().await.expect("a screenshot");
@@ -198,7 +198,7 @@ async fn screenshot(c: &Client, name: &str) {
 }
 
 /// Plays `from`-`to` by clicking and waits for koma's answer.
-async fn play_and_see_koma_answer(c: &Client, clicks: &[&str]) {
+pub(crate) async fn play_and_see_koma_answer(c: &Client, clicks: &[&str]) {
     let before = plies(&game(c).await);
     for target in clicks {
         if let Some(letter) = target.strip_suffix('*') {
@@ -312,8 +312,14 @@ async fn kaninariebi(c: &Client) {
     screenshot(c, "kaninariebi").await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_game_is_played_by_clicking_in_chromium() {
+/// Runs `session` against a fresh server in a fresh headless Chromium, unless they are not
+/// installed. The session runs as a task of its own, so that a failure still ends the
+/// browser session (killing chromedriver alone would leave Chromium running).
+async fn in_chromium<F, Fut>(name: &str, session: F)
+where
+    F: FnOnce(Client, String) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let (Some(chromium), Some(chromedriver)) =
         (find_program(&["chromium", "chromium-browser"]), find_program(&["chromedriver"]))
     else {
@@ -321,20 +327,26 @@ async fn every_game_is_played_by_clicking_in_chromium() {
         return;
     };
     let server = Server::start(&[]);
-    let profile = std::env::temp_dir().join(format!("koma-chromium-{}", std::process::id()));
+    let profile = std::env::temp_dir().join(format!("koma-chromium-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let (_driver, c) = browser(&chromium, &chromedriver, &profile).await;
-    // The games run as a task of their own, so that a failure still ends the browser
-    // session (killing chromedriver alone would leave Chromium running).
-    let url = server.url.clone();
-    let games = tokio::spawn(play_every_game(c.clone(), url));
-    let outcome = games.await;
+    let outcome = tokio::spawn(session(c.clone(), server.url.clone())).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
     if let Err(e) = outcome {
         std::panic::resume_unwind(e.into_panic());
     }
     assert_eq!(server.stop(), "");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_is_played_by_clicking_in_chromium() {
+    in_chromium("play", play_every_game).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_explains_and_explores_in_chromium() {
+    in_chromium("help", crate::serve_page::help_players).await;
 }
 
 async fn play_every_game(c: Client, url: String) {

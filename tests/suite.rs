@@ -39,6 +39,8 @@ mod search_sanity;
 mod selfplay;
 mod serve;
 mod serve_browser;
+mod serve_explore;
+mod serve_page;
 mod shogi66_nnue;
 mod shogi66_perft;
 mod shogi66_rules;

@@ -11,6 +11,9 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("/app.js", "text/javascript; charset=utf-8", include_bytes!("web/app.js")),
     ("/board.js", "text/javascript; charset=utf-8", include_bytes!("web/board.js")),
     ("/pieces.js", "text/javascript; charset=utf-8", include_bytes!("web/pieces.js")),
+    ("/words.js", "text/javascript; charset=utf-8", include_bytes!("web/words.js")),
+    ("/howto.js", "text/javascript; charset=utf-8", include_bytes!("web/howto.js")),
+    ("/explore.js", "text/javascript; charset=utf-8", include_bytes!("web/explore.js")),
     ("/favicon.svg", "image/svg+xml", include_bytes!("web/favicon.svg")),
 ];
 
@@ -22,5 +25,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             get(move || async move { ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], body) }),
         );
     }
-    router
+    router.route(
+        "/howto.json",
+        get(|| async {
+            ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")], super::howto::json())
+        }),
+    )
 }

@@ -352,7 +352,9 @@ impl Game {
                 }
                 Ok(())
             }
-            ClientMsg::New(_) | ClientMsg::Join { .. } => Err("new and join are for the connection".into()),
+            ClientMsg::New(_) | ClientMsg::Join { .. } | ClientMsg::Explore(_) => {
+                Err("new, join and explore are for the connection".into())
+            }
         }
     }
 

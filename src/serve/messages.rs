@@ -108,6 +108,8 @@ pub enum ClientMsg {
     Analyse,
     /// Ask koma to move now (stops its search with the best move so far).
     Stop,
+    /// Every legal move of a position with its exact value (`super::explore`).
+    Explore(super::explore::Request),
 }
 
 /// The answer to a message that could not be carried out (nothing of it was applied).

@@ -11,12 +11,15 @@
 //! - [`outbox`]: a connection's bounded queue of messages;
 //! - [`guard`]: the Host and Origin checks and the security headers;
 //! - [`listener`]: the accept loop, its connection cap and header deadline;
-//! - [`assets`]: the page's files.
+//! - [`assets`]: the page's files, [`howto`] its rules panel;
+//! - [`explore`]: exact values of every move, from the solver.
 
 pub mod assets;
+pub mod explore;
 pub mod game;
 pub mod guard;
 pub mod hidden;
+pub mod howto;
 pub mod listener;
 pub mod messages;
 pub mod outbox;
@@ -258,6 +261,7 @@ async fn request(text: &str, registry: &Registry, following: &mut Option<Handle>
             let (_, handle) = registry.create(new).await.map_err(|e| messages::error(&e))?;
             follow(handle, following, out).await;
         }
+        ClientMsg::Explore(req) => explore::start(req, out)?,
         ClientMsg::Join { game } => {
             let handle = registry.get(&game).ok_or_else(|| {
                 serde_json::json!({ "type": "error", "code": "no-game",

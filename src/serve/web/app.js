@@ -4,6 +4,9 @@
 
 import { readBoard, readHand, drawBoard, drawHand, isCrab } from "./board.js";
 import { el } from "./pieces.js";
+import { scoreText, levelOptions, hiddenText } from "./words.js";
+import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
+import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
@@ -13,6 +16,9 @@ let sel = null;        // selected origin: a square "5d" or a hand letter "P*"
 let first = null;      // a crab turn's normal move, while its bond move is picked
 let flipped = false;
 let info = null;       // the last `info` of the running search
+let hint = null;       // koma's suggested move: {move, game, ply}, drawn while the position is the same
+let exploring = null;  // the position (SFEN) whose exact values were asked for
+let hello = null;      // the last `hello`
 let notice = "";
 let sentAt = null;     // when the last move was sent (performance.now), for the timings
 const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
@@ -150,7 +156,7 @@ function render() {
   const targets = new Set(parts.filter((p) => p.from === sel).map((p) => p.to));
   const movable = new Set(sel ? [] : parts.map((p) => p.from).filter((f) => !f.endsWith("*")));
   drawBoard($("board"), { variant: game.variant, files: g.files, ranks: g.ranks, pieces: readBoard(shownBoard(), g.files),
-    flipped, selected: sel, targets, movable, last: lastSquares() });
+    flipped, selected: sel, targets, movable, last: lastSquares(), arrows: arrows() });
   const drops = new Set(parts.map((p) => p.from).filter((f) => f.endsWith("*")).map((f) => f[0]));
   const selLetter = sel && sel.endsWith("*") ? sel[0] : null;
   const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
@@ -173,6 +179,22 @@ function render() {
   $("pause").textContent = game.paused ? "Resume" : "Pause";
   $("stop").disabled = !game.thinking;
   $("analyse").disabled = game.thinking || !!game.state.result;
+  $("explore-go").hidden = !gameHelp(game.variant).exact;
+  $("explore-go").disabled = !canExplore(game, gameHelp(game.variant)) || exploring !== null;
+  $("copy-moves").disabled = !!game.hidden;
+}
+
+// The suggested move (Analyse, or a move picked in the exact values), while it is about
+// the position shown: an arrow per part of the token (a crab turn has two).
+function arrows() {
+  if (!hint || hint.game !== game.game || hint.ply !== game.moves.length || first !== null) return [];
+  return hint.move.split(",").map(part).filter(Boolean).map((p, i) => ({ from: p.from, to: p.to, second: i > 0 }));
+}
+
+function showHint(move) {
+  hint = { move, game: game.game, ply: game.moves.length };
+  document.body.dataset.hint = move;
+  render();
 }
 
 function renderStatus(g) {
@@ -192,26 +214,22 @@ function renderStatus(g) {
     game.seats[st.side] === "human" ? `${side} to move` : game.paused ? `${side} to move (paused)` : `${side}: koma to move`;
   if (st.phase === "placement" && !st.result) s += " — placement: drop a piece from the hand on your camp";
   $("status").textContent = s;
+  $("hidden-setup").textContent = hiddenText(game.hidden, g.players);
+  $("hidden-setup").hidden = !game.hidden;
   $("counters").textContent = st.status ? st.status : "";
 }
 
 function renderMoves() {
   const list = $("movelist");
   list.replaceChildren();
-  game.moves.forEach((m, i) => {
+  game.moves.forEach((m) => {
     const li = document.createElement("li");
     li.dataset.move = m;
-    li.textContent = m;
+    // A placement of koma's that the hidden setup does not show yet.
+    if (m === "?") { li.textContent = "? (hidden)"; li.className = "hidden-move"; } else li.textContent = m;
     list.appendChild(li);
   });
   list.scrollTop = list.scrollHeight;
-}
-
-function formatScore(sente, g) {
-  if (sente === null || sente === undefined) return "";
-  const who = sente >= 0 ? g.players[0] : g.players[1];
-  if (Math.abs(sente) > 9000) return `mate in ${10000 - Math.abs(sente)} plies for ${who}`;
-  return `${sente >= 0 ? "+" : "−"}${(Math.abs(sente) / 100).toFixed(2)} (${sente === 0 ? "even" : who + " ahead"})`;
 }
 
 function renderInfo(g) {
@@ -220,7 +238,7 @@ function renderInfo(g) {
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
   const best = info.best ? `koma's move here: ${info.best}\n` : "";
-  const line = info.depth ? `depth ${info.depth} · ${formatScore(info.sente, g)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
+  const line = info.depth ? `depth ${info.depth} · ${scoreText(info.sente, g.players, gameHelp(game.variant).checkmate)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
   box.textContent = best + line;
 }
 
@@ -237,11 +255,13 @@ function renderGraph() {
   const evals = game.evals.slice();
   if (info && info.sente !== undefined && game.thinking) evals.push(info.sente);
   const n = Math.max(evals.length, 10);
+  // Inside a margin as wide as a point, so that the newest point is drawn whole.
+  const PAD = 5;
   const pts = [];
   evals.forEach((v, i) => {
     if (v === null || v === undefined) return;
-    const y = H / 2 - (H / 2 - 4) * Math.tanh(v / 600);
-    pts.push(`${((i + 1) / n) * W},${y.toFixed(1)}`);
+    const y = H / 2 - (H / 2 - PAD) * Math.tanh(v / 600);
+    pts.push(`${(PAD + ((i + 1) / n) * (W - 2 * PAD)).toFixed(1)},${y.toFixed(1)}`);
   });
   if (pts.length) el("polyline", { points: pts.join(" "), fill: "none", stroke: "#8a4b0f", "stroke-width": 2 }, svg);
   pts.forEach((p) => { const [x, y] = p.split(","); el("circle", { cx: x, cy: y, r: 2.5, fill: "#8a4b0f" }, svg); });
@@ -257,8 +277,25 @@ function settings() {
 }
 
 function readLimit() {
+  if (!$("level-label").hidden && $("level").value !== "") return { level: Number($("level").value) };
   const [kind, n] = $("limit").value.split(":");
   return { [kind]: Number(n) };
+}
+
+// The level selector: the levels `hello` offers for the game, if any; hidden otherwise.
+function showLevels(g) {
+  const options = levelOptions(g.levels);
+  const box = $("level");
+  const keep = box.value || (JSON.parse(localStorage.getItem("koma-settings") || "{}").level ?? "");
+  box.replaceChildren();
+  for (const [value, text] of options) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    box.appendChild(o);
+  }
+  box.value = options.some(([v]) => v === keep) ? keep : "";
+  $("level-label").hidden = options.length === 0;
 }
 
 function showRules() {
@@ -282,6 +319,7 @@ function showRules() {
     label.appendChild(input);
     box.appendChild(label);
   }
+  showLevels(g);
   const names = g.players;
   $("seat-b-name").textContent = names[0];
   $("seat-w-name").textContent = names[1];
@@ -289,7 +327,7 @@ function showRules() {
 
 function newGame(extra = {}) {
   const s = settings();
-  localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value }));
+  localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value, level: $("level").value }));
   localStorage.setItem("koma-rules", JSON.stringify({ ...JSON.parse(localStorage.getItem("koma-rules") || "{}"), ...s.rules }));
   info = null; first = null; sel = null;
   flipped = s.seats.b === "koma" && s.seats.w === "human";
@@ -311,48 +349,90 @@ function gameId() {
   return new URLSearchParams(location.hash.slice(1)).get("game") || localStorage.getItem("koma-game");
 }
 
+// One message of the server (also called by the browser tests with hand-made ones).
+function receive(msg) {
+  if (msg.type === "hello") {
+    hello = msg;
+    games = Object.fromEntries(msg.games.map((g) => [g.name, g]));
+    const sel = $("variant");
+    const chosen = sel.value;
+    sel.replaceChildren();
+    for (const g of msg.games) { const o = document.createElement("option"); o.value = g.name; o.textContent = TITLES[g.name] || g.name; sel.appendChild(o); }
+    if (game) { if (games[chosen]) sel.value = chosen; showRules(); } else restoreSettings();
+    const id = game ? game.game : gameId();
+    if (id) send({ type: "join", game: id }); else newGame();
+  } else if (msg.type === "state") {
+    const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
+    if (changed) { sel = null; first = null; }
+    // koma's last words are about a position that is gone after a new game, an undo
+    // or a pasted position.
+    if (!game || game.game !== msg.game || msg.start !== game.start || msg.moves.length < game.moves.length) info = null;
+    if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
+    if (!game || game.state.sfen !== msg.state.sfen || game.game !== msg.game) { hideExplore(); exploring = null; }
+    game = msg;
+    history.replaceState(null, "", `#game=${msg.game}`);
+    localStorage.setItem("koma-game", msg.game);
+    document.body.dataset.variant = msg.variant;
+    document.body.dataset.ply = String(msg.moves.length);
+    const searched = info && info.time !== undefined ? info.time : 0;
+    render();
+    if (!$("howto").hidden) openHowto();
+    if (sentAt !== null && !msg.thinking && msg.seats[msg.state.side] === "human" && msg.moves.length > 0) {
+      const t0 = sentAt;
+      sentAt = null;
+      requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
+    }
+  } else if (msg.type === "thinking") {
+    if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
+  } else if (msg.type === "info") {
+    info = msg.best ? { ...(info || {}), best: msg.best } : msg;
+    if (msg.best && game) showHint(msg.best);
+    if (game) { renderInfo(games[game.variant]); renderGraph(); }
+  } else if (msg.type === "explore") {
+    if (!game || msg.sfen !== game.state.sfen) return; // about a position no longer shown
+    exploring = null;
+    showExplore(msg, showHint);
+    render();
+  } else if (msg.type === "error") {
+    if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
+    if (exploring !== null) { exploring = null; hideExplore(); if (game) render(); }
+    say(msg.message, "error");
+  }
+}
+
 function connect() {
   ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  ws.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "hello") {
-      games = Object.fromEntries(msg.games.map((g) => [g.name, g]));
-      const sel = $("variant");
-      sel.replaceChildren();
-      for (const g of msg.games) { const o = document.createElement("option"); o.value = g.name; o.textContent = TITLES[g.name] || g.name; sel.appendChild(o); }
-      restoreSettings();
-      const id = gameId();
-      if (id) send({ type: "join", game: id }); else newGame();
-    } else if (msg.type === "state") {
-      const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
-      if (changed) { sel = null; first = null; }
-      // koma's last words are about a position that is gone after a new game, an undo
-      // or a pasted position.
-      if (!game || game.game !== msg.game || msg.start !== game.start || msg.moves.length < game.moves.length) info = null;
-      if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
-      game = msg;
-      history.replaceState(null, "", `#game=${msg.game}`);
-      localStorage.setItem("koma-game", msg.game);
-      document.body.dataset.variant = msg.variant;
-      document.body.dataset.ply = String(msg.moves.length);
-      const searched = info && info.time !== undefined ? info.time : 0;
-      render();
-      if (sentAt !== null && !msg.thinking && msg.seats[msg.state.side] === "human" && msg.moves.length > 0) {
-        const t0 = sentAt;
-        sentAt = null;
-        requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
-      }
-    } else if (msg.type === "thinking") {
-      if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
-    } else if (msg.type === "info") {
-      info = msg.best ? { ...(info || {}), best: msg.best } : msg;
-      if (game) { renderInfo(games[game.variant]); renderGraph(); }
-    } else if (msg.type === "error") {
-      if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
-      say(msg.message, "error");
-    }
-  };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = () => { say("Connection lost; reconnecting…", "error"); setTimeout(connect, 1000); };
+}
+
+function explore() {
+  if (!canExplore(game, gameHelp(game.variant))) return;
+  exploring = game.state.sfen;
+  showExplore(null);
+  send(exploreRequest(game));
+  render();
+}
+
+let howtoShown = null; // the game and switches the panel shows
+
+function openHowto() {
+  const variant = game ? game.variant : $("variant").value;
+  const g = games[variant];
+  if (!g) return;
+  const rules = game && game.variant === variant ? game.rules : null;
+  const key = JSON.stringify([variant, rules]);
+  if (key !== howtoShown || $("howto").hidden) {
+    howtoShown = key;
+    whenHowto(() => showHowto(variant, g, TITLES[variant] || variant, rules));
+  }
+  $("howto").hidden = false;
+  $("howto-open").setAttribute("aria-expanded", "true");
+}
+
+function closeHowto() {
+  $("howto").hidden = true;
+  $("howto-open").setAttribute("aria-expanded", "false");
 }
 
 const TITLES = { shogi66: "66 shogi", kokesu: "Kokesu", numbershogi: "Number Shogi", kanishogi: "Kani Shogi", kaninariebi: "Kani Nari Ebi" };
@@ -369,7 +449,7 @@ function moveText() {
 }
 
 // What the page shows, for the browser tests to read (they play by clicking).
-window.koma = { game: () => game, notice: () => notice, timings: () => timings };
+window.koma = { game: () => game, notice: () => notice, timings: () => timings, hello: () => hello, receive };
 
 window.addEventListener("DOMContentLoaded", () => {
   $("board").addEventListener("click", (e) => {
@@ -388,6 +468,10 @@ window.addEventListener("DOMContentLoaded", () => {
   $("pause").onclick = () => send({ type: "pause", paused: !game.paused });
   $("stop").onclick = () => send({ type: "stop" });
   $("analyse").onclick = () => send({ type: "analyse" });
+  $("explore-go").onclick = explore;
+  $("howto-open").onclick = () => { if ($("howto").hidden) openHowto(); else closeHowto(); };
+  $("howto-close").onclick = closeHowto;
+  $("settings").addEventListener("submit", (e) => e.preventDefault());
   $("seats").onclick = () => { const s = settings(); send({ type: "seats", seats: s.seats, limit: s.limit }); };
   $("flip").onclick = () => { flipped = !flipped; render(); };
   $("pass").onclick = pass;
@@ -396,6 +480,13 @@ window.addEventListener("DOMContentLoaded", () => {
   $("copy-sfen").onclick = () => copy(game.state.sfen, "SFEN");
   $("copy-moves").onclick = () => copy(moveText(), "Moves");
   $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { sel = null; if (first !== null) cancelBond(); else render(); } });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    if (!$("howto").hidden) { closeHowto(); return; }
+    sel = null;
+    if (first !== null) cancelBond(); else if (game) render();
+  });
+  // The rules panel's data; the scores' wording waits for it ("mate" or "win").
+  loadHowto().then(() => { if (game) render(); });
   connect();
 });

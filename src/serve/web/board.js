@@ -107,6 +107,36 @@ export function drawBoard(svg, view) {
     const t = el("text", { x: MARGIN + col(3) * CELL + CELL / 2, y: H - 9, class: "coord river", "text-anchor": "middle" }, svg);
     t.textContent = variant === "kanishogi" ? "river" : "current";
   }
+  const centre = (sq) => {
+    const m = /^(\d+)([a-z])$/.exec(sq);
+    if (!m) return null;
+    return [MARGIN + col(Number(m[1])) * CELL + CELL / 2, MARGIN + row(m[2].charCodeAt(0) - 97) * CELL + CELL / 2];
+  };
+  for (const a of view.arrows || []) drawArrow(svg, a, centre);
+}
+
+// A suggested move drawn over the board: an arrow from its square to its target, or for
+// a drop (from "P*") a ring on the target with the dropped letter. `a.second` marks the
+// bond move of a crab turn (drawn dashed).
+function drawArrow(svg, a, centre) {
+  const to = centre(a.to);
+  if (!to) return;
+  const g = el("g", { class: `arrow${a.second ? " second" : ""}`, "data-arrow": `${a.from}${a.to}` }, svg);
+  const from = a.from.endsWith("*") ? null : centre(a.from);
+  if (!from) {
+    el("circle", { cx: to[0], cy: to[1], r: CELL * 0.42 }, g);
+    const t = el("text", { x: to[0] + CELL * 0.3, y: to[1] - CELL * 0.3, "text-anchor": "middle", "dominant-baseline": "central" }, g);
+    t.textContent = a.from.replace("*", "");
+    return;
+  }
+  const [x1, y1] = from, [x2, y2] = to;
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const head = CELL * 0.32, tipX = x2 - ux * CELL * 0.12, tipY = y2 - uy * CELL * 0.12;
+  const baseX = tipX - ux * head, baseY = tipY - uy * head;
+  el("line", { x1: x1 + ux * CELL * 0.15, y1: y1 + uy * CELL * 0.15, x2: baseX, y2: baseY }, g);
+  const w = head * 0.6;
+  el("polygon", { points: `${tipX},${tipY} ${baseX - uy * w},${baseY + ux * w} ${baseX + uy * w},${baseY - ux * w}` }, g);
 }
 
 // Draws one side's hand into `box` (a div): buttons with a piece and its count.
