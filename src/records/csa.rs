@@ -285,7 +285,7 @@ pub fn read(text: &str) -> Parsed {
     }
     let mut walk = match Walk::after_headers(record, 0, errors, &comments) {
         Ok(w) => w,
-        Err(p) => return p,
+        Err(p) => return *p,
     };
     let mut stated = None;
     for (n, line) in moves {

@@ -430,7 +430,7 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
     }
     let mut walk = match Walk::after_headers(record, head.last().map_or(1, |h| h.0), errors, &comments) {
         Ok(w) => w,
-        Err(p) => return p,
+        Err(p) => return *p,
     };
     let stated = read_moves(&mut walk, g, &body);
     walk.finish(stated)

@@ -106,7 +106,7 @@ pub fn read(text: &str) -> Parsed {
     record.start = start.flatten();
     let mut walk = match Walk::after_headers(record, 0, header_errors, &[]) {
         Ok(w) => w,
-        Err(p) => return p,
+        Err(p) => return *p,
     };
     let mut stated = None;
     for (line, key, rest) in body {

@@ -278,7 +278,7 @@ pub fn read(text: &str) -> Parsed {
     }
     let mut walk = match Walk::after_headers(record, 0, errors, &[]) {
         Ok(w) => w,
-        Err(p) => return p,
+        Err(p) => return *p,
     };
     let pieces = movetext(&text[body_at.min(text.len())..], body_line, &mut walk.errors);
     let mut stated = None;

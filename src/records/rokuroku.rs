@@ -69,7 +69,7 @@ pub fn write(r: &Record) -> Result<String, String> {
 pub fn read(text: &str) -> Parsed {
     let mut walk = match Walk::new(Record::new(VARIANT), 0) {
         Ok(w) => w,
-        Err(p) => return p,
+        Err(p) => return *p,
     };
     let mut in_moves = false;
     let mut stated = None;

@@ -120,11 +120,11 @@ pub struct Walk {
 
 impl Walk {
     /// A walk from `record`'s start position (its moves, if any, are dropped).
-    pub fn new(mut record: Record, line: usize) -> Result<Walk, Parsed> {
+    pub fn new(mut record: Record, line: usize) -> Result<Walk, Box<Parsed>> {
         record.moves.clear();
         match position(record.variant, record.start.as_deref()) {
             Ok(pos) => Ok(Walk { pos, record, errors: Vec::new(), broken: false }),
-            Err(e) => Err(Parsed { record, errors: vec![LineError::new(line, e)] }),
+            Err(e) => Err(Box::new(Parsed { record, errors: vec![LineError::new(line, e)] })),
         }
     }
 
@@ -135,7 +135,7 @@ impl Walk {
         line: usize,
         errors: Vec<LineError>,
         comments: &[&str],
-    ) -> Result<Walk, Parsed> {
+    ) -> Result<Walk, Box<Parsed>> {
         let mut walk = match Walk::new(record, line) {
             Ok(w) => w,
             Err(mut p) => {
