@@ -108,18 +108,18 @@ impl Registry {
     /// is followed the new one is refused.
     pub async fn create(&self, new: NewGame) -> Result<(String, Handle), String> {
         game::prepare(&new)?;
-        let slot = loop {
-            if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
-                break permit;
-            }
-            // Games ended a moment ago are still stopping: wait for one of them before
-            // ending another.
-            if self.engines() <= self.count() && !self.evict_one() {
-                return Err(full(self.max_games));
-            }
-            match tokio::time::timeout(SLOT_WAIT, Arc::clone(&self.slots).acquire_owned()).await {
-                Ok(Ok(permit)) => break permit,
-                _ => return Err(full(self.max_games)),
+        let slot = match Arc::clone(&self.slots).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                // Games ended a moment ago are still stopping: wait for one of them
+                // before ending another.
+                if self.engines() <= self.count() && !self.evict_one() {
+                    return Err(full(self.max_games));
+                }
+                match tokio::time::timeout(SLOT_WAIT, Arc::clone(&self.slots).acquire_owned()).await {
+                    Ok(Ok(permit)) => permit,
+                    _ => return Err(full(self.max_games)),
+                }
             }
         };
         let id = new_id();
