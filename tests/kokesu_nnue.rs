@@ -210,9 +210,16 @@ fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     ]);
     assert!(errors(&lines).is_empty(), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
-    // Training data that is not data is one error, no net.
+    // Training data that is not data is one error, no net; an output that is an input is
+    // refused before anything is read.
+    let other = format!("{n}.other");
+    let said =
+        Command::new(assert_cmd::cargo::cargo_bin("koma")).args(["nnue-train", "--out", &other, n]).output().unwrap();
+    assert!(!said.status.success());
+    assert!(String::from_utf8_lossy(&said.stdout).contains("not a koma training data file"), "{said:?}");
+    assert!(!std::path::Path::new(&other).exists());
     let said = Command::new(assert_cmd::cargo::cargo_bin("koma")).args(["nnue-train", "--out", n, n]).output().unwrap();
     assert!(!said.status.success());
-    assert!(String::from_utf8_lossy(&said.stdout).contains("not a koma training data file"));
+    assert!(String::from_utf8_lossy(&said.stdout).contains("is also the --out file"), "{said:?}");
     let _ = (std::fs::remove_file(data), std::fs::remove_file(net));
 }
