@@ -228,15 +228,9 @@ pub fn write(format: Format, record: &Record) -> Result<String, String> {
 /// mark is skipped) or else Shift_JIS, as older KIF and CSA files are. The one place that
 /// opens record files.
 pub fn read_file(path: &Path) -> Result<String, String> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{shown}: not a regular file"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("{shown}: {} bytes, more than a record's {MAX_FILE_BYTES}", meta.len()));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let shown = crate::input::path(path);
+    // The engine's one file reader: kind and size first, then a bounded read.
+    let bytes = crate::input::file::read(path, MAX_FILE_BYTES, "a record").map_err(|e| format!("{shown}: {e}"))?;
     decode(&bytes).ok_or_else(|| format!("{shown}: neither UTF-8 nor Shift_JIS text"))
 }
 
