@@ -98,8 +98,10 @@ fn beyond_the_table_the_solver_proves_the_move_and_depth_limits_still_search() {
     let first = pos.format_move(moves[0]);
     let mut k = numbershogi();
     k.send(&format!("position sfen {} moves {first}", pos.to_sfen()));
-    k.send("go btime 10000 wtime 10000 byoyomi 2000");
-    let lines = k.read_until("bestmove", WAIT);
+    // A long byoyomi: the solver's share (half) is far more than it needs on a busy
+    // machine, and a proof answers at once, so this does not wait for the clock.
+    k.send("go btime 0 wtime 0 byoyomi 120000");
+    let lines = k.read_until("bestmove", Duration::from_secs(120));
     assert!(lines.iter().any(|l| l.contains("info string solved:") && l.contains("the solver")), "{lines:?}");
     assert!(lines.iter().any(|l| l.contains(" score mate ")), "{lines:?}");
     // `go depth` asks for the search, and gets it.
@@ -122,8 +124,10 @@ fn the_table_option_takes_none_and_refuses_a_bad_file() {
     k.send("setoption name NumberShogiSolution value none");
     let pos = setup_position(&[6, 5, 3, 2, 4, 1], &[6, 5, 3, 2, 4, 1], Default::default());
     k.send(&format!("position sfen {}", pos.to_sfen()));
-    k.send("go btime 10000 wtime 10000 byoyomi 2000");
-    let lines = k.read_until("bestmove", WAIT);
+    // A long byoyomi: the solver's share (half) is far more than it needs on a busy
+    // machine, and a proof answers at once, so this does not wait for the clock.
+    k.send("go btime 0 wtime 0 byoyomi 120000");
+    let lines = k.read_until("bestmove", Duration::from_secs(120));
     assert!(lines.iter().any(|l| l.contains("info string solved:") && l.contains("the solver")), "{lines:?}");
 }
 

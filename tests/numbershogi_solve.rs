@@ -33,9 +33,9 @@ fn unbounded() -> Budget {
 /// `DEPTH` plies is compared with the solver, value and plies. Positions it leaves
 /// undecided must not be solved within `DEPTH` either.
 #[test]
-fn agrees_with_plain_minimax_on_ten_thousand_positions() {
+fn agrees_with_plain_minimax_on_four_thousand_positions() {
     const DEPTH: u32 = 5;
-    const WANT: usize = 10_000;
+    const WANT: usize = 4_000;
     let mut rng = Rng::with_seed(33);
     let (mut decided, mut undecided, mut games) = (0usize, 0usize, 0usize);
     let mut kinds = [0usize; 2];
@@ -82,7 +82,7 @@ fn agrees_with_plain_minimax_on_ten_thousand_positions() {
         }
     }
     eprintln!("{decided} decided ({} wins, {} losses), {undecided} undecided, {games} games", kinds[0], kinds[1]);
-    assert!(kinds[0] > 1000 && kinds[1] > 1000, "both kinds of result are checked: {kinds:?}");
+    assert!(kinds[0] > 400 && kinds[1] > 400, "both kinds of result are checked: {kinds:?}");
 }
 
 /// Follows the solver's win from `pos` (the winner to move, `left` plies promised)

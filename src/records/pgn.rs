@@ -29,7 +29,7 @@ fn chess() -> ChessGame {
 
 /// The SAN of `usi`, a legal move of `pos`, with `+` or `#` when it checks or mates.
 pub fn san(pos: &dyn Position, usi: &str) -> String {
-    let mut out = san_bare(pos, usi, &pos.legal());
+    let mut out = Moves::of(pos).bare(usi);
     let mut after = pos.boxed();
     if after.play(usi).is_ok() && after.in_check() {
         out.push(if after.legal().is_empty() { '#' } else { '+' });
@@ -37,50 +37,73 @@ pub fn san(pos: &dyn Position, usi: &str) -> String {
     out
 }
 
-/// The SAN without a check mark, `legal` being the position's legal moves.
-fn san_bare(pos: &dyn Position, usi: &str, legal: &[String]) -> String {
-    let game = chess();
-    let board = grid(&pos.sfen());
-    let Ok(uci) = game.move_to_chess(usi) else { return usi.to_string() };
-    let (from, to, promo) = (&uci[0..2], &uci[2..4], &uci[4..]);
-    let at = |sq: &str| {
-        let b = sq.as_bytes();
-        let (col, row) = ((b[0] - b'a') as usize, game.ranks - (b[1] - b'0') as usize);
-        board.get(row).and_then(|r| r.get(col)).cloned().flatten()
-    };
-    let piece = at(from).map(|p| p.to_ascii_uppercase()).unwrap_or_default();
-    let capture = if at(to).is_some() { "x" } else { "" };
-    let promo = if promo.is_empty() { String::new() } else { format!("={}", promo.to_ascii_uppercase()) };
-    if piece == "P" {
-        let file = if capture.is_empty() { "" } else { &from[..1] };
-        return format!("{file}{capture}{to}{promo}");
+/// A position's board and legal moves in chess coordinates, made once for all the SANs
+/// asked of it.
+struct Moves {
+    board: Vec<Vec<Option<String>>>,
+    ranks: usize,
+    /// (USI token, chess move) of each legal move.
+    legal: Vec<(String, String)>,
+    game: ChessGame,
+}
+
+impl Moves {
+    fn of(pos: &dyn Position) -> Moves {
+        let game = chess();
+        let legal = pos.legal().into_iter().filter_map(|m| game.move_to_chess(&m).ok().map(|c| (m, c))).collect();
+        Moves { board: grid(&pos.sfen()), ranks: game.ranks, legal, game }
     }
-    // Other moves of a piece of the same kind to the same square.
-    let rivals: Vec<String> = legal
-        .iter()
-        .filter_map(|m| game.move_to_chess(m).ok())
-        .filter(|m| &m[2..4] == to && &m[0..2] != from)
-        .filter(|m| at(&m[0..2]).map(|p| p.to_ascii_uppercase()).as_deref() == Some(piece.as_str()))
-        .map(|m| m[0..2].to_string())
-        .collect();
-    let which = if rivals.is_empty() {
-        ""
-    } else if rivals.iter().all(|r| r[..1] != from[..1]) {
-        &from[..1]
-    } else if rivals.iter().all(|r| r[1..] != from[1..]) {
-        &from[1..]
-    } else {
-        from
-    };
-    format!("{piece}{which}{capture}{to}{promo}")
+
+    /// The piece letter (either case) on a chess square.
+    fn at(&self, sq: &str) -> Option<&str> {
+        let b = sq.as_bytes();
+        let (col, row) = ((b[0] - b'a') as usize, self.ranks - (b[1] - b'0') as usize);
+        self.board.get(row).and_then(|r| r.get(col)).and_then(|p| p.as_deref())
+    }
+
+    /// The SAN without a check mark.
+    fn bare(&self, usi: &str) -> String {
+        let Ok(uci) = self.game.move_to_chess(usi) else { return usi.to_string() };
+        self.bare_chess(&uci)
+    }
+
+    fn bare_chess(&self, uci: &str) -> String {
+        let (from, to, promo) = (&uci[0..2], &uci[2..4], &uci[4..]);
+        let piece = self.at(from).map(|p| p.to_ascii_uppercase()).unwrap_or_default();
+        let capture = if self.at(to).is_some() { "x" } else { "" };
+        let promo = if promo.is_empty() { String::new() } else { format!("={}", promo.to_ascii_uppercase()) };
+        if piece == "P" {
+            let file = if capture.is_empty() { "" } else { &from[..1] };
+            return format!("{file}{capture}{to}{promo}");
+        }
+        // Other moves of a piece of the same kind to the same square.
+        let rivals: Vec<&str> = self
+            .legal
+            .iter()
+            .map(|(_, m)| m.as_str())
+            .filter(|m| &m[2..4] == to && &m[0..2] != from)
+            .filter(|m| self.at(&m[0..2]).map(|p| p.to_ascii_uppercase()).as_deref() == Some(piece.as_str()))
+            .map(|m| &m[0..2])
+            .collect();
+        let which = if rivals.is_empty() {
+            ""
+        } else if rivals.iter().all(|r| r[..1] != from[..1]) {
+            &from[..1]
+        } else if rivals.iter().all(|r| r[1..] != from[1..]) {
+            &from[1..]
+        } else {
+            from
+        };
+        format!("{piece}{which}{capture}{to}{promo}")
+    }
 }
 
 /// The legal move whose SAN is `text` (check marks and `!?` ignored; `x` and `=` optional).
 fn from_san(pos: &dyn Position, text: &str) -> Result<String, String> {
     let bare = text.trim_end_matches(['+', '#', '!', '?']);
     let loose = |s: &str| s.replace(['x', '='], "");
-    let legal = pos.legal();
-    let sans: Vec<(String, &String)> = legal.iter().map(|m| (san_bare(pos, m, &legal), m)).collect();
+    let moves = Moves::of(pos);
+    let sans: Vec<(String, &String)> = moves.legal.iter().map(|(m, c)| (moves.bare_chess(c), m)).collect();
     let found = sans.iter().find(|(s, _)| s == bare).or_else(|| sans.iter().find(|(s, _)| loose(s) == loose(bare)));
     match found {
         Some((_, m)) => Ok(m.to_string()),
