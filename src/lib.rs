@@ -34,9 +34,11 @@ pub mod records;
 pub mod referee;
 pub mod report;
 pub mod search;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solve;
 pub mod state;
+#[cfg(feature = "train")]
 pub mod train;
 pub mod transcript;
 pub mod tune;

@@ -24,9 +24,20 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
 The protocol and every game's rules, move notation and options: protocol/README.md and
 protocol/rules.md in the source; README.md has the rest.";
 
+/// The commit this binary was built from (`git describe`: the nearest release tag, the
+/// commits since, the hash; `-modified` for uncommitted changes).
+const COMMIT: &str = git_version::git_version!(
+    args = ["--always", "--tags", "--match=v*", "--abbrev=12", "--dirty=-modified"],
+    fallback = "commit unknown: built outside a git checkout"
+);
+
+/// `koma --version`: the release and the commit.
+static VERSION: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{} ({COMMIT})", env!("CARGO_PKG_VERSION")));
+
 /// A USI engine for 66 shogi, Kokesu, Number Shogi, Kani Shogi and Kani Nari Ebi.
 #[derive(Parser, Debug)]
-#[command(version, about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
+#[command(version = VERSION.as_str(), about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
 struct Args {
     /// The game to play from the start (as `setoption name USI_Variant value NAME`, which
     /// may still change it): shogi66, kokesu, numbershogi, kanishogi or kaninariebi.
@@ -56,10 +67,13 @@ enum Tool {
     #[command(visible_alias = "analyze")]
     Analyse(koma::analyse::Args),
     Solve(koma::solve::cli::Args),
+    #[cfg(feature = "train")]
     NnueData(koma::train::DataArgs),
+    #[cfg(feature = "train")]
     NnueTrain(koma::train::TrainArgs),
     /// Play the games in a browser: a local web server with a board for each game, koma
     /// as either player (`koma serve --open`).
+    #[cfg(feature = "serve")]
     Serve(koma::serve::Args),
 }
 
@@ -87,8 +101,11 @@ fn main() -> ExitCode {
         Some(Tool::Analyse(a)) if a.game.is_some() => koma::report::main(a),
         Some(Tool::Analyse(a)) => koma::analyse::main(a),
         Some(Tool::Solve(a)) => koma::solve::cli::main(a),
+        #[cfg(feature = "train")]
         Some(Tool::NnueData(a)) => koma::train::data_main(a),
+        #[cfg(feature = "train")]
         Some(Tool::NnueTrain(a)) => koma::train::train_main(a),
+        #[cfg(feature = "serve")]
         Some(Tool::Serve(a)) => koma::serve::main(a),
         None => {
             let recorder = match &args.record {

@@ -541,6 +541,11 @@ impl Recorder {
             Search::Loose => format!("<...re ^{}$", escape(line)),
             Search::Fixed | Search::Mate if line.starts_with("info depth ") => format!("<re {}", info_pattern(line)),
             _ if line.starts_with("id name koma ") => "<~ id name koma ".to_string(),
+            // CECP's feature line names the version: any release replays.
+            _ if line.starts_with("feature ") && line.contains(" myname=\"koma ") => {
+                let version = escape(env!("CARGO_PKG_VERSION"));
+                format!("<re ^{}$", escape(line).replace(&format!("koma {version}"), "koma [^\"]+"))
+            }
             _ if line.starts_with("Total time (ms) : ") => "<re ^Total time \\(ms\\) : \\d+$".to_string(),
             _ if line.starts_with("Nodes/second    : ") => "<re ^Nodes/second    : \\d+$".to_string(),
             _ => exact(line),
