@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
+use koma::game::perft::perft;
 use koma::game::Strategy;
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
-use koma::perft::perft;
 
 fn positions<G: Strategy>() -> Vec<G> {
     let mut s: u64 = 7;

@@ -2,15 +2,15 @@
 //! own search: `cargo run --release --example crab_match -- VARIANT GAMES FAST_MS SLOW_MS`
 //! (VARIANT = kaninariebi | kanishogi). Each pair of games starts from the same two
 //! random opening plies with colours swapped. Prints one line per game (its moves and how
-//! it ended: the referee's rule, `koma::referee`, or the runner's ply cap) and the score of
+//! it ended: the referee's rule, `koma::game::referee`, or the runner's ply cap) and the score of
 //! the slower side.
 
 use std::time::{Duration, Instant};
 
+use koma::game::referee::Referee;
 use koma::game::{Color, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
-use koma::referee::Referee;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{Limits, Searcher, Signals};
@@ -44,7 +44,7 @@ fn think<G: Strategy>(pos: &G, history: &[(u64, bool)], ms: u64, tt: &mut Table<
 const PLY_CAP: usize = 200;
 
 /// Plays one game; returns the result for sente (1 win, 0 draw, -1 loss) and a summary.
-/// Game ends are the referee's (`koma::referee`), as `d` reports them.
+/// Game ends are the referee's (`koma::game::referee`), as `d` reports them.
 fn game<G: Strategy>(opening: &[usize], times: [u64; 2]) -> (i32, String) {
     let mut game = Referee::new(G::startpos(&G::Rules::default()));
     let mut tokens = Vec::new();

@@ -6,13 +6,13 @@
 //! alpha-beta (this game's evaluation, a capture quiescence) against a sample of random
 //! opponent arrangements, once as sente and once as gote; the best `TOP` of that screen
 //! play again deeper against more opponents. Score: win 1, draw 1/2, loss 0; game ends are
-//! the referee's (`koma::referee`), and the study also scores 60 plies or a third
+//! the referee's (`koma::game::referee`), and the study also scores 60 plies or a third
 //! occurrence of a position (the rules: a fourth) as a draw. The alpha-beta below judges
 //! the positions of its own tree (a rules result or no move), which is its search policy.
 
+use koma::game::referee::Referee;
 use koma::game::{Color, Game, Outcome, Strategy};
 use koma::games::numbershogi::{NumberShogi, Rules};
-use koma::referee::Referee;
 
 const WIN: i32 = 30_000;
 
@@ -156,7 +156,7 @@ const PLY_CAP: usize = 60;
 const STUDY_REPETITION: usize = 3;
 
 /// 1.0 if sente wins, 0.0 if gote wins, 0.5 otherwise. Game ends are the referee's
-/// (`koma::referee`), as `d` reports them, with the study's cap and repetition cut-off.
+/// (`koma::game::referee`), as `d` reports them, with the study's cap and repetition cut-off.
 fn game(sente: &[u8; 6], gote: &[u8; 6], depth: i32) -> f64 {
     let rules = Rules::default();
     let mut game = match NumberShogi::from_sfen(&sfen(sente, gote), &rules) {

@@ -14,7 +14,7 @@
 //! (centipawns, side to move's view). Only quiet positions are written: not
 //! in check, the search's move not a capture or promotion, its score not a mate, and not
 //! inside the random opening. The game's end and result are the referee's
-//! (`koma::referee`, what `d` prints: rules, no legal move, repetition with 66 shogi's
+//! (`koma::game::referee`, what `d` prints: rules, no legal move, repetition with 66 shogi's
 //! perpetual check, the move-count rule). The runner's own cuts: a game whose search score
 //! stays beyond 1500 centipawns for 8 plies is adjudicated to that side; 300 plies is a
 //! draw. The last stderr line counts the games by how they ended.
@@ -33,13 +33,13 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
+use koma::game::referee::Referee;
 use koma::game::{Color, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
-use koma::referee::Referee;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, Limits, Searcher, Signals};
@@ -86,7 +86,7 @@ enum End {
 
 /// Plays one game; returns the quiet positions (SFEN, side to move is sente, search score),
 /// sente's result (1, 0.5, 0), the plies played and how it ended. Game ends are the
-/// referee's (`koma::referee`), as `d` reports them.
+/// referee's (`koma::game::referee`), as `d` reports them.
 fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String, bool, i32)>, f32, usize, End) {
     let mut game = Referee::new(G::startpos(&G::Rules::default()));
     let tts = [Table::<G::Move>::new(8), Table::<G::Move>::new(8)];

@@ -1,7 +1,7 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
 //! RUST_LOG asks for it. `koma replay`, `koma analyse`, `koma solve`, `koma nnue-data`
 //! and `koma nnue-train` are for scripts and tests; the library does their work
-//! (`koma::transcript`, `koma::analyse`, `koma::solve`, `koma::train`).
+//! (`koma::cli::transcript`, `koma::cli::analyse`, `koma::search::solve`, `koma::train`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -65,8 +65,8 @@ enum Tool {
         files: Vec<PathBuf>,
     },
     #[command(visible_alias = "analyze")]
-    Analyse(koma::analyse::Args),
-    Solve(koma::solve::cli::Args),
+    Analyse(koma::cli::analyse::Args),
+    Solve(koma::cli::solve::Args),
     #[cfg(feature = "train")]
     NnueData(koma::train::DataArgs),
     #[cfg(feature = "train")]
@@ -91,16 +91,16 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let ok = koma::transcript::replay_files(&files, &binary, &mut std::io::stdout());
+            let ok = koma::cli::transcript::replay_files(&files, &binary, &mut std::io::stdout());
             if ok {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
             }
         }
-        Some(Tool::Analyse(a)) if a.game.is_some() => koma::report::main(a),
-        Some(Tool::Analyse(a)) => koma::analyse::main(a),
-        Some(Tool::Solve(a)) => koma::solve::cli::main(a),
+        Some(Tool::Analyse(a)) if a.game.is_some() => koma::cli::report::main(a),
+        Some(Tool::Analyse(a)) => koma::cli::analyse::main(a),
+        Some(Tool::Solve(a)) => koma::cli::solve::main(a),
         #[cfg(feature = "train")]
         Some(Tool::NnueData(a)) => koma::train::data_main(a),
         #[cfg(feature = "train")]
@@ -110,7 +110,7 @@ fn main() -> ExitCode {
         None => {
             let recorder = match &args.record {
                 None => None,
-                Some(path) => match koma::transcript::Recorder::create(path) {
+                Some(path) => match koma::cli::transcript::Recorder::create(path) {
                     Ok(r) => Some(Arc::new(r)),
                     Err(e) => {
                         println!("info string error: --record {}: {e}", koma::input::path(path));

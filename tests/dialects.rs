@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::Koma;
 use koma::engine::{new_board, Board};
-use koma::perft::{parse_suite, PerftCase};
+use koma::game::perft::{parse_suite, PerftCase};
 use koma::protocol::notation::ChessGame;
 
 const GAMES: [(&str, &str); 3] = [

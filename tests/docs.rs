@@ -44,8 +44,8 @@ fn every_transcript_example_in_the_docs_replays() {
         let text = std::fs::read_to_string(&file).unwrap();
         for (at, block) in transcript_blocks(&text) {
             checked += 1;
-            let result = koma::transcript::parse(&block)
-                .and_then(|steps| koma::transcript::replay(&steps, &binary, block.lines().count().max(1)));
+            let result = koma::cli::transcript::parse(&block)
+                .and_then(|steps| koma::cli::transcript::replay(&steps, &binary, block.lines().count().max(1)));
             if let Err(f) = result {
                 failures.push(format!("{} (block at line {at}): {f}", file.display()));
             }

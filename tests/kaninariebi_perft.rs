@@ -1,7 +1,7 @@
 //! The Kani Nari Ebi perft suite (`fixtures/perft/kaninariebi.perft`).
 
+use koma::game::perft::run_suite;
 use koma::games::kaninariebi::KaniNariEbi;
-use koma::perft::run_suite;
 
 #[test]
 fn perft_suite() {

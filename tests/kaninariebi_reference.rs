@@ -9,9 +9,9 @@ use crate::common::crab;
 
 use std::collections::BTreeMap;
 
+use koma::game::perft::perft;
 use koma::game::Game;
 use koma::games::kaninariebi::{KaniNariEbi, Rules};
-use koma::perft::perft;
 
 /// Seeded generators, so failures reproduce.
 use fastrand::Rng;

@@ -1,7 +1,7 @@
 //! The Kani Shogi perft suite (`fixtures/perft/kanishogi.perft`).
 
+use koma::game::perft::run_suite;
 use koma::games::kanishogi::KaniShogi;
-use koma::perft::run_suite;
 
 #[test]
 fn perft_suite() {

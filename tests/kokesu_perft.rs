@@ -1,8 +1,8 @@
 //! The kokesu perft suite (fixtures/perft/kokesu.perft), figures cross-checked with
 //! pyffish by tests/reference/kokesu_pyffish.py.
 
+use koma::game::perft::run_suite;
 use koma::games::kokesu::Kokesu;
-use koma::perft::run_suite;
 
 const CAP: u64 = 20_000_000;
 

@@ -8,7 +8,7 @@ const CAP: u64 = 2_000_000;
 
 #[test]
 fn numbershogi_perft_suite() {
-    match koma::perft::run_suite::<NumberShogi>(include_str!("../fixtures/perft/numbershogi.perft"), CAP) {
+    match koma::game::perft::run_suite::<NumberShogi>(include_str!("../fixtures/perft/numbershogi.perft"), CAP) {
         Ok(n) => assert!(n >= 60, "only {n} figures checked"),
         Err(failures) => panic!("perft mismatches:\n{}", failures.join("\n")),
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use koma::game::{Color, Game, Outcome};
 use koma::games::numbershogi::solution::{self, format_arrangement, setup_position, Arrangement};
-use koma::solve::{Budget, Solver, Value};
+use koma::search::solve::{Budget, Solver, Value};
 
 use crate::common::Koma;
 

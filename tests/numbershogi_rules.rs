@@ -1,8 +1,8 @@
 //! Number Shogi rules, one named test per rule (rules.md §3 and §0).
 
+use koma::game::perft::perft;
 use koma::game::{BookChoice, Color, Game, MoveError, Outcome, Strategy};
 use koma::games::numbershogi::{setup, NumberShogi, Rules};
-use koma::perft::perft;
 
 fn rules() -> Rules {
     Rules::default()

@@ -1,4 +1,4 @@
-//! `koma::solve` on Number Shogi: checked against the plain negamax of
+//! `koma::search::solve` on Number Shogi: checked against the plain negamax of
 //! `reference/numbershogi_minimax.rs` on thousands of late positions, and its proofs of
 //! won setups walked against every defence.
 
@@ -8,10 +8,10 @@ mod minimax;
 use std::collections::HashSet;
 
 use fastrand::Rng;
+use koma::game::referee::judge;
 use koma::game::{Color, Game, Outcome};
 use koma::games::numbershogi::NumberShogi;
-use koma::referee::judge;
-use koma::solve::{Budget, Solver, Value};
+use koma::search::solve::{Budget, Solver, Value};
 use minimax::RefValue;
 
 /// A random setup: placement done, sente to move.
@@ -231,23 +231,23 @@ fn retrograde_and_prover_agree_on_few_piece_positions() {
     while compared < 300 || draws < 30 {
         let Some(pos) = few_pieces(&mut rng) else { continue };
         let sfen = pos.to_sfen();
-        let Ok(r) = koma::solve::retrograde(&pos, 50_000, None) else { continue };
+        let Ok(r) = koma::search::solve::retrograde(&pos, 50_000, None) else { continue };
         match r.value {
             Some(Value::Draw) => {
                 if draws >= 30 {
                     continue;
                 }
                 assert_eq!(minimax::value(&pos, 6).0, RefValue::Undecided, "{sfen}: a draw by retrograde");
-                let s = koma::solve::solve(&pos, &unbounded());
+                let s = koma::search::solve::solve(&pos, &unbounded());
                 assert_eq!(s.value, Some(Value::Draw), "{sfen}");
                 let mut next = pos.clone();
                 next.play(s.bestmove.expect("a drawn position has a move"));
-                let after = koma::solve::retrograde(&next, 50_000, None).unwrap();
+                let after = koma::search::solve::retrograde(&next, 50_000, None).unwrap();
                 assert_eq!(after.value, Some(Value::Draw), "{sfen}: the move keeps the draw");
                 draws += 1;
             }
-            Some(v) if r.plies < koma::solve::RETROGRADE_TRIES[0].0 as u32 => {
-                let s = koma::solve::solve(&pos, &unbounded());
+            Some(v) if r.plies < koma::search::solve::RETROGRADE_TRIES[0].0 as u32 => {
+                let s = koma::search::solve::solve(&pos, &unbounded());
                 assert_eq!((s.value, s.plies), (Some(v), r.plies), "{sfen}: prover against retrograde");
                 compared += 1;
             }

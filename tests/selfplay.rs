@@ -55,7 +55,7 @@ fn setup(k: &mut Koma, variant: &str) {
 
 /// Plays one game. `per_move_process`: RokuRokuGUI's way, a new engine for every move
 /// whose whole life counts against the clock. The game ends when the referee engine's
-/// `d` prints a `result` line (the engine's referee, `koma::referee`: rules, no legal
+/// `d` prints a `result` line (the engine's referee, `koma::game::referee`: rules, no legal
 /// move, repetition and perpetual check, the move-count rule), or after `max_plies`, the
 /// test's own cap.
 fn play(variant: &str, clock: Clock, max_plies: usize, per_move_process: bool) -> Game {

@@ -115,7 +115,7 @@ fn explore_gives_every_move_its_exact_value_as_koma_solve_does() {
     let mut rank_seen = Vec::new();
     for m in moves {
         let mv = m["move"].as_str().unwrap();
-        let a = koma::solve::cli::answer(&format!("sfen {WIN_IN_ONE} moves {mv}"), Some("numbershogi"), &budget);
+        let a = koma::cli::solve::answer(&format!("sfen {WIN_IN_ONE} moves {mv}"), Some("numbershogi"), &budget);
         let (value, plies) = (a.value.unwrap(), a.plies.unwrap());
         let expected = match value {
             "win" => json!({ "move": mv, "value": "loss", "plies": plies + 1 }),

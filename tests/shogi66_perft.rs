@@ -1,8 +1,8 @@
 //! The 66-shogi perft suite (`fixtures/perft/shogi66.perft`), figures cross-checked by
 //! `tests/reference/shogi66_pyffish.py`.
 
+use koma::game::perft::run_suite;
 use koma::games::shogi66::Shogi66;
-use koma::perft::run_suite;
 
 /// Lines with more expected leaves than this are skipped in CI.
 const CAP: u64 = 3_000_000;

@@ -519,7 +519,7 @@ fn evaluation_is_symmetric_and_sane() {
 #[test]
 fn diagram_shows_board_hands_and_true_ply() {
     let p = pos("lr1skg/pppppp/6/6/PPPPPP/GKSN1L b RBn 11");
-    let d = koma::state::GameState::of(&p, &[(p.key(), p.in_check())]).lines();
+    let d = koma::game::state::GameState::of(&p, &[(p.key(), p.in_check())]).lines();
     let tail = &d[d.len() - 5..];
     assert_eq!(
         tail,

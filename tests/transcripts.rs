@@ -1,4 +1,4 @@
-//! Transcripts (format: `protocol/transcripts.md`, engine: `koma::transcript`):
+//! Transcripts (format: `protocol/transcripts.md`, engine: `koma::cli::transcript`):
 //! every fixture in `fixtures/transcripts/` replays against the binary through the same
 //! code as `koma replay`; `koma --record` writes sessions of every game that replay; a
 //! changed expectation fails with its line number.
@@ -27,7 +27,8 @@ fn every_transcript_replays() {
         .collect();
     files.sort();
     assert!(files.len() >= 5, "expected transcript fixtures in {}", dir.display());
-    let failures: Vec<String> = files.iter().filter_map(|p| koma::transcript::replay_file(p, &koma()).err()).collect();
+    let failures: Vec<String> =
+        files.iter().filter_map(|p| koma::cli::transcript::replay_file(p, &koma()).err()).collect();
     assert!(failures.is_empty(), "{} of {} transcripts failed:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
 
@@ -180,7 +181,7 @@ fn replay_says_when_the_engine_exited_with_its_status_and_stderr() {
     let transcript = scratch("dies.txt");
     std::fs::write(&transcript, "> isready\n< readyok\n").unwrap();
     let started = std::time::Instant::now();
-    let err = koma::transcript::replay_file(&transcript, &engine).unwrap_err();
+    let err = koma::cli::transcript::replay_file(&transcript, &engine).unwrap_err();
     assert!(err.contains("the engine exited (exit status: 3)"), "{err}");
     assert!(err.contains("thread main panicked: boom"), "{err}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "reported at once, not after the line timeout");
@@ -218,6 +219,6 @@ fn recorded_stopped_counts_and_uci_clock_searches_replay() {
         }
         drop(stdin);
         assert!(child.wait().unwrap().success());
-        koma::transcript::replay_file(&path, &koma()).unwrap_or_else(|e| panic!("session {i}: {e}"));
+        koma::cli::transcript::replay_file(&path, &koma()).unwrap_or_else(|e| panic!("session {i}: {e}"));
     }
 }

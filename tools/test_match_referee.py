@@ -65,7 +65,7 @@ class NotationTest(unittest.TestCase):
                          "l1k1r1/pppppp/6/6/PPPPPP/LGKSN1[PPp] b - - 0 1")
 
 class ResultLineTest(unittest.TestCase):
-    """`d`'s lines as koma prints them (src/state.rs): the winner by the players' names."""
+    """`d`'s lines as koma prints them (src/game/state.rs): the winner by the players' names."""
 
     def lines(self, hands, result=None):
         return ["side x (b)", hands, "ply 9", "phase over" if result else "phase play"] + \

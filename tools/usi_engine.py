@@ -132,7 +132,7 @@ def parse_result(lines):
 
     `d` names the players as the game does (`hands sente ...  gote ...`, `black`/`red` in
     the crab games) and ends, once the game is over, with `result sente wins: checkmate`
-    or `result draw: repetition` before the `sfen` line (src/state.rs)."""
+    or `result draw: repetition` before the `sfen` line (src/game/state.rs)."""
     names = None
     for line in lines:
         words = line.split()

@@ -5,12 +5,12 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
+use koma::game::perft;
+use koma::game::referee::{Referee, Verdict};
+use koma::game::state::GameState;
 use koma::game::{Color, Game, MoveError, Notation, RuleError, SfenError, Strategy};
 use koma::games::{self, Visitor};
-use koma::perft;
-use koma::referee::{Referee, Verdict};
-use koma::solve::{self, Budget, Exact};
-use koma::state::GameState;
+use koma::search::solve::{self, Budget, Exact};
 
 /// Why a board could not be made.
 pub enum NewError {

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use koma::search::solve::Budget;
 use koma::search::Signals;
-use koma::solve::Budget;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

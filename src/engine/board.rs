@@ -6,10 +6,10 @@
 
 use thiserror::Error;
 
+use crate::game::referee::Referee;
+use crate::game::state::GameState;
 use crate::game::{Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
 use crate::games::{self, Visitor};
-use crate::referee::Referee;
-use crate::state::GameState;
 
 /// A `position` command that could not be applied. Nothing of it was applied.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

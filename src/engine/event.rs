@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::options::OptionLine;
-use crate::state::{GameResult, GameState};
+use crate::engine::options::OptionLine;
+use crate::game::state::{GameResult, GameState};
 
 /// Where the engine's events go (the dialect's formatter, or a test's channel). Called
 /// from the engine's thread and from its job threads.

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use super::event::{Event, Info, MateResult, Score, Sink};
 use super::table_slot::{SharedTable, TableSlot};
+use crate::game::perft;
+use crate::game::referee::Referee;
 use crate::game::{BookChoice, Outcome, Strategy};
-use crate::perft;
-use crate::referee::Referee;
 use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
@@ -222,7 +222,7 @@ fn info_of<G: Strategy>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
 
 /// The body of the bench thread.
 fn bench<G: Strategy>(positions: &[G], depth: u32, ctx: &JobContext) {
-    let table = Table::new(crate::options::DEFAULT_HASH_MIB);
+    let table = Table::new(crate::engine::options::DEFAULT_HASH_MIB);
     let limits = Limits {
         time: time::TimePlan::unlimited(Duration::ZERO),
         depth: Some(depth),

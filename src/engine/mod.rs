@@ -20,6 +20,7 @@ pub mod command;
 pub mod event;
 pub mod jobs;
 pub mod levels;
+pub mod options;
 pub mod session;
 mod table_slot;
 
@@ -34,12 +35,12 @@ pub use event::{Event, Info, MateResult, Score, Sink};
 pub use session::{new_session, Session};
 
 use crate::games;
-use crate::options::{self, Change, Options};
 use crate::search::limits::GoParams;
 use crate::search::skill::Skill;
 use crate::search::time::TimeOptions;
 use crate::search::Signals;
 use jobs::{JobContext, SearchJob, SearchSettings};
+use options::{Change, Options};
 
 /// The deepest `go perft` (deeper counts would never end, and their move lists would not fit
 /// in memory).
@@ -149,7 +150,7 @@ impl Engine {
     }
 
     /// The current position and where its game stands (what `d` shows).
-    pub fn state(&self) -> Result<crate::state::GameState, String> {
+    pub fn state(&self) -> Result<crate::game::state::GameState, String> {
         self.session.board().state()
     }
 

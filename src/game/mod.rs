@@ -10,6 +10,9 @@
 //! games is `src/games/mod.rs`; CONTRIBUTING.md lists the steps for adding one.
 
 mod notation;
+pub mod perft;
+pub mod referee;
+pub mod state;
 mod strategy;
 
 pub use notation::{ChessNotation, Notation};

@@ -10,9 +10,9 @@
 use super::notation::ChessGame;
 use super::uci::chess_games;
 use super::{shown, Step};
+use crate::engine::options::{self, OptionKind, OptionLine};
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
 use crate::game::{Color, Outcome};
-use crate::options::{self, OptionKind, OptionLine};
 use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.

@@ -9,10 +9,10 @@
 use super::notation::ChessGame;
 use super::usi::{self, parse_command, CommandError};
 use super::Step;
+use crate::engine::options::OptionKind;
 use crate::engine::{Command, Event, Info, Score};
+use crate::game::state::{GameResult, GameState};
 use crate::games;
-use crate::options::OptionKind;
-use crate::state::{GameResult, GameState};
 
 /// The games that have a chess notation, in `UCI_Variant` order (from the registry's
 /// descriptors: no session is made).

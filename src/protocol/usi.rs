@@ -13,8 +13,8 @@ use nom::IResult;
 use thiserror::Error;
 
 use super::shown;
+use crate::engine::options::{OptionKind, OptionLine};
 use crate::engine::{Command, Event, Info, MateResult, Score};
-use crate::options::{OptionKind, OptionLine};
 use crate::search::limits::GoParams;
 
 /// A line that is not a command koma understands.

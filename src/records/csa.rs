@@ -119,7 +119,7 @@ pub fn write(r: &Record) -> Result<String, String> {
         }
         out.push('\n');
     }
-    let hands = crate::state::hands(sfen.split_whitespace().nth(2).unwrap_or("-"));
+    let hands = crate::game::state::hands(sfen.split_whitespace().nth(2).unwrap_or("-"));
     for (c, h) in [(Color::Sente, &hands.b), (Color::Gote, &hands.w)] {
         let mut line = format!("P{}", sign(c));
         let mut count = 0;

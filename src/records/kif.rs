@@ -243,7 +243,7 @@ fn diagram(out: &mut String, g: &Names, sfen: &str) {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     let board = grid(sfen);
     let width = board.first().map_or(0, Vec::len);
-    let hands = crate::state::hands(fields.get(2).copied().unwrap_or("-"));
+    let hands = crate::game::state::hands(fields.get(2).copied().unwrap_or("-"));
     let hand_line = |h: &str| {
         let mut s = String::new();
         let mut count = String::new();

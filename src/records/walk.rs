@@ -1,9 +1,9 @@
 //! A game replayed as a record is read or written: the game's own rules and referee
 //! behind an object-safe face, and the record being built with its errors.
 
+use crate::game::referee::Referee;
 use crate::game::{Color, Game, Notation, Strategy};
 use crate::games::{self, Visitor};
-use crate::referee::Referee;
 
 use super::{Ending, LineError, Parsed, Record, RecordMove};
 

@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 
 use super::messages;
 use super::outbox::Outbox;
+use crate::game::referee::judge;
 use crate::game::{Notation, Strategy};
 use crate::games::{self, Visitor};
-use crate::referee::judge;
 use crate::search::solve::{Budget, Solver, Value as Proven};
 
 /// The longest an exploration runs; moves not solved by then are `unknown`.

@@ -16,10 +16,10 @@ use super::hidden::Hidden;
 use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
 use super::outbox::Outbox;
 use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
+use crate::game::state::GameState;
 use crate::game::RuleKind;
 use crate::search::limits::GoParams;
 use crate::search::skill::MAX_LEVEL;
-use crate::state::GameState;
 
 /// The most messages waiting for a game's task; a connection that sends faster waits.
 const INBOX_MESSAGES: usize = 32;

@@ -3,7 +3,7 @@
 //! koma put its own: the `state` sent to the page leaves koma's placed pieces off the
 //! board, shows its hand whole, and writes its placement moves as `?`.
 
-use crate::state::GameState;
+use crate::game::state::GameState;
 
 /// The side whose setup is hidden, and how many pieces it has placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ fn mask_diagram_line(line: &str, side: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Hands;
+    use crate::game::state::Hands;
 
     fn state(sfen: &str, phase: &'static str) -> GameState {
         let f: Vec<&str> = sfen.split(' ').collect();

@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 
 use super::records::{self, Record};
 use super::Rng;
+use crate::game::referee::Referee;
 use crate::game::{Color, Strategy};
 use crate::games::nnue::trainable::Trainable;
-use crate::referee::Referee;
 use crate::search::time::TimePlan;
 use crate::search::tt::Table;
 use crate::search::{mate_plies, Limits, Searcher, Signals};

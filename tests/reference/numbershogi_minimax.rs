@@ -1,6 +1,6 @@
-//! A deliberately plain second solver to check `koma::solve` against: a depth-limited
+//! A deliberately plain second solver to check `koma::search::solve` against: a depth-limited
 //! negamax over Number Shogi with no table of any kind. The end of the game is judged
-//! by the referee's own rule, `koma::referee::judge`, on the path from the root (so
+//! by the referee's own rule, `koma::game::referee::judge`, on the path from the root (so
 //! the fourth occurrence of a position on the path is a draw, exactly as in a game).
 //! Alpha-beta cut-offs are the only economy: they never change the root's value.
 //!
@@ -10,9 +10,9 @@
 
 #![allow(dead_code)]
 
+use koma::game::referee::judge;
 use koma::game::{Game, Outcome};
 use koma::games::numbershogi::NumberShogi;
-use koma::referee::judge;
 
 pub const MATE: i32 = 1000;
 

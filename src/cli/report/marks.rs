@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::analyse::JsonScore;
+use crate::cli::analyse::JsonScore;
 
 /// The logistic slope: 1/(1 + e^(-k cp)) is the win probability of a score of `cp`
 /// centipawns (lichess's curve, k = 0.00368208: +100 is 59%, +300 is 75%, +800 95%).

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
+use crate::game::referee::{self, Referee};
 use crate::game::{Color, Game};
-use crate::referee::{self, Referee};
 
 /// A finished game: who won (`b`, `w`, or nobody for a draw) and by which rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -15,13 +15,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::cli::jsonl;
+use crate::engine::options::{MAX_MULTIPV, MAX_THREADS};
 use crate::engine::Engine;
 use crate::engine::{Command, Event, Info, Score, Sink};
+use crate::game::state::GameState;
 use crate::games;
-use crate::jsonl;
-use crate::options::{MAX_MULTIPV, MAX_THREADS};
 use crate::search::limits::GoParams;
-use crate::state::GameState;
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 8;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::analyse::{Analyser, Analysis, Args, JsonScore};
+use crate::cli::analyse::{Analyser, Analysis, Args, JsonScore};
 use crate::game::{Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
 use crate::records::{self, Format, Record};

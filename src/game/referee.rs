@@ -1,6 +1,6 @@
 //! The referee: whether a game is over, who won and by which rule, judged in one place.
 //!
-//! Everything that plays whole games asks here: `d` and `koma analyse` ([`crate::state`]),
+//! Everything that plays whole games asks here: `d` and `koma analyse` ([`crate::game::state`]),
 //! the self-play examples (match games and tuning data) and the self-play tests. A game is
 //! over, in this order, by
 //! 1. a rule of the game that has declared a result ([`Game::result`]: sum of seven,
