@@ -13,11 +13,11 @@ use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
 use crate::common::server::Server;
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub(crate) type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 const WAIT: Duration = Duration::from_secs(120);
 
-async fn connect(server: &Server) -> Ws {
+pub(crate) async fn connect(server: &Server) -> Ws {
     let (mut ws, _) = connect_async(server.ws_url()).await.expect("the WebSocket opens");
     let hello = next(&mut ws).await;
     assert_eq!(hello["type"], "hello", "{hello}");
@@ -26,7 +26,7 @@ async fn connect(server: &Server) -> Ws {
 }
 
 /// The next JSON message; panics after [`WAIT`] or when the connection ends.
-async fn next(ws: &mut Ws) -> Value {
+pub(crate) async fn next(ws: &mut Ws) -> Value {
     loop {
         let msg = tokio::time::timeout(WAIT, ws.next()).await.expect("a message in time");
         match msg {
@@ -38,7 +38,7 @@ async fn next(ws: &mut Ws) -> Value {
 }
 
 /// Messages until one of type `kind` (which is returned); an `error` on the way fails.
-async fn until(ws: &mut Ws, kind: &str) -> Value {
+pub(crate) async fn until(ws: &mut Ws, kind: &str) -> Value {
     loop {
         let m = next(ws).await;
         if m["type"] == kind {
@@ -48,7 +48,7 @@ async fn until(ws: &mut Ws, kind: &str) -> Value {
     }
 }
 
-async fn send(ws: &mut Ws, v: Value) {
+pub(crate) async fn send(ws: &mut Ws, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.expect("sent");
 }
 
@@ -58,7 +58,7 @@ async fn error_for(ws: &mut Ws, msg: Message) -> String {
     m["message"].as_str().unwrap_or_default().to_string()
 }
 
-async fn until_error(ws: &mut Ws) -> Value {
+pub(crate) async fn until_error(ws: &mut Ws) -> Value {
     loop {
         let m = next(ws).await;
         if m["type"] == "error" {
@@ -67,7 +67,7 @@ async fn until_error(ws: &mut Ws) -> Value {
     }
 }
 
-fn new_game(variant: &str, b: &str, w: &str, limit: Value) -> Value {
+pub(crate) fn new_game(variant: &str, b: &str, w: &str, limit: Value) -> Value {
     json!({ "type": "new", "variant": variant, "seats": { "b": b, "w": w }, "limit": limit })
 }
 

@@ -349,6 +349,11 @@ async fn the_page_explains_and_explores_in_chromium() {
     in_chromium("help", crate::serve_page::help_players).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_are_opened_and_saved_in_chromium() {
+    in_chromium("records", crate::serve_records::in_the_page).await;
+}
+
 async fn play_every_game(c: Client, url: String) {
     c.goto(&url).await.expect("the page loads");
     wait_game(&c, "the first game", |g| g["legal"].is_array()).await;

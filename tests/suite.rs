@@ -42,6 +42,7 @@ mod serve;
 mod serve_browser;
 mod serve_explore;
 mod serve_page;
+mod serve_records;
 mod shogi66_nnue;
 mod shogi66_perft;
 mod shogi66_rules;

@@ -14,6 +14,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("/words.js", "text/javascript; charset=utf-8", include_bytes!("web/words.js")),
     ("/howto.js", "text/javascript; charset=utf-8", include_bytes!("web/howto.js")),
     ("/explore.js", "text/javascript; charset=utf-8", include_bytes!("web/explore.js")),
+    ("/records.js", "text/javascript; charset=utf-8", include_bytes!("web/records.js")),
     ("/favicon.svg", "image/svg+xml", include_bytes!("web/favicon.svg")),
 ];
 

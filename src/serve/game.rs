@@ -242,6 +242,9 @@ impl Game {
                         self.followers.retain(|f| !f.same(&out) && !f.is_closed());
                         self.unwatched();
                     }
+                    Some(ToGame::Client(ClientMsg::Record { format }, out)) => {
+                        out.send(self.record(format).unwrap_or_else(|e| messages::error(&e)));
+                    }
                     Some(ToGame::Client(msg, out)) => {
                         if let Err(e) = self.client(msg) {
                             out.send(messages::error(&e));
@@ -352,10 +355,27 @@ impl Game {
                 }
                 Ok(())
             }
-            ClientMsg::New(_) | ClientMsg::Join { .. } | ClientMsg::Explore(_) => {
-                Err("new, join and explore are for the connection".into())
-            }
+            ClientMsg::New(_)
+            | ClientMsg::Join { .. }
+            | ClientMsg::Explore(_)
+            | ClientMsg::Load { .. }
+            | ClientMsg::Record { .. } => Err("new, join, explore, load and record are not the game's moves".into()),
         }
+    }
+
+    /// The game as a record (`super::records`), never while koma's setup is hidden.
+    fn record(&self, format: Option<crate::records::Format>) -> Result<String, String> {
+        if self.hidden().is_some() {
+            return Err("koma's setup is hidden until both sides have placed their pieces".into());
+        }
+        let game = super::records::Game {
+            variant: self.variant,
+            rules: &self.rules,
+            start: self.start.as_deref(),
+            moves: &self.moves,
+            seats: self.seats,
+        };
+        super::records::save(&game, format, jiff::Timestamp::now())
     }
 
     /// Who plays the side to move after the first `plies` moves.

@@ -57,7 +57,10 @@ pub fn json() -> &'static str {
                 let rules = section(name);
                 // Whether a won game ends in checkmate, as the rules say ("win in N" otherwise).
                 let checkmate = rules.is_some_and(|r| r.contains("**Winning**: checkmate"));
-                json!({ "name": name, "rules": rules, "checkmate": checkmate, "pieces": pieces, "exact": exact })
+                // The record formats a game of it saves as (`record`), its natural one first.
+                let records = super::records::formats(name);
+                json!({ "name": name, "rules": rules, "checkmate": checkmate, "pieces": pieces, "exact": exact,
+                        "records": records })
             })
             .collect();
         json!({ "source": "protocol/rules.md", "games": games }).to_string()

@@ -110,6 +110,19 @@ pub enum ClientMsg {
     Stop,
     /// Every legal move of a position with its exact value (`super::explore`).
     Explore(super::explore::Request),
+    /// The game followed, written as a record (`super::records`): in this format, or the
+    /// game's natural one.
+    Record {
+        #[serde(default)]
+        format: Option<crate::records::Format>,
+    },
+    /// A record file's text, read and answered with its game (`super::records`); the
+    /// file's name only tells its format.
+    Load {
+        text: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
 }
 
 /// The answer to a message that could not be carried out (nothing of it was applied).

@@ -12,7 +12,8 @@
 //! - [`guard`]: the Host and Origin checks and the security headers;
 //! - [`listener`]: the accept loop, its connection cap and header deadline;
 //! - [`assets`]: the page's files, [`howto`] its rules panel;
-//! - [`explore`]: exact values of every move, from the solver.
+//! - [`explore`]: exact values of every move, from the solver;
+//! - [`records`]: the game saved as a record, a record file opened.
 
 pub mod assets;
 pub mod explore;
@@ -23,6 +24,7 @@ pub mod howto;
 pub mod listener;
 pub mod messages;
 pub mod outbox;
+pub mod records;
 pub mod registry;
 
 use std::net::SocketAddr;
@@ -245,11 +247,7 @@ async fn leave(h: &Handle, out: &Outbox) {
 /// Carries out one message; `Err` is the error message to answer.
 async fn request(text: &str, registry: &Registry, following: &mut Option<Handle>, out: &Outbox) -> Result<(), String> {
     if text.len() > messages::MAX_MESSAGE {
-        return Err(messages::error(&format!(
-            "message too long: {} bytes, at most {} are read",
-            text.len(),
-            messages::MAX_MESSAGE
-        )));
+        return Err(messages::error(&records::too_long(text)));
     }
     let msg: ClientMsg = serde_json::from_str(text).map_err(|e| messages::error(&format!("bad message: {e}")))?;
     match msg {
@@ -262,6 +260,9 @@ async fn request(text: &str, registry: &Registry, following: &mut Option<Handle>
             follow(handle, following, out).await;
         }
         ClientMsg::Explore(req) => explore::start(req, out)?,
+        ClientMsg::Load { text, name } => {
+            out.send(records::load(&text, name.as_deref()).map_err(|e| messages::error(&e))?);
+        }
         ClientMsg::Join { game } => {
             let handle = registry.get(&game).ok_or_else(|| {
                 serde_json::json!({ "type": "error", "code": "no-game",

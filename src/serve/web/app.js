@@ -7,6 +7,7 @@ import { el } from "./pieces.js";
 import { scoreText, levelOptions, hiddenText } from "./words.js";
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
+import { initRecords, showRecords, recordAnswer } from "./records.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
@@ -182,6 +183,7 @@ function render() {
   $("explore-go").hidden = !gameHelp(game.variant).exact;
   $("explore-go").disabled = !canExplore(game, gameHelp(game.variant)) || exploring !== null;
   $("copy-moves").disabled = !!game.hidden;
+  showRecords(game);
 }
 
 // The suggested move (Analyse, or a move picked in the exact values), while it is about
@@ -393,6 +395,8 @@ function receive(msg) {
     exploring = null;
     showExplore(msg, showHint);
     render();
+  } else if (msg.type === "record" || msg.type === "load") {
+    recordAnswer(msg);
   } else if (msg.type === "error") {
     if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
     if (exploring !== null) { exploring = null; hideExplore(); if (game) render(); }
@@ -480,6 +484,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("copy-sfen").onclick = () => copy(game.state.sfen, "SFEN");
   $("copy-moves").onclick = () => copy(moveText(), "Moves");
   $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
+  initRecords({ send, say, games: () => games, hello: () => hello, newGame });
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
     if (!$("howto").hidden) { closeHowto(); return; }
