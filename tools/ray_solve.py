@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`koma solve` farmed out with Ray: many Number Shogi positions solved on this machine's
 cores or on a Ray cluster, the answers kept on disk as they arrive, so that an interrupted
-run resumes where it stopped (issue 33). tools/RAY.md says how to set up a cluster and what
+run resumes where it stopped (issue 33). docs/RAY.md says how to set up a cluster and what
 it measured.
 
 Usage:
@@ -368,43 +368,17 @@ def _say(stream, text):
         print(text, file=stream, flush=True)
 
 
-def solve_lines(
-    lines,
-    out,
-    koma=DEFAULT_KOMA,
-    address=None,
-    cpus=None,
-    shard_size=64,
-    max_ms=None,
-    max_nodes=None,
-    retries=2,
-    retry_unknown=False,
-    variant=None,
-    progress=None,
-    progress_every=5.0,
-):
+def solve_lines(lines, out, **options):
     """Solves Number Shogi positions (`koma solve` lines) with Ray and returns
     {line: koma's answer} for each of them (trimmed; blank and `#` lines left out),
     the ones answered by an earlier run into `out` included; the new answers are appended
     to `out` as they arrive. A line missing from the result was left unanswered by a shard
     that kept failing (see `run` for the reasons). Ray is started on this machine (`cpus`
     CPUs) or joined at `address` unless it is already initialised, and left running for
-    the next call. `progress`: a stream for the progress lines (None: silent)."""
-    return run(
-        lines,
-        out,
-        koma=koma,
-        address=address,
-        cpus=cpus,
-        shard_size=shard_size,
-        max_ms=max_ms,
-        max_nodes=max_nodes,
-        retries=retries,
-        retry_unknown=retry_unknown,
-        variant=variant,
-        progress=progress,
-        progress_every=progress_every,
-    ).answers
+    the next call. `options`: `run`'s (`koma`, `address`, `cpus`, `shard_size`, `max_ms`,
+    `max_nodes`, `retries`, `retry_unknown`, `variant`, `progress`: a stream for the
+    progress lines, None: silent, `progress_every`)."""
+    return run(lines, out, **options).answers
 
 
 def read_inputs(files):

@@ -5,7 +5,6 @@ Fairy-Stockfish is a small fake UCI engine (the native build is not made in CI),
 tests check the plumbing: the position FSF is given, the score kept, mates left out, the
 rest of each record unchanged. The Ray test needs `ray` and is skipped without it."""
 
-import importlib.util
 import os
 import shutil
 import struct
@@ -15,11 +14,10 @@ import tempfile
 import unittest
 
 from tools import fsf_relabel
-from tools.lib.paths import FSF_VARIANTS, koma_under_test
+from tools.lib.paths import FSF_VARIANTS
 from tools.lib.ray import connect
+from tools.tests.support import HAVE_RAY, KOMA, NO_RAY
 
-KOMA = koma_under_test()
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
@@ -138,7 +136,7 @@ class Relabel(unittest.TestCase):
         with self.assertRaises(ValueError):
             fsf_relabel.relabel(self.fsf, b"KOMANNUE" + bytes(8), 100, self.ini)
 
-    @unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
+    @unittest.skipUnless(HAVE_RAY, NO_RAY)
     def test_files_are_done_on_ray_once(self):
         started = connect(cpus=2)
         try:

@@ -9,11 +9,9 @@ fail or hang are small fake scripts. Nothing waits on a clock except a generous 
 for a run that hangs."""
 
 import contextlib
-import importlib.util
 import io
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,10 +20,9 @@ import time
 import unittest
 
 from tools import match, match_combine, ray_match
-from tools.lib.paths import ROOT, koma_under_test
+from tools.lib.paths import ROOT
+from tools.tests.support import HAVE_RAY, KOMA, NO_RAY, WithRay
 
-KOMA = koma_under_test()
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 HAVE_KOMA = os.access(KOMA, os.X_OK)
 DEADLINE = 120  # seconds: only a run that hangs reaches it
 SECONDS = re.compile(r" \d+ s( on Ray, \d+ CPUs?)?$")
@@ -120,6 +117,11 @@ def local(argv):
     return p.stdout.splitlines()
 
 
+def against(b, *options):
+    """A Kani Shogi match's argv: KOMA at 1000 nodes a move against `b`, and `options`."""
+    return ["--variant", "kanishogi", "--a", KOMA, "--b", b, "--nodes", "1000", *options]
+
+
 def on_ray(argv):
     """ray_match's log of a match, on the Ray this process has started."""
     out = io.StringIO()
@@ -197,7 +199,7 @@ class InOrderTest(unittest.TestCase):
         self.assertEqual(order.tally.games, 2)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
 class TaskTest(unittest.TestCase):
     def test_the_task_runs_where_the_tools_are_not(self):
@@ -226,26 +228,8 @@ class TaskTest(unittest.TestCase):
         self.assertRegex(second, r"^1 \[\] referee: ('9z9z' is not a move token|info string error)")
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
-class WithRay(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        from tools.lib.ray import connect
-
-        cls.started = connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        import ray
-
-        if cls.started:
-            ray.shutdown()
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_match_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
-
+class OnRay(WithRay):
     def test_the_same_games_and_verdict_as_match_py(self):
         argv = [
             "--variant",
@@ -291,26 +275,11 @@ class WithRay(unittest.TestCase):
         # nodes wins every game against 1 node) while pair 3 is in flight.
         b = gate(self.dir, KOMA)
         started = time.monotonic()
+        # Only the cancel closes the hung engine in time.
+        timeout = str(10 * DEADLINE)
         lines = on_ray(
-            [
-                "--variant",
-                "kanishogi",
-                "--a",
-                KOMA,
-                "--b",
-                b,
-                "--nodes",
-                "1000",
-                "--go-b",
-                "nodes 1",
-                "--games",
-                "40",
-                "--sprt-min-pairs",
-                "2",
-                "--move-timeout",
-                str(10 * DEADLINE),
-            ]
-        )  # only the cancel closes the hung engine in time
+            against(b, "--go-b", "nodes 1", "--games", "40", "--sprt-min-pairs", "2", "--move-timeout", timeout)
+        )
         self.assertLess(time.monotonic() - started, DEADLINE / 2, "the hung pairs were waited for")
         self.assertEqual(len([line for line in lines if line.startswith("game ")]), 4)
         self.assertRegex(lines[-1], r"4 games \(2 pairs, seed 1\): A \+4 =0 -0 .*; H1 accepted \(gain >= 10\)\.")
@@ -344,7 +313,7 @@ class WithRay(unittest.TestCase):
         self.assertRegex(here[-1], r"0 games \(0 pairs, seed 1\): .*; stopped early\.")
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
 class Interrupted(unittest.TestCase):
     def test_ctrl_c_counts_the_whole_pairs_reported(self):
@@ -357,20 +326,7 @@ class Interrupted(unittest.TestCase):
                         sys.executable,
                         "-m",
                         "tools.ray_match",
-                        "--variant",
-                        "kanishogi",
-                        "--a",
-                        KOMA,
-                        "--b",
-                        b,
-                        "--nodes",
-                        "1000",
-                        "--games",
-                        "20",
-                        "--sprt",
-                        "off",
-                        "--cpus",
-                        "2",
+                        *against(b, "--games", "20", "--sprt", "off", "--cpus", "2"),
                     ],
                     cwd=ROOT,
                     stdin=subprocess.DEVNULL,

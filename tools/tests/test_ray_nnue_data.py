@@ -5,20 +5,15 @@ skipped without it. Real data comes from the koma binary ($KOMA, else
 target/release/koma) at fixed nodes (the same file whatever the machine's load); the
 failures come from small fake koma scripts."""
 
-import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
 from tools import ray_nnue_data
-from tools.lib.paths import koma_under_test
-from tools.lib.ray import connect
+from tools.tests.support import FIRST_RUN, KOMA, WithRay
 
-KOMA = koma_under_test()
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 TINY = ["--games", "2", "--play-nodes", "200", "--score-nodes", "400"]
 
 
@@ -36,17 +31,11 @@ seed = int(args[args.index("--seed") + 1])
 out = args[args.index("--out") + 1]
 with open(me + ".calls", "a") as f:
     f.write("%%d\\n" %% seed)
-def first():
-    try:
-        os.mkdir(me + ".first")
-        return True
-    except FileExistsError:
-        return False
-%(before)s
+%(first)s%(before)s
 with open(out, "wb") as f:
     f.write(b"KOMADATA" + bytes([1, 0, 0, 0, 32, 0, 0, 0]) + bytes([seed %% 256]) + bytes(31))
 """
-            % dict(python=sys.executable, me=path, before=before)
+            % dict(python=sys.executable, me=path, before=before, first=FIRST_RUN)
         )
     os.chmod(path, 0o755)
     return path
@@ -74,23 +63,7 @@ class Seeds(unittest.TestCase):
             self.assertEqual(ray_nnue_data.main(["--dir", d, "--seeds", "1", "--koma", os.path.join(d, "none")]), 2)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
-class Run(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.started = connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.started:
-            import ray
-
-            ray.shutdown()
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_nnue_data_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
-
+class Run(WithRay):
     def test_each_seed_gives_the_file_koma_makes_for_it_alone(self):
         data = os.path.join(self.dir, "data")
         made, failed = ray_nnue_data.run([7, 8], data, KOMA, TINY, progress=None)

@@ -7,7 +7,6 @@ else target/release/koma) within a node budget, so that the answers do not depen
 machine's load; the failures come from small fake koma scripts. Nothing waits on a clock
 except a generous deadline for a run that hangs."""
 
-import importlib.util
 import json
 import os
 import shutil
@@ -19,11 +18,9 @@ import time
 import unittest
 
 from tools import ray_solve
-from tools.lib.paths import ROOT, koma_under_test
-from tools.lib.ray import connect
+from tools.lib.paths import ROOT
+from tools.tests.support import FIRST_RUN, HAVE_RAY, KOMA, NO_RAY, WithRay
 
-KOMA = koma_under_test()
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 NODES = 300000  # a budget that solves some of the setups below and not others
 DEADLINE = 180  # seconds: only a run that hangs reaches it
 
@@ -47,18 +44,12 @@ me = %(me)r
 lines = [l.strip() for l in sys.stdin if l.strip()]
 with open(me + ".calls", "a") as f:
     f.write(json.dumps(lines) + "\\n")
-def first():
-    try:
-        os.mkdir(me + ".first")
-        return True
-    except FileExistsError:
-        return False
-%(before)s
+%(first)s%(before)s
 value = open(me + ".value").read().strip() if os.path.exists(me + ".value") else "win"
 for l in lines:
     print(json.dumps({"input": l, "value": value, "plies": 1, "bestmove": None, "nodes": 1, "ms": 0}))
 """
-        % dict(python=sys.executable, me=path, before=before),
+        % dict(python=sys.executable, me=path, before=before, first=FIRST_RUN),
     )
 
 
@@ -139,7 +130,7 @@ class ReadResults(unittest.TestCase):
         self.assertEqual(calls(koma), [])
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 class Task(unittest.TestCase):
     def test_the_task_runs_where_the_tools_are_not(self):
         import ray.cloudpickle
@@ -166,23 +157,9 @@ class Task(unittest.TestCase):
                 ray_solve.solve_shard(os.path.join(d, "none"), ["a"], [], 60)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -e '.[test]')")
-class WithRay(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-
-        cls.started = connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        import ray
-
-        if cls.started:
-            ray.shutdown()
-
+class Solve(WithRay):
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_solve_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
+        super().setUp()
         self.out = os.path.join(self.dir, "results.jsonl")
 
     def test_an_interrupted_run_resumes_without_solving_a_line_twice(self):
