@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fairy-Stockfish's search scores for tuning positions (tools/TUNING.md).
+"""Fairy-Stockfish's search scores for tuning positions (docs/TUNING.md).
 
 Reads lines `RESULT SCORE SFEN` (examples/selfplay_data.rs) and writes `RESULT FSF SFEN`,
 FSF the score of a Fairy-Stockfish search of --nodes nodes from that position (centipawns

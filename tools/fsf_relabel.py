@@ -2,7 +2,7 @@
 """Kokesu training data scored again by Fairy-Stockfish, farmed out on Ray (issue 34).
 
 `koma nnue-data` scores its positions with a deeper koma search; Fairy-Stockfish plays
-Kokesu far better than koma at equal time (tools/STRENGTH.md), so its search is the
+Kokesu far better than koma at equal time (docs/STRENGTH.md), so its search is the
 better teacher. This reads data files of `koma nnue-data` (src/train/records.rs) and
 writes files of the same format and the same positions, each position's score replaced by
 a Fairy-Stockfish search of --nodes nodes (centipawns, side to move's view; the game

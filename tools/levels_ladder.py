@@ -10,7 +10,7 @@ Elo of a rung: from the score, with half a win and half a loss added (so a rung 
 lost whole still gives a finite, clearly marked lower bound of the gap, "≥"); its 95%
 error bar is match.py's. A level's Elo is the anchor plus the rungs below it; the anchor
 (`--base-elo`, the weakest level's Elo) is a convention where no outside measurement sets
-it (tools/STRENGTH.md, "Levels").
+it (docs/STRENGTH.md, "Levels").
 """
 
 import argparse

@@ -23,7 +23,7 @@ strategies without solving the whole matrix, and writes the engine's table
    koma follows in a lost position.
 
 Entries are solved by `tools.ray_solve` on Ray: on this machine's cores, or on a cluster
-with `--address` (tools/RAY.md). Solved entries are kept in `--store` as they arrive, so a
+with `--address` (docs/RAY.md). Solved entries are kept in `--store` as they arrive, so a
 rerun resumes.
 
     python3 -m tools.numbershogi_equilibrium --store solve-store.jsonl \
@@ -277,7 +277,7 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--write", type=Path, help="write the engine's table here")
     ap.add_argument("--koma", default=DEFAULT_KOMA)
-    ap.add_argument("--address", help="a Ray cluster (tools/RAY.md); default: this machine")
+    ap.add_argument("--address", help="a Ray cluster (docs/RAY.md); default: this machine")
     ap.add_argument("--cpus", type=int, help="CPUs to use on this machine")
     ap.add_argument("--quick-ms", type=int, default=2_000, help="budget per entry, first pass")
     ap.add_argument("--max-ms", type=int, default=120_000, help="budget per entry left unknown by the first pass")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/match.py with its game pairs played as Ray tasks, on this machine's cores or on
 a Ray cluster, and still one SPRT verdict: a change tested on many machines, as fishtest
-does for Stockfish (issue 34). tools/RAY.md says how to run it on a cluster and what it
+does for Stockfish (issue 34). docs/RAY.md says how to run it on a cluster and what it
 measured.
 
 Usage:

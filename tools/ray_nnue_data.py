@@ -2,8 +2,8 @@
 """`koma nnue-data` farmed out with Ray: a game's training data (Kokesu's, or 66 shogi's
 with --variant shogi66) made by many seeds at once,
 on this machine's cores or on a Ray cluster, one file a seed, kept as each seed finishes,
-so that an interrupted run resumes where it stopped (issue 34). tools/NNUE.md says how the
-data is used; tools/RAY.md how to run on a cluster.
+so that an interrupted run resumes where it stopped (issue 34). docs/NNUE.md says how the
+data is used; docs/RAY.md how to run on a cluster.
 
 Usage:
   python3 -m tools.ray_nnue_data --dir DATA --seeds 101-164 [--games 500]
