@@ -9,6 +9,7 @@ the game is the same on every machine; `--seed` varies the first two moves (rand
 moves) to see another game. The board, the engine's score and its principal variation
 are printed after each move, and the referee's result at the end.
 """
+
 import argparse
 import random
 
@@ -28,8 +29,11 @@ def play(nodes: int, seed: int, max_plies: int) -> koma.Board:
             a = engine.analyse(board, nodes=nodes)
             assert a.bestmove is not None, "a game that is not over has a legal move"
             move = a.bestmove
-            score = "mate %d" % a.score.mate if a.score and a.score.mate is not None else "%+d cp" % (
-                a.score.cp if a.score and a.score.cp is not None else 0)
+            score = (
+                "mate %d" % a.score.mate
+                if a.score and a.score.mate is not None
+                else "%+d cp" % (a.score.cp if a.score and a.score.cp is not None else 0)
+            )
             note = "score %s, depth %d, pv %s" % (score, a.depth, " ".join(a.pv[:6]))
         board.push(move)
         print("%3d. %-5s %-10s %s" % (len(board.move_stack), side, move, note))

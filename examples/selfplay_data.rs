@@ -1,4 +1,4 @@
-//! Training positions for the evaluation tuner (tools/TUNING.md) from koma's own games,
+//! Training positions for the evaluation tuner (docs/TUNING.md) from koma's own games,
 //! played in process with the engine's search at a fixed node count per move.
 //!
 //! `cargo run --release --example selfplay_data -- --variant kokesu --games 1500 --nodes 5000 --seed 1 > data/kokesu.txt`
@@ -40,22 +40,16 @@ use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
+use koma::games::zobrist;
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, Limits, Searcher, Signals};
 
+/// The run's only source of chance (splitmix64), so a seed gives the same data.
 struct Rng(u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (zobrist::next(&mut self.0) % n as u64) as usize
     }
 }
 

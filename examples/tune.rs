@@ -1,4 +1,4 @@
-//! Texel tuning of an evaluation's weights (tools/TUNING.md).
+//! Texel tuning of an evaluation's weights (docs/TUNING.md).
 //!
 //! `cargo run --release --example tune -- --variant kokesu --data target/tune/kokesu.txt --out src/games/kokesu/weights.txt`
 //!
@@ -130,7 +130,7 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
         eprintln!("  {} {} -> {} ({d:+})", weight_name(params, *i), w0[*i], wr[*i]);
     }
     let header = format!(
-        "{} evaluation weights, written by examples/tune.rs (tools/TUNING.md):\n\
+        "{} evaluation weights, written by examples/tune.rs (docs/TUNING.md):\n\
          tune --variant {} --data {} --epochs {} --rate {} --l2 {} --lambda {}{}{}{}\n\
          {} positions ({} held out); K = {k:.6}/cp; squared error {e_train0:.6} -> {e_train:.6} (train), \
          {e_test0:.6} -> {e_test:.6} (held out)",

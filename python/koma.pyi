@@ -180,9 +180,7 @@ class Engine:
     threads take turns, and ``stop()`` or Ctrl-C ends the running one.
     """
 
-    def __new__(
-        cls, variant: str = "shogi66", threads: int = 1, hash_mb: int = 16, **options: object
-    ) -> "Engine": ...
+    def __new__(cls, variant: str = "shogi66", threads: int = 1, hash_mb: int = 16, **options: object) -> "Engine": ...
     @property
     def variant(self) -> str: ...
     def setoption(self, name: str, value: object) -> None:

@@ -18,11 +18,11 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma \"go perft 3\" quit                run commands, then exit
   koma analyse --depth 10 FILE          positions in, JSON lines out
   koma analyse --game GAME.kif          a game report: every move marked (protocol/records.md)
-  koma nnue-data / koma nnue-train      a game's network: data, training (tools/NNUE.md)
+  koma nnue-data / koma nnue-train      a game's network: data, training (docs/NNUE.md)
   koma serve --open                     play every game in a browser
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
-protocol/rules.md in the source; README.md has the rest.";
+protocol/rules.md in the source; README.md has the rest, docs/README.md every document.";
 
 /// The commit this binary was built from (`git describe`: the nearest release tag, the
 /// commits since, the hash; `-modified` for uncommitted changes).

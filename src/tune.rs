@@ -1,4 +1,4 @@
-//! Evaluation weights as data, and Texel's method to fit them (tools/TUNING.md).
+//! Evaluation weights as data, and Texel's method to fit them (docs/TUNING.md).
 //!
 //! A tunable evaluation is linear in named integer weights: each term is a weight times
 //! a count (or a fixed shape the weight scales), the middlegame and endgame weights
@@ -160,7 +160,7 @@ macro_rules! weights_files {
         pub const N_WEIGHTS: usize = $crate::tune::total_len(PARAMS);
         pub type Weights = [i32; N_WEIGHTS];
 
-        /// The weights in use: the output of the last tuning run (tools/TUNING.md).
+        /// The weights in use: the output of the last tuning run (docs/TUNING.md).
         pub const WEIGHTS_TEXT: &str = $weights;
         /// The hand-set weights the tuning starts from.
         pub const INITIAL_WEIGHTS_TEXT: &str = $initial;
@@ -473,7 +473,7 @@ pub mod testing {
                     concat!(
                         $title,
                         " evaluation weights: the hand-set values the tuning starts from\n",
-                        "(the evaluation as it was before tools/TUNING.md)."
+                        "(the evaluation as it was before docs/TUNING.md)."
                     ),
                     INITIAL_WEIGHTS_TEXT,
                     concat!("src/games/", $dir, "/weights_initial.txt"),

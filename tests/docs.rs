@@ -1,8 +1,28 @@
-//! Every example of engine input and output in the README and the protocol pages is a
-//! transcript (protocol/transcripts.md), and replays against this binary: a doc that shows
-//! what koma answers cannot drift from what it answers (issue 36).
+//! Every example of engine input and output in the documents (the README, the protocol
+//! pages, docs/) is a transcript (protocol/transcripts.md), and replays against this
+//! binary: a doc that shows what koma answers cannot drift from what it answers (issue 36).
+//! Every link, repository path and `python3 -m tools...` command they name exists, so a
+//! moved file cannot leave a document pointing at nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+/// The Markdown documents: the README, CONTRIBUTING.md, the protocol's pages and docs/
+/// (docs/README.md indexes them all).
+fn documents(root: &Path) -> Vec<PathBuf> {
+    let mut files = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
+    for dir in ["protocol", "docs"] {
+        let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        pages.sort();
+        files.extend(pages);
+    }
+    files
+}
 
 /// The fenced blocks of a Markdown text whose first line that is not a comment sends a
 /// command (`> ...`): the transcript examples. With the line each block starts on.
@@ -33,14 +53,7 @@ fn every_transcript_example_in_the_docs_replays() {
     let binary = assert_cmd::cargo::cargo_bin("koma");
     let mut checked = 0;
     let mut failures = Vec::new();
-    let mut files = vec![root.join("README.md")];
-    for entry in std::fs::read_dir(root.join("protocol")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
-        }
-    }
-    for file in files {
+    for file in documents(root) {
         let text = std::fs::read_to_string(&file).unwrap();
         for (at, block) in transcript_blocks(&text) {
             checked += 1;
@@ -53,4 +66,64 @@ fn every_transcript_example_in_the_docs_replays() {
     }
     assert!(checked >= 5, "only {checked} examples found");
     assert!(failures.is_empty(), "{} of {checked} examples do not replay:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// What a document names that must exist: its relative links (from the document's
+/// folder), the repository paths it writes out (`tools/lib/engine.py`, from the root)
+/// and the modules of its `python3 -m tools.NAME` commands.
+fn named_files(doc: &Path, root: &Path, text: &str) -> Vec<(String, PathBuf)> {
+    let link = Regex::new(r"\]\(([^)#\s]+)(#[^)]*)?\)").unwrap();
+    let path = Regex::new(
+        r"\b((?:src|tools|docs|protocol|tests|fixtures|examples|python)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(?:md|rs|py|pyi|txt|sh|ini|toml|js|html|css|perft))\b",
+    )
+    .unwrap();
+    let module = Regex::new(r"python3 -m (tools(?:\.[a-z_]+)+)").unwrap();
+    let dir = doc.parent().unwrap();
+    let mut named = Vec::new();
+    for c in link.captures_iter(text) {
+        let target = &c[1];
+        if !target.contains("://") && !target.starts_with("mailto:") {
+            named.push((format!("link ({target})"), dir.join(target)));
+        }
+    }
+    for c in path.captures_iter(text) {
+        named.push((format!("path {}", &c[1]), root.join(&c[1])));
+    }
+    for c in module.captures_iter(text) {
+        let file = c[1].replace('.', "/");
+        let as_file = root.join(format!("{file}.py"));
+        let target = if as_file.exists() { as_file } else { root.join(file).join("__init__.py") };
+        named.push((format!("command python3 -m {}", &c[1]), target));
+    }
+    named
+}
+
+#[test]
+fn every_link_path_and_tool_command_in_the_docs_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for doc in documents(root) {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for (what, target) in named_files(&doc, root, &text) {
+            checked += 1;
+            if !target.exists() {
+                missing.push(format!("{}: {what}", doc.strip_prefix(root).unwrap().display()));
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} names found");
+    assert!(missing.is_empty(), "{} of {checked} names lead nowhere:\n{}", missing.len(), missing.join("\n"));
+}
+
+#[test]
+fn a_name_that_leads_nowhere_is_caught() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = root.join("docs/README.md");
+    let text = "[gone](GONE.md), tools/usi_engine.py, `python3 -m tools.match_stats`, [ok](STRENGTH.md), \
+                [web](https://example.org/x.md), tools/lib/engine.py, `python3 -m tools.match --help`";
+    let named = named_files(&doc, root, text);
+    let gone: Vec<&str> = named.iter().filter(|(_, p)| !p.exists()).map(|(w, _)| w.as_str()).collect();
+    assert_eq!(gone, ["link (GONE.md)", "path tools/usi_engine.py", "command python3 -m tools.match_stats"]);
+    assert_eq!(named.len(), 6, "{named:?}");
 }

@@ -1,5 +1,6 @@
 //! The README's two commands (section "Two commands") are what CI runs: `.ci/run`
-//! holds exactly those lines, and runs nothing else.
+//! holds exactly those lines, and runs nothing else. Its code map ("How it is built")
+//! names every module at the root of `src/`, and only paths that exist.
 
 use std::path::Path;
 
@@ -42,4 +43,33 @@ fn no_link_leaves_the_repository() {
     assert!(read("README.md").contains("(protocol/rules.md)"));
     assert!(read("protocol/README.md").contains("(rules.md)"));
     assert!(read("protocol/README.md").contains("(transcripts.md)"));
+}
+
+/// The paths of the README's code map ("How it is built"), one a row: each row's first
+/// path (`src/input/`, `src/tune.rs`).
+fn code_map() -> Vec<String> {
+    let readme = read("README.md");
+    let section = readme.split("## How it is built").nth(1).expect("README has a 'How it is built' section");
+    let section = section.split("\n## ").next().unwrap();
+    section.lines().filter_map(|l| l.strip_prefix("| `")?.split('`').next()).map(str::to_string).collect()
+}
+
+#[test]
+fn the_code_map_names_every_module_and_only_what_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = code_map();
+    assert!(map.len() >= 30, "{map:?}");
+    let gone: Vec<&String> = map.iter().filter(|p| !p.contains('<') && !root.join(p).exists()).collect();
+    assert!(gone.is_empty(), "the README's code map names what does not exist: {gone:?}");
+    let mut unnamed = Vec::new();
+    for entry in std::fs::read_dir(root.join("src")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        let path = if entry.path().is_dir() { format!("src/{name}/") } else { format!("src/{name}") };
+        if !map.contains(&path) {
+            unnamed.push(path);
+        }
+    }
+    unnamed.sort();
+    assert!(unnamed.is_empty(), "the README's code map (\"How it is built\") lacks a row for: {unnamed:?}");
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 
 const MAX_NODES: &str = "50000";
 const SKIP: &str = "KOMA_SKIP_CROSSCHECK";
-const SETUP: &str = "python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt";
+use crate::common::VENV_SETUP as SETUP;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,13 +34,12 @@ fn python() -> PathBuf {
     }
 }
 
-/// The pyffish version that `requirements.txt` pins, e.g. `0.0.90`.
+/// The pyffish version that the root `pyproject.toml` pins (`"pyffish==0.0.90",`).
 fn pinned_pyffish() -> String {
-    let req = std::fs::read_to_string(root().join("tests/reference/requirements.txt")).expect("requirements.txt");
-    req.lines()
-        .find_map(|l| l.trim().strip_prefix("pyffish=="))
-        .expect("requirements.txt pins pyffish==X.Y.Z")
-        .trim()
+    let toml = std::fs::read_to_string(root().join("pyproject.toml")).expect("pyproject.toml");
+    toml.lines()
+        .find_map(|l| l.trim().strip_prefix("\"pyffish==")?.split('"').next())
+        .expect("pyproject.toml pins \"pyffish==X.Y.Z\"")
         .to_string()
 }
 

@@ -64,7 +64,7 @@ fn clock_arithmetic_on_huge_values_saturates() {
     assert!(ok && stderr.is_empty(), "{stderr}");
 }
 
-// Class 3 (the hash table made off the clock) is tested in src/table_slot.rs; how long
+// Class 3 (the hash table made off the clock) is tested in src/engine/table_slot.rs; how long
 // the first move takes after `USI_Hash 4096` is measured by tools/gui_clock.py --part hash.
 
 /// Class 5: `go perft` and `bench` run like a search: `isready` is answered at once,

@@ -1,8 +1,8 @@
-//! The Python tools' own unit tests (match statistics, the match referee against this
-//! binary, `koma solve` and a match's game pairs farmed out with Ray), run with the test
-//! suite's Python: `.venv`, which the README's command makes (with Ray in it:
-//! tests/reference/requirements.txt). `tools` is a package: the tests import
-//! `tools.match` and the like from the root.
+//! The Python tools' own unit tests (tools/tests/: match statistics, the match referee
+//! against this binary, `koma solve` and a match's game pairs farmed out with Ray), run
+//! with the test suite's Python: `.venv`, which the README's command makes (with Ray in
+//! it: the root pyproject.toml). `tools` is a package: the tests import `tools.match`,
+//! `tools.lib.engine` and the like from the root.
 //!
 //! Without `.venv` the test fails with the line to run (most of these tests would skip
 //! for want of Ray and pass without running: issue 44's "silent skip in CI"), unless
@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const SETUP: &str = "python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt";
+use crate::common::VENV_SETUP as SETUP;
 
 #[test]
 #[cfg_attr(
@@ -24,7 +24,7 @@ fn python_tools_pass_their_unit_tests() {
     let python = root.join(".venv/bin/python");
     assert!(python.exists(), "no .venv: the Python tools' tests need it; run: {SETUP}");
     let out = Command::new(&python)
-        .args(["-m", "unittest", "discover", "-s", "tools", "-t", "."])
+        .args(["-m", "unittest", "discover", "-s", "tools/tests", "-t", "."])
         .current_dir(root)
         .env("KOMA", assert_cmd::cargo::cargo_bin("koma"))
         .output()

@@ -6,16 +6,17 @@ Usage:
   python3 -m tools.depth_speed --koma target/release/koma --fsf FSF [--ms 5000]
          [--threads 1] [--only NAME]
 
-The positions (koma SFEN, given to FSF as its FEN with tools/match_fsf.py's
+The positions (koma SFEN, given to FSF as its FEN with tools/lib/fsf.py's
 translation) are fixed below: kokesu's start and Kiwipete without castling, 66 shogi
 just after a placement and a middlegame with hands (the bench positions). Run it on an idle machine: one
 engine thinks at a time, but a timing is only as good as the cores it had.
 """
-import argparse
-import os
 
-from tools.match_fsf import fen_of, start_fsf, variant_setup
-from tools.usi_engine import start_koma
+import argparse
+
+from tools.lib.engine import start_koma
+from tools.lib.fsf import fen_of, start_fsf, variant_setup
+from tools.lib.paths import DEFAULT_KOMA
 
 POSITIONS = [
     ("kokesu-start", "kokesu", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1"),
@@ -30,8 +31,7 @@ def last_info(lines):
     for line in reversed(lines):
         w = line.split()
         if w[:2] == ["info", "depth"] and "nodes" in w:
-            get = lambda k: int(w[w.index(k) + 1]) if k in w else 0
-            return get("depth"), get("nodes"), get("nps")
+            return tuple(int(w[w.index(k) + 1]) if k in w else 0 for k in ("depth", "nodes", "nps"))
     return 0, 0, 0
 
 
@@ -56,7 +56,7 @@ def fsf_think(path, variant, sfen, ms, threads):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--koma", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "koma"))
+    ap.add_argument("--koma", default=DEFAULT_KOMA)
     ap.add_argument("--fsf")
     ap.add_argument("--ms", type=int, default=5000)
     ap.add_argument("--threads", type=int, default=1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fairy-Stockfish's search scores for tuning positions (tools/TUNING.md).
+"""Fairy-Stockfish's search scores for tuning positions (docs/TUNING.md).
 
 Reads lines `RESULT SCORE SFEN` (examples/selfplay_data.rs) and writes `RESULT FSF SFEN`,
 FSF the score of a Fairy-Stockfish search of --nodes nodes from that position (centipawns
@@ -10,27 +10,16 @@ results on its own, so FSF's centipawns need not be koma's.
   python3 -m tools.fsf_label --variant shogi66 --fsf /work/fsf/fairy-stockfish --nodes 10000 \\
       --in target/tune/shogi66-1600.txt --out target/tune/shogi66-fsf.txt [--jobs 2]
 
-Kokesu, and 66 shogi after the placement (the variants tools/match_fsf.py plays).
+Kokesu, and 66 shogi after the placement (the variants tools/lib/fsf.py plays).
 Deterministic: one thread, `ucinewgame` before every position, a fixed node count;
 `--jobs N` runs N Fairy-Stockfish processes side by side and keeps the input's order.
 """
+
 import argparse
 import sys
 import time
 
-from tools.match_fsf import fen_of, start_fsf, variant_setup
-
-
-def search_score(e, timeout=60):
-    """The last `score` of a UCI engine's search, up to its `bestmove`: ("cp", N) or
-    ("mate", N), or None."""
-    score = None
-    for reply in e.until("bestmove", timeout=timeout):
-        w = reply.split()
-        if w[:1] == ["info"] and "score" in w:
-            j = w.index("score")
-            score = (w[j + 1], int(w[j + 2]))
-    return score
+from tools.lib.fsf import fen_of, search_score, start_fsf, variant_setup
 
 
 def main():
@@ -45,8 +34,10 @@ def main():
     args = ap.parse_args()
     rules = dict(o.split("=", 1) for o in args.option)
     fsf_variant, _ = variant_setup(args.variant, rules)
-    engines = [start_fsf(args.fsf, fsf_variant, [("Threads", "1"), ("Hash", "16")], "fsf%d" % j, timeout=30)
-               for j in range(args.jobs)]
+    engines = [
+        start_fsf(args.fsf, fsf_variant, [("Threads", "1"), ("Hash", "16")], "fsf%d" % j, timeout=30)
+        for j in range(args.jobs)
+    ]
     t0 = time.time()
     done = kept = 0
 
@@ -54,7 +45,7 @@ def main():
         rows = [line.split(None, 2) for line in src]
         rows = [(r[0], r[2].strip()) for r in rows if len(r) == 3]
         for b in range(0, len(rows), args.jobs):
-            batch = rows[b:b + args.jobs]
+            batch = rows[b : b + args.jobs]
             for e, (_, sfen) in zip(engines, batch):
                 e.send("ucinewgame")
                 e.send("position fen " + fen_of(args.variant, sfen))

@@ -2,7 +2,7 @@
 """Kokesu training data scored again by Fairy-Stockfish, farmed out on Ray (issue 34).
 
 `koma nnue-data` scores its positions with a deeper koma search; Fairy-Stockfish plays
-Kokesu far better than koma at equal time (tools/STRENGTH.md), so its search is the
+Kokesu far better than koma at equal time (docs/STRENGTH.md), so its search is the
 better teacher. This reads data files of `koma nnue-data` (src/train/records.rs) and
 writes files of the same format and the same positions, each position's score replaced by
 a Fairy-Stockfish search of --nodes nodes (centipawns, side to move's view; the game
@@ -16,27 +16,26 @@ Each input file is one Ray task (one CPU, one FSF process, `Threads 1`, `ucinewg
 before each position, a fixed node count: the same file on any machine); the result goes
 to DIR/<the input's name> through a temporary file and a rename. A file already in DIR
 is not done again, so a rerun resumes. A worker needs this repository at the same path
-(the task uses tools/usi_engine.py) and FSF there (an absolute path): the native build of
-tests/reference/kokesu_pyffish.py. The variant comes from tools/fsf_variants.ini, sent
+(the task uses tools/lib/) and FSF there (an absolute path): the native build of
+tests/reference/kokesu_pyffish.py. The variant comes from tools/data/fsf_variants.ini, sent
 to the workers with the task. A line after each file says how many positions were
 scored and left out, and the rate per CPU second.
 
 `koma nnue-train --eval-k K` then trains the net in koma's centipawns (FSF's are on
 another scale: the trainer fits the data's own K for the targets).
 """
+
 import argparse
 import os
 import struct
 import sys
 import time
 
-from tools.ray_nnue_data import files_on_ray
-from tools.ray_solve import EXIT_OK, EXIT_UNANSWERED, clock
+from tools.lib.paths import FSF_VARIANTS
+from tools.lib.ray import EXIT_OK, EXIT_UNANSWERED, EXIT_USAGE, clock, files_on_ray
 
-EXIT_USAGE = 2
 HEADER = b"KOMADATA" + struct.pack("<II", 1, 32)
 RECORD = 32
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def squares_of(rec):
@@ -81,8 +80,8 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
     left out as mates, CPU seconds of FSF)."""
     import tempfile
 
-    from tools.fsf_label import search_score
-    from tools.usi_engine import start_uci
+    from tools.lib.engine import start_uci
+    from tools.lib.fsf import search_score
 
     if data[:16] != HEADER or (len(data) - 16) % RECORD:
         raise ValueError("not a koma data file of version 1")
@@ -91,12 +90,16 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
         with open(ini, "w") as f:
             f.write(ini_text)
         before = os.times()
-        e = start_uci(fsf, [("VariantPath", ini), ("UCI_Variant", "kokesu-free"), ("Threads", "1"),
-                            ("Hash", str(hash_mb))], "fsf", 30)
+        e = start_uci(
+            fsf,
+            [("VariantPath", ini), ("UCI_Variant", "kokesu-free"), ("Threads", "1"), ("Hash", str(hash_mb))],
+            "fsf",
+            30,
+        )
         out, scored, mates = [HEADER], 0, 0
         try:
             for at in range(16, len(data), RECORD):
-                rec = data[at:at + RECORD]
+                rec = data[at : at + RECORD]
                 e.send("ucinewgame")
                 e.send("position fen " + fen_of_record(rec))
                 e.send("go nodes %d" % nodes)
@@ -123,7 +126,7 @@ def run(files, out_dir, fsf, nodes, address=None, cpus=None, retries=2, hash_mb=
     if not todo:
         say("all %d files are in %s" % (len(files), out_dir))
         return [], []
-    with open(os.path.join(HERE, "fsf_variants.ini")) as f:
+    with open(FSF_VARIANTS) as f:
         ini_text = f.read()
     totals = {"scored": 0, "mates": 0, "cpu": 0.0}
     start = time.monotonic()
@@ -137,17 +140,36 @@ def run(files, out_dir, fsf, nodes, address=None, cpus=None, retries=2, hash_mb=
             totals[key] += value
 
     def tick(made, failed, in_flight):
-        say("%d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
-            % (len(made), len(todo), totals["scored"], totals["mates"],
-               totals["scored"] / totals["cpu"] if totals["cpu"] else 0.0, clock(time.monotonic() - start)))
+        say(
+            "%d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
+            % (
+                len(made),
+                len(todo),
+                totals["scored"],
+                totals["mates"],
+                totals["scored"] / totals["cpu"] if totals["cpu"] else 0.0,
+                clock(time.monotonic() - start),
+            )
+        )
 
-    return files_on_ray(relabel, todo, args_of, lambda path: os.path.join(out_dir, os.path.basename(path)),
-                        address, cpus, retries, say, finished=finished, tick=tick)
+    return files_on_ray(
+        relabel,
+        todo,
+        args_of,
+        lambda path: os.path.join(out_dir, os.path.basename(path)),
+        address,
+        cpus,
+        retries,
+        say,
+        finished=finished,
+        tick=tick,
+    )
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--fsf", required=True, help="the native Fairy-Stockfish binary")
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--nodes", type=int, default=5000)
@@ -161,8 +183,9 @@ def main(argv=None):
         print("fsf_relabel: --nodes and --cpus must be at least 1, --retries at least 0", file=sys.stderr)
         return EXIT_USAGE
     try:
-        made, failed = run(args.data, args.out_dir, args.fsf, args.nodes, args.address, args.cpus, args.retries,
-                           args.hash)
+        made, failed = run(
+            args.data, args.out_dir, args.fsf, args.nodes, args.address, args.cpus, args.retries, args.hash
+        )
     except FileNotFoundError as e:
         print("fsf_relabel: %s" % e, file=sys.stderr)
         return EXIT_USAGE

@@ -18,13 +18,14 @@ Parts:
   hash     `USI_Hash 4096`, `isready`, then the first `go btime 0 wtime 0 byoyomi 300`:
            the time from `go` to `bestmove`.
 """
+
 import argparse
 import multiprocessing
 import os
 import random
 import time
 
-from tools.usi_engine import Engine, Referee, position_command, start, start_koma
+from tools.lib.engine import Engine, Referee, position_command, start, start_koma
 
 GAMES = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
 
@@ -54,7 +55,12 @@ def percentile(xs, q):
 
 def summary(name, ms):
     return "%-28s n=%4d  median %6.1f  p99 %6.1f  max %6.1f ms" % (
-        name, len(ms), percentile(ms, 50), percentile(ms, 99), max(ms) if ms else float("nan"))
+        name,
+        len(ms),
+        percentile(ms, 50),
+        percentile(ms, 99),
+        max(ms) if ms else float("nan"),
+    )
 
 
 def gui_move(koma, moves, byoyomi):
@@ -122,10 +128,12 @@ def part_stop(args):
     for variant in GAMES:
         e = start_koma(args.koma, variant)
         setup_position(e, variant)
-        for kind, go, final in [("search", "go infinite", "bestmove"),
-                                ("ponder", "go ponder btime 0 wtime 0 byoyomi 1000", "bestmove"),
-                                ("mate", "go mate infinite", "checkmate"),
-                                ("perft", "go perft 9", "Nodes searched")]:
+        for kind, go, final in [
+            ("search", "go infinite", "bestmove"),
+            ("ponder", "go ponder btime 0 wtime 0 byoyomi 1000", "bestmove"),
+            ("mate", "go mate infinite", "checkmate"),
+            ("perft", "go perft 9", "Nodes searched"),
+        ]:
             ms = []
             for _ in range(args.samples):
                 e.send(go)
@@ -141,10 +149,12 @@ def part_stop(args):
 def part_isready(args):
     e = start_koma(args.koma, "shogi66")
     setup_position(e, "shogi66")
-    for kind, begin, end, final in [("idle", None, None, None),
-                                    ("search", "go infinite", "stop", "bestmove"),
-                                    ("perft", "go perft 9", "stop", "Nodes searched"),
-                                    ("bench", "bench 30", "stop", "Nodes/second")]:
+    for kind, begin, end, final in [
+        ("idle", None, None, None),
+        ("search", "go infinite", "stop", "bestmove"),
+        ("perft", "go perft 9", "stop", "Nodes searched"),
+        ("bench", "bench 30", "stop", "Nodes/second"),
+    ]:
         ms = []
         if begin:
             e.send(begin)

@@ -12,7 +12,7 @@ one thread and a fresh 16 MiB table for each position, so the same build answers
 move wherever and however often it runs, and `--jobs N` (N positions at a time) only
 makes it faster.
 
-The suite (tools/epd.py reads it; keep third-party suites outside the repository): each
+The suite (tools/lib/epd.py reads it; keep third-party suites outside the repository): each
 position, castling rights and en-passant square stripped (Kokesu has neither; positions
 whose best move needs them are left out, and so are other moves that do), goes to every
 engine as `position fen ...` and `go nodes N`; the move it answers scores the points the
@@ -28,8 +28,9 @@ the base build) as B: that tool's openings, log and SPRT verdict.
 Engines: `--koma` (default this checkout's target/release/koma) and `--base` are koma
 builds spoken to in UCI with `UCI_Variant kokesu` and `KokesuPromotion free` (plus each
 `--option NAME=VALUE`); `--fsf` is a native Fairy-Stockfish (tests/reference/kokesu_pyffish.py
-says how to build it) playing `kokesu-free` from tools/fsf_variants.ini.
+says how to build it) playing `kokesu-free` from tools/data/fsf_variants.ini.
 """
+
 import argparse
 import json
 import os
@@ -37,11 +38,10 @@ import subprocess
 import sys
 import threading
 
-from tools import epd
-from tools.usi_engine import EngineError, start_uci
+from tools.lib import epd
+from tools.lib.engine import EngineError, start_uci
+from tools.lib.paths import DEFAULT_KOMA, ROOT
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 HASH_MB = 16
 # Far more than a node-limited search takes on any machine: only a hung engine waits it out.
 MOVE_TIMEOUT = 600
@@ -53,12 +53,18 @@ class SuiteEngine:
     def __init__(self, name, path, options=()):
         self.name = name
         if path.startswith("fsf:"):
-            from tools import match_fsf
-            self.e = match_fsf.start_fsf(path[4:], "kokesu-free", [("Threads", "1"), ("Hash", str(HASH_MB))],
-                                         name, timeout=60)
+            from tools.lib import fsf
+
+            self.e = fsf.start_fsf(
+                path[4:], "kokesu-free", [("Threads", "1"), ("Hash", str(HASH_MB))], name, timeout=60
+            )
         else:
-            opts = [("UCI_Variant", "kokesu"), ("KokesuPromotion", "free"), ("Threads", "1"),
-                    ("Hash", str(HASH_MB))] + list(options)
+            opts = [
+                ("UCI_Variant", "kokesu"),
+                ("KokesuPromotion", "free"),
+                ("Threads", "1"),
+                ("Hash", str(HASH_MB)),
+            ] + list(options)
             self.e = start_uci(path, opts, name, timeout=60)
 
     def best(self, fen, nodes):
@@ -153,9 +159,27 @@ def match_command(args):
     """tools/match.py's (or tools/ray_match.py's) argv for the equal-node match."""
     ray = args.cpus is not None or args.address is not None
     b = "fsf:" + args.fsf if args.fsf else args.base
-    cmd = [sys.executable, "-m", "tools.ray_match" if ray else "tools.match", "--variant", "kokesu",
-           "--a", args.koma, "--b", b, "--nodes", str(args.nodes), "--games", str(args.games),
-           "--sprt", args.sprt, "--seed", str(args.seed), "--option", "KokesuPromotion=free"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tools.ray_match" if ray else "tools.match",
+        "--variant",
+        "kokesu",
+        "--a",
+        args.koma,
+        "--b",
+        b,
+        "--nodes",
+        str(args.nodes),
+        "--games",
+        str(args.games),
+        "--sprt",
+        args.sprt,
+        "--seed",
+        str(args.seed),
+        "--option",
+        "KokesuPromotion=free",
+    ]
     for o in args.option:
         cmd += ["--option-a", o] + ([] if args.fsf else ["--option-b", o])
     if args.cpus is not None:
@@ -166,10 +190,11 @@ def match_command(args):
 
 
 def parser():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("suites", nargs="*", metavar="EPD", help="EPD test suites to score (none: no suite)")
-    ap.add_argument("--koma", default=os.path.join(ROOT, "target", "release", "koma"), help="the koma build measured")
+    ap.add_argument("--koma", default=DEFAULT_KOMA, help="the koma build measured")
     ap.add_argument("--base", help="an earlier koma build, measured beside it")
     ap.add_argument("--fsf", help="a native Fairy-Stockfish, measured beside it")
     ap.add_argument("--nodes", type=int, default=20000, help="go nodes N for every engine (default %(default)s)")
@@ -235,9 +260,16 @@ def suite(args):
         positions = first_of_each_theme(positions, args.per_theme)
     engines = engines_of(args)
     names = [e[0] for e in engines]
-    print("suite: %d positions (%s), go nodes %d, engines %s" % (
-        len(positions), ", ".join("%d left out: %s" % (n, why) for why, n in sorted(dropped.items())) or "none left out",
-        args.nodes, ", ".join("%s %s" % (n, p) for n, p, _ in engines)), flush=True)
+    print(
+        "suite: %d positions (%s), go nodes %d, engines %s"
+        % (
+            len(positions),
+            ", ".join("%d left out: %s" % (n, why) for why, n in sorted(dropped.items())) or "none left out",
+            args.nodes,
+            ", ".join("%s %s" % (n, p) for n, p, _ in engines),
+        ),
+        flush=True,
+    )
     done = [0]
 
     def progress(_):
@@ -251,8 +283,22 @@ def suite(args):
             for pos, ans in zip(positions, answers):
                 for n in names:
                     move, err = ans[n]
-                    f.write(json.dumps({"id": pos.id, "theme": pos.theme, "fen": pos.fen, "engine": n, "nodes": args.nodes,
-                                        "move": move, "error": err, "points": pos.score(move), "max": pos.best}) + "\n")
+                    f.write(
+                        json.dumps(
+                            {
+                                "id": pos.id,
+                                "theme": pos.theme,
+                                "fen": pos.fen,
+                                "engine": n,
+                                "nodes": args.nodes,
+                                "move": move,
+                                "error": err,
+                                "points": pos.score(move),
+                                "max": pos.best,
+                            }
+                        )
+                        + "\n"
+                    )
     refused = sum(1 for ans in answers if any(ans[n][0] is None for n in names))
     if refused:
         print("suite: %d positions refused by an engine, not counted" % refused, flush=True)

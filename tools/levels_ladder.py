@@ -10,15 +10,16 @@ Elo of a rung: from the score, with half a win and half a loss added (so a rung 
 lost whole still gives a finite, clearly marked lower bound of the gap, "≥"); its 95%
 error bar is match.py's. A level's Elo is the anchor plus the rungs below it; the anchor
 (`--base-elo`, the weakest level's Elo) is a convention where no outside measurement sets
-it (tools/STRENGTH.md, "Levels").
+it (docs/STRENGTH.md, "Levels").
 """
+
 import argparse
 import math
 import re
 import subprocess
 import sys
 
-from tools.match_stats import elo
+from tools.lib.stats import elo
 
 NAMES = {0: "Beginner", 1: "Novice", 2: "Casual", 4: "Club", 7: "Intermediate", 11: "Advanced", 20: "Full strength"}
 RESULT = re.compile(r"A \+(\d+) =(\d+) -(\d+)\s+[\d.]+%\s+Elo (\S+)(?: ± (\S+))?")
@@ -26,9 +27,29 @@ RESULT = re.compile(r"A \+(\d+) =(\d+) -(\d+)\s+[\d.]+%\s+Elo (\S+)(?: ± (\S+))
 
 def rung(args, low, high):
     """(wins, draws, losses of `low` against `high`, match.py's error bar, the match line)."""
-    cmd = [sys.executable, "-m", "tools.match", "--variant", args.variant, "--a", args.koma, "--b", args.koma,
-           "--nodes", str(args.nodes), "--games", str(args.games), "--sprt", "off", "--seed", str(args.seed),
-           "--option-a", "SkillLevel=%d" % low, "--option-b", "SkillLevel=%d" % high] + args.extra
+    cmd = [
+        sys.executable,
+        "-m",
+        "tools.match",
+        "--variant",
+        args.variant,
+        "--a",
+        args.koma,
+        "--b",
+        args.koma,
+        "--nodes",
+        str(args.nodes),
+        "--games",
+        str(args.games),
+        "--sprt",
+        "off",
+        "--seed",
+        str(args.seed),
+        "--option-a",
+        "SkillLevel=%d" % low,
+        "--option-b",
+        "SkillLevel=%d" % high,
+    ] + args.extra
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     line = [l for l in out.splitlines() if l.startswith("match:")][-1]
     m = RESULT.search(line)
@@ -60,9 +81,11 @@ def main():
         g, whole = gap(w, d, l)
         elos.append(elos[-1] + max(g, 0.0))  # a gap measured below zero counts as none
         var.append(var[-1] + ((err or 400) / 1.96) ** 2)
-        print("| %s | %d vs %d | +%d =%d -%d | %s%.0f%s |" % (
-            args.variant, low, high, w, d, l, "≥ " if whole else "", g,
-            "" if err is None else " ± %.0f" % err), flush=True)
+        print(
+            "| %s | %d vs %d | +%d =%d -%d | %s%.0f%s |"
+            % (args.variant, low, high, w, d, l, "≥ " if whole else "", g, "" if err is None else " ± %.0f" % err),
+            flush=True,
+        )
         print("  " + line, flush=True)
     for lv, e, v in zip(levels, elos, var):
         print("level %d: Elo %.0f ± %.0f (the rungs' error bars below it added up)" % (lv, e, 1.96 * math.sqrt(v)))

@@ -33,7 +33,7 @@ random ply once all of them have been played).
 
 Referee: koma's own referee judges every game: the Python binding (`import koma`, in .venv
 from the README's test command) in this process, else a third koma process of A's binary
-(tools/usi_engine.py's new_referee: `moves`, and `d`'s `result` line). It says which moves
+(tools/lib/engine.py's new_referee: `moves`, and `d`'s `result` line). It says which moves
 are legal and when the game is over, who won and by which rule. The game's rules are koma's alone (checkmate,
 stalemate and its switch, repetition, perpetual check, kokesu's 100 plies, sum of seven,
 the crab games' captures); this script adds only what a match runner decides:
@@ -42,7 +42,7 @@ the crab games' captures); this script adds only what a match runner decides:
     --move-timeout loses for that engine, and the line says so (a crashed engine is
     restarted for the next game); in a clock game (--tc) a side whose clock runs out loses.
 
-Statistics (tools/match_stats.py): W/D/L and score from A's view, Elo ± 95% from the pair
+Statistics (tools/lib/stats.py): W/D/L and score from A's view, Elo ± 95% from the pair
 scores (pentanomial) once there are pairs, LOS, and the GSPRT log-likelihood ratio for
 --sprt elo0,elo1 (default 0,10, alpha = beta = 0.05) after every pair; the match stops when
 the ratio leaves (-2.94, 2.94) after at least --sprt-min-pairs pairs (10), or after
@@ -51,14 +51,15 @@ per pair, and a final `match:` line to quote in a commit message. Several seeds'
 one change are added up, SPRT included, by tools/match_combine.py. tools/ray_match.py
 plays the same match with its pairs spread over all cores or a Ray cluster.
 """
+
 import argparse
 import os
 import random
 import sys
 import time
 
-from tools import match_stats as stats
-from tools.usi_engine import EngineError, new_referee, position_command, reported_ms, start_koma
+from tools.lib import stats
+from tools.lib.engine import EngineError, new_referee, position_command, reported_ms, start_koma
 
 VARIANTS = {
     # How a pair's opening is made (the game's rules are the referee's): the random
@@ -73,28 +74,64 @@ VARIANTS = {
 # Balanced kokesu openings in chess notation (white first). Kokesu has no castling, so
 # lines that castle early are not here.
 OPENINGS = [
-    "e2e4 e7e5", "d2d4 d7d5", "e2e4 c7c5", "e2e4 e7e6", "e2e4 c7c6", "d2d4 g8f6",
-    "c2c4 e7e5", "g1f3 d7d5", "c2c4 c7c5", "d2d4 f7f5", "g2g3 d7d5", "e2e4 d7d6",
-    "g1f3 g8f6", "c2c4 g8f6", "e2e4 g7g6", "d2d4 e7e6",
-    "e2e4 e7e5 g1f3", "d2d4 d7d5 c2c4", "e2e4 c7c5 g1f3", "d2d4 g8f6 c2c4",
-    "e2e4 e7e6 d2d4", "e2e4 c7c6 d2d4", "c2c4 e7e5 b1c3", "g1f3 d7d5 g2g3",
-    "e2e4 e7e5 g1f3 b8c6", "e2e4 c7c5 g1f3 d7d6", "d2d4 d7d5 c2c4 e7e6",
-    "d2d4 d7d5 c2c4 c7c6", "d2d4 g8f6 c2c4 e7e6", "d2d4 g8f6 c2c4 g7g6",
-    "e2e4 e7e6 d2d4 d7d5", "e2e4 c7c6 d2d4 d7d5", "c2c4 g8f6 b1c3 e7e5",
-    "g1f3 g8f6 c2c4 c7c5", "e2e4 e7e5 b1c3 g8f6", "e2e4 e7e5 f1c4 g8f6",
-    "d2d4 d7d5 g1f3 g8f6", "e2e4 c7c5 b1c3 b8c6", "d2d4 f7f5 g2g3 g8f6",
-    "e2e4 d7d5 e4d5 d8d5", "e2e4 g8f6 e4e5 f6d5", "e2e4 e7e5 g1f3 g8f6",
+    "e2e4 e7e5",
+    "d2d4 d7d5",
+    "e2e4 c7c5",
+    "e2e4 e7e6",
+    "e2e4 c7c6",
+    "d2d4 g8f6",
+    "c2c4 e7e5",
+    "g1f3 d7d5",
+    "c2c4 c7c5",
+    "d2d4 f7f5",
+    "g2g3 d7d5",
+    "e2e4 d7d6",
+    "g1f3 g8f6",
+    "c2c4 g8f6",
+    "e2e4 g7g6",
+    "d2d4 e7e6",
+    "e2e4 e7e5 g1f3",
+    "d2d4 d7d5 c2c4",
+    "e2e4 c7c5 g1f3",
+    "d2d4 g8f6 c2c4",
+    "e2e4 e7e6 d2d4",
+    "e2e4 c7c6 d2d4",
+    "c2c4 e7e5 b1c3",
+    "g1f3 d7d5 g2g3",
+    "e2e4 e7e5 g1f3 b8c6",
+    "e2e4 c7c5 g1f3 d7d6",
+    "d2d4 d7d5 c2c4 e7e6",
+    "d2d4 d7d5 c2c4 c7c6",
+    "d2d4 g8f6 c2c4 e7e6",
+    "d2d4 g8f6 c2c4 g7g6",
+    "e2e4 e7e6 d2d4 d7d5",
+    "e2e4 c7c6 d2d4 d7d5",
+    "c2c4 g8f6 b1c3 e7e5",
+    "g1f3 g8f6 c2c4 c7c5",
+    "e2e4 e7e5 b1c3 g8f6",
+    "e2e4 e7e5 f1c4 g8f6",
+    "d2d4 d7d5 g1f3 g8f6",
+    "e2e4 c7c5 b1c3 b8c6",
+    "d2d4 f7f5 g2g3 g8f6",
+    "e2e4 d7d5 e4d5 d8d5",
+    "e2e4 g8f6 e4e5 f6d5",
+    "e2e4 e7e5 g1f3 g8f6",
 ]
 
 
 def chess_to_koma(uci):
     """A chess square pair (e2e4, e7e8q) as a kokesu token: file 1 = h, rank a = 8."""
-    sq = lambda s: "%d%s" % (ord("h") - ord(s[0]) + 1, chr(ord("a") + 8 - int(s[1])))
+
+    def sq(s):
+        return "%d%s" % (ord("h") - ord(s[0]) + 1, chr(ord("a") + 8 - int(s[1])))
+
     return sq(uci[0:2]) + sq(uci[2:4]) + uci[4:]
 
 
 def koma_to_chess(tok):
-    sq = lambda s: "%s%d" % (chr(ord("h") - int(s[0]) + 1), 8 - (ord(s[1]) - ord("a")))
+    def sq(s):
+        return "%s%d" % (chr(ord("h") - int(s[0]) + 1), 8 - (ord(s[1]) - ord("a")))
+
     return sq(tok[0:2]) + sq(tok[2:4]) + tok[4:]
 
 
@@ -150,9 +187,11 @@ def timed_best(mover, moves, legal, clocks, side, args):
     clocks[side] -= used
     if clocks[side] < 0:
         seen = getattr(mover, "reported_ms", None)
-        print("  %s lost on time: %.0f ms for a move with %.0f ms on its clock%s"
-              % (mover.name, used, clocks[side] + used, "" if seen is None else "; its last info said time %d" % seen),
-              flush=True)
+        print(
+            "  %s lost on time: %.0f ms for a move with %.0f ms on its clock%s"
+            % (mover.name, used, clocks[side] + used, "" if seen is None else "; its last info said time %d" % seen),
+            flush=True,
+        )
         return None
     clocks[side] += args.clock[1]
     return chosen
@@ -232,8 +271,11 @@ def make_opening(referee, rng, args):
 
 def go_command(args):
     if args.clock:
-        return "clock %g+%g s (MinimumThinkingTime %d)" % (args.clock[0] / 1000, args.clock[1] / 1000,
-                                                           args.minimum_thinking)
+        return "clock %g+%g s (MinimumThinkingTime %d)" % (
+            args.clock[0] / 1000,
+            args.clock[1] / 1000,
+            args.minimum_thinking,
+        )
     parts = []
     if args.nodes:
         parts.append("nodes %d" % args.nodes)
@@ -242,12 +284,6 @@ def go_command(args):
     if args.depth:
         parts.append("depth %d" % args.depth)
     return " ".join(parts)
-
-
-def fmt_elo(e, err):
-    if abs(e) == float("inf"):
-        return "%sinf" % ("+" if e > 0 else "-")
-    return "%+.1f ± %s" % (e + 0.0, "inf" if err == float("inf") else "%.1f" % err)
 
 
 class Tally:
@@ -287,55 +323,99 @@ class Tally:
         value = stats.llr(*self.sample(regularize=True), args.elo0, args.elo1)
         score = (self.w + self.d / 2) / max(1, self.games)
         line = "A +%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%" % (
-            self.w, self.d, self.l, 100 * score, fmt_elo(e, err), 100 * stats.los(self.w, self.l))
+            self.w,
+            self.d,
+            self.l,
+            100 * score,
+            stats.fmt_elo(e, err),
+            100 * stats.los(self.w, self.l),
+        )
         if args.sprt != "off":
-            line += "  LLR %.2f (%.2f, %.2f) [%g, %g]" % (value + 0.0, args.lower, args.upper,
-                                                          args.elo0, args.elo1)
+            line += "  LLR %.2f (%.2f, %.2f) [%g, %g]" % (value + 0.0, args.lower, args.upper, args.elo0, args.elo1)
         return line, value
 
 
 def parser():
     """match.py's options (tools/ray_match.py adds its own to them)."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--variant", required=True, choices=sorted(VARIANTS))
     ap.add_argument("--a", required=True, help="engine A, the new koma build")
     ap.add_argument("--b", required=True, help="engine B: an earlier koma build, or fsf:PATH")
     ap.add_argument("--nodes", type=int, help="go nodes N per move (default 20000 build against build)")
     ap.add_argument("--movetime", type=int, help="go movetime MS per move (default 200 against fsf)")
     ap.add_argument("--depth", type=int, help="go depth D per move")
-    ap.add_argument("--tc", help="a clock game instead: BASE+INC seconds for each side (e.g. 3+0.03); "
-                    "the script keeps the clocks and a side whose clock runs out loses")
-    ap.add_argument("--minimum-thinking", type=int, default=0,
-                    help="koma's MinimumThinkingTime in a clock game, ms (default 0; koma's own is 100)")
+    ap.add_argument(
+        "--tc",
+        help="a clock game instead: BASE+INC seconds for each side (e.g. 3+0.03); "
+        "the script keeps the clocks and a side whose clock runs out loses",
+    )
+    ap.add_argument(
+        "--minimum-thinking",
+        type=int,
+        default=0,
+        help="koma's MinimumThinkingTime in a clock game, ms (default 0; koma's own is 100)",
+    )
     ap.add_argument("--go-b", help="B's own go limits instead, e.g. 'nodes 5000' (odds, calibration)")
     ap.add_argument("--games", type=int, default=400, help="most games (rounded up to pairs)")
     ap.add_argument("--sprt", default="0,10", help="elo0,elo1 (logistic Elo), or 'off'")
-    ap.add_argument("--sprt-min-pairs", type=int, default=10,
-                    help="no SPRT decision before this many pairs (the normal approximation needs some)")
+    ap.add_argument(
+        "--sprt-min-pairs",
+        type=int,
+        default=10,
+        help="no SPRT decision before this many pairs (the normal approximation needs some)",
+    )
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--random-plies", type=int, default=None,
-                    help="random plies after the placement / book line (default 2 in the crab games, else 0)")
-    ap.add_argument("--max-plies", type=int, default=400,
-                    help="the match runner adjudicates a draw after this many plies (no game's rule)")
+    ap.add_argument(
+        "--random-plies",
+        type=int,
+        default=None,
+        help="random plies after the placement / book line (default 2 in the crab games, else 0)",
+    )
+    ap.add_argument(
+        "--max-plies",
+        type=int,
+        default=400,
+        help="the match runner adjudicates a draw after this many plies (no game's rule)",
+    )
     ap.add_argument("--hash", type=int, default=16, help="hash MiB of each engine")
-    ap.add_argument("--engine-setups", action="store_true",
-                    help="66 shogi and Number Shogi: the engines place their own pieces (no random placement)")
-    ap.add_argument("--move-overhead", type=int, default=10,
-                    help="ms of a movetime each engine keeps in hand (koma's default is 100)")
-    ap.add_argument("--option", action="append", default=[],
-                    help="NAME=VALUE for both koma engines and the referee (rules switches)")
+    ap.add_argument(
+        "--engine-setups",
+        action="store_true",
+        help="66 shogi and Number Shogi: the engines place their own pieces (no random placement)",
+    )
+    ap.add_argument(
+        "--move-overhead",
+        type=int,
+        default=10,
+        help="ms of a movetime each engine keeps in hand (koma's default is 100)",
+    )
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        help="NAME=VALUE for both koma engines and the referee (rules switches)",
+    )
     ap.add_argument("--option-a", action="append", default=[], help="NAME=VALUE for engine A only")
     ap.add_argument("--option-b", action="append", default=[], help="NAME=VALUE for engine B only")
-    ap.add_argument("--move-timeout", type=float, default=None,
-                    help="seconds to wait for a bestmove (default 60 + 10 x movetime)")
-    ap.add_argument("--fsf-option", action="append", default=[],
-                    help="NAME=VALUE for Fairy-Stockfish (e.g. UCI_LimitStrength=true, UCI_Elo=2850)")
+    ap.add_argument(
+        "--move-timeout", type=float, default=None, help="seconds to wait for a bestmove (default 60 + 10 x movetime)"
+    )
+    ap.add_argument(
+        "--fsf-option",
+        action="append",
+        default=[],
+        help="NAME=VALUE for Fairy-Stockfish (e.g. UCI_LimitStrength=true, UCI_Elo=2850)",
+    )
     ap.add_argument("--concurrency", type=int, default=1, choices=[1], help="games at a time (1 only)")
-    ap.add_argument("--moves", action="store_true",
-                    help="the moves of every game (default: only of a game lost by an illegal move or failure)")
+    ap.add_argument(
+        "--moves",
+        action="store_true",
+        help="the moves of every game (default: only of a game lost by an illegal move or failure)",
+    )
     return ap
 
 
@@ -372,7 +452,9 @@ def prepare(args, check_paths=True):
     args.timeout = args.move_timeout or 60 + 10 * (args.movetime or 0) / 1000
     args.pairs = (args.games + 1) // 2
 
-    split = lambda opts: [tuple(o.split("=", 1)) for o in opts]
+    def split(opts):
+        return [tuple(o.split("=", 1)) for o in opts]
+
     args.rule_opts = split(args.option)
     args.rule_options = dict(args.rule_opts)
     # MoveOverhead: koma keeps 100 ms of each movetime in hand by default, for a GUI's
@@ -393,8 +475,9 @@ def start_engines(args):
     try:
         a = KomaPlayer(args.a, args.variant, args.options_a, "A", args.go, args.timeout)
         if args.fsf:
-            from tools import match_fsf  # pyffish only where it is needed
-            b = match_fsf.FsfPlayer(args.b[4:], args, "B", args.timeout, referee)
+            from tools.lib import fsf  # pyffish only where it is needed
+
+            b = fsf.FsfPlayer(args.b[4:], args, "B", args.timeout, referee)
         else:
             b = KomaPlayer(args.b, args.variant, args.options_b, "B", args.go_b or args.go, args.timeout)
     except BaseException:
@@ -427,31 +510,56 @@ def print_header(args):
     go = args.go
     if args.go_b:
         go += " (B: %s)" % args.go_b
-    sprt = "SPRT off" if args.sprt == "off" else "SPRT [%g, %g] alpha %g beta %g" % (
-        args.elo0, args.elo1, args.alpha, args.beta)
+    sprt = (
+        "SPRT off"
+        if args.sprt == "off"
+        else "SPRT [%g, %g] alpha %g beta %g" % (args.elo0, args.elo1, args.alpha, args.beta)
+    )
     extra = "".join(" %s=%s" % o for o in args.rule_opts)
     for who, opts in (("A", args.option_a), ("B", args.option_b), ("fsf", args.fsf_option)):
         extra += "".join(" %s:%s" % (who, o) for o in opts)
-    print("match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
-          % (args.variant, args.a, args.b, go, 2 * args.pairs, args.seed, sprt, extra), flush=True)
+    print(
+        "match: %s, A %s, B %s, %s, up to %d games, seed %d, %s%s"
+        % (args.variant, args.a, args.b, go, 2 * args.pairs, args.seed, sprt, extra),
+        flush=True,
+    )
     return go
 
 
 def final_line(args, go, tally, decision, seconds, where=""):
     """The `match:` line that ends a match (`where`: after the seconds, e.g. on Ray)."""
     line, value = tally.summary(args)
-    verdict = {"H1": "H1 accepted (gain >= %g)" % args.elo1, "H0": "H0 accepted (gain <= %g)" % args.elo0,
-               "stopped": "stopped early", None: "no SPRT decision"}[decision]
+    verdict = {
+        "H1": "H1 accepted (gain >= %g)" % args.elo1,
+        "H0": "H0 accepted (gain <= %g)" % args.elo0,
+        "stopped": "stopped early",
+        None: "no SPRT decision",
+    }[decision]
     if args.sprt == "off":
         verdict = "stopped early" if decision == "stopped" else "no SPRT"
     ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
-    name = lambda path: "fsf" if path.startswith("fsf:") else os.path.basename(path)
+
+    def name(path):
+        return "fsf" if path.startswith("fsf:") else os.path.basename(path)
+
     if args.clock:
         ends += ". Mean time a move: " + ", ".join(
-            "%s %.0f ms" % (who, ms / max(1, n)) for who, (ms, n) in sorted(args.time_used.items()))
+            "%s %.0f ms" % (who, ms / max(1, n)) for who, (ms, n) in sorted(args.time_used.items())
+        )
     return "match: %s, A %s vs B %s, %s, %d games (%d pairs, seed %d): %s; %s. Ends: %s. %.0f s%s" % (
-        args.variant, name(args.a), name(args.b), go, tally.games, sum(tally.pairs), args.seed, line,
-        verdict, ends, seconds, where)
+        args.variant,
+        name(args.a),
+        name(args.b),
+        go,
+        tally.games,
+        sum(tally.pairs),
+        args.seed,
+        line,
+        verdict,
+        ends,
+        seconds,
+        where,
+    )
 
 
 def main():
@@ -489,9 +597,18 @@ def play_pair(players, referee, opening, args):
 def report_game(args, tally, pair, swap, score, why, moves):
     """Counts a game and prints its line (pair from 0)."""
     tally.add(score, why)
-    print("game %d (pair %d): A plays %s, %s by %s in %d plies"
-          % (tally.games, pair + 1, "second" if swap else "first",
-             {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score], why, len(moves)), flush=True)
+    print(
+        "game %d (pair %d): A plays %s, %s by %s in %d plies"
+        % (
+            tally.games,
+            pair + 1,
+            "second" if swap else "first",
+            {1.0: "A wins", 0.0: "B wins", 0.5: "draw"}[score],
+            why,
+            len(moves),
+        ),
+        flush=True,
+    )
     if args.moves or why.startswith(("illegal", "A ", "B ")):
         print("  moves " + " ".join(moves), flush=True)
 

@@ -8,18 +8,18 @@ A change worth a few Elo needs more games than one match: play it again with oth
 
 One line per log (its seed and result), then the combined one: W/D/L, Elo ± 95% from the
 pair scores (pentanomial), LOS and the GSPRT log-likelihood ratio with its verdict, as
-tools/match.py computes them (tools/match_stats.py). The SPRT was made to be continued:
+tools/match.py computes them (tools/lib/stats.py). The SPRT was made to be continued:
 adding a seed's games to the earlier ones until the ratio leaves its bounds is the test
 itself, not a second look at the same data. Only whole pairs count, as in an interrupted
 match. Two logs with the same seed played the same openings: that is reported as a
 warning (their pairs still count, but replayed openings say less than new ones).
 """
+
 import argparse
 import re
 import sys
 
-from tools import match_stats as stats
-from tools.match import fmt_elo
+from tools.lib import stats
 
 HEADER = re.compile(r"match: (\S+), A (\S+), B (\S+), (.*), up to \d+ games, seed (\d+),")
 GAME = re.compile(r"game \d+ \(pair (\d+)\): A plays (first|second), (A wins|B wins|draw) by ")
@@ -68,7 +68,16 @@ def summary(wdl, counts, elo0, elo1):
     value = stats.llr(*stats.pentanomial(stats.regularize(counts)), elo0, elo1)
     games = w + d + l
     text = "+%d =%d -%d  %.1f%%  Elo %s  LOS %.1f%%  LLR %.2f [%g, %g]" % (
-        w, d, l, 100 * (w + d / 2) / max(1, games), fmt_elo(e, err), 100 * stats.los(w, l), value + 0.0, elo0, elo1)
+        w,
+        d,
+        l,
+        100 * (w + d / 2) / max(1, games),
+        stats.fmt_elo(e, err),
+        100 * stats.los(w, l),
+        value + 0.0,
+        elo0,
+        elo1,
+    )
     return text, value
 
 
@@ -96,7 +105,8 @@ def combine(logs, elo0, elo1):
     text, value = summary(wdl, total, elo0, elo1)
     lower, upper = stats.sprt_bounds()
     verdict = {"H1": "H1 accepted (gain >= %g)" % elo1, "H0": "H0 accepted (gain <= %g)" % elo0}.get(
-        stats.sprt_state(value), "no SPRT decision, bounds (%.2f, %.2f)" % (lower, upper))
+        stats.sprt_state(value), "no SPRT decision, bounds (%.2f, %.2f)" % (lower, upper)
+    )
     out.append("combined: %d logs, %d pairs: %s; %s" % (len(used), sum(total), text, verdict))
     return out
 

@@ -23,7 +23,7 @@ strategies without solving the whole matrix, and writes the engine's table
    koma follows in a lost position.
 
 Entries are solved by `tools.ray_solve` on Ray: on this machine's cores, or on a cluster
-with `--address` (tools/RAY.md). Solved entries are kept in `--store` as they arrive, so a
+with `--address` (docs/RAY.md). Solved entries are kept in `--store` as they arrive, so a
 rerun resumes.
 
     python3 -m tools.numbershogi_equilibrium --store solve-store.jsonl \
@@ -40,7 +40,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.lib.paths import DEFAULT_KOMA
+
 HEADER = "koma-numbershogi-solution 1"
 PIECES = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S"
 # Every arrangement: six digits, the owner's camp as the owner sees it (front rank left to
@@ -57,8 +58,13 @@ def mirror(a: str) -> str:
 
 def setup_line(s: str, g: str) -> str:
     """The `koma solve` line of the position after sente's `s` and gote's `g`, sente to move."""
-    up = lambda v: "ABCDEF"[int(v) - 1]
-    lo = lambda v: up(v).lower()
+
+    def up(v):
+        return "ABCDEF"[int(v) - 1]
+
+    def lo(v):
+        return up(v).lower()
+
     # SFEN ranks a..e, files 3..1; gote's camp seen turned round.
     ra = "".join(lo(g[i]) for i in (5, 4, 3))
     rb = "".join(lo(g[i]) for i in (2, 1, 0))
@@ -131,8 +137,9 @@ def matrix_game(rows: list[str], cols: list[str], m: Matrix):
         c[-1] = -1
         a_ub = np.hstack([-a.T, np.ones((k, 1))])
         a_eq = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
-        r = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=a_eq, b_eq=[1], bounds=[(0, None)] * n + [(None, None)],
-                    method="highs")
+        r = linprog(
+            c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=a_eq, b_eq=[1], bounds=[(0, None)] * n + [(None, None)], method="highs"
+        )
         if r.status != 0:
             raise SystemExit(f"the LP failed: {r.message}")
         return r.x[-1], r.x[:-1]
@@ -164,8 +171,10 @@ def double_oracle(m: Matrix, log) -> tuple[float, dict, dict]:
             up = sum(p * m.payoff(br_s, g) for g, p in ys.items())
         else:
             br_s, up = rows[0], v
-        log(f"double oracle: {len(rows)}x{len(cols)} restricted value {v:+.4f}; "
-            f"sente's best response {br_s} gets {up:+.4f}, gote's {br_g} holds sente to {down:+.4f}")
+        log(
+            f"double oracle: {len(rows)}x{len(cols)} restricted value {v:+.4f}; "
+            f"sente's best response {br_s} gets {up:+.4f}, gote's {br_g} holds sente to {down:+.4f}"
+        )
         if up <= v + 1e-9 and down >= v - 1e-9:
             return v, xs, ys
         if up > v + 1e-9 and br_s not in rows:
@@ -218,9 +227,11 @@ def winning_arrangements(m: Matrix, winner: str, batch: int, log) -> list[str]:
                     else:
                         proven.append(a)
                     del open_[a]
-        log(f"{winner}'s winning arrangements: {len(proven)} proven, {len(open_)} open, "
+        log(
+            f"{winner}'s winning arrangements: {len(proven)} proven, {len(open_)} open, "
             f"{len(ARRANGEMENTS) - len(proven) - len(open_) - len(unresolved)} refuted, "
-            f"{len(unresolved)} undecided (entries out of budget)")
+            f"{len(unresolved)} undecided (entries out of budget)"
+        )
     # Candidates that lost no game but have entries the quick budget left unknown: those
     # entries again with the full budget.
     for a in list(unresolved):
@@ -258,11 +269,15 @@ def write_table(path: Path, value: str, mixes: dict, m: Matrix) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--store", type=Path, default=Path("numbershogi-solve.jsonl"),
-                    help="solved entries, kept as they arrive (a rerun resumes)")
+    ap.add_argument(
+        "--store",
+        type=Path,
+        default=Path("numbershogi-solve.jsonl"),
+        help="solved entries, kept as they arrive (a rerun resumes)",
+    )
     ap.add_argument("--write", type=Path, help="write the engine's table here")
-    ap.add_argument("--koma", default=str(ROOT / "target/release/koma"))
-    ap.add_argument("--address", help="a Ray cluster (tools/RAY.md); default: this machine")
+    ap.add_argument("--koma", default=DEFAULT_KOMA)
+    ap.add_argument("--address", help="a Ray cluster (docs/RAY.md); default: this machine")
     ap.add_argument("--cpus", type=int, help="CPUs to use on this machine")
     ap.add_argument("--quick-ms", type=int, default=2_000, help="budget per entry, first pass")
     ap.add_argument("--max-ms", type=int, default=120_000, help="budget per entry left unknown by the first pass")
@@ -279,9 +294,16 @@ def main(argv=None) -> int:
         print(f"[{time.time() - start:7.1f}s] {msg}", file=sys.stderr, flush=True)
 
     def solver(lines, final):
-        return ray_solve.solve_lines(lines, args.store, koma=args.koma, address=args.address, cpus=args.cpus,
-                                     shard_size=args.shard_size, max_ms=args.max_ms if final else args.quick_ms,
-                                     retry_unknown=final)
+        return ray_solve.solve_lines(
+            lines,
+            args.store,
+            koma=args.koma,
+            address=args.address,
+            cpus=args.cpus,
+            shard_size=args.shard_size,
+            max_ms=args.max_ms if final else args.quick_ms,
+            retry_unknown=final,
+        )
 
     m = Matrix(solver)
     v, xs, ys = double_oracle(m, log)
@@ -299,17 +321,30 @@ def main(argv=None) -> int:
         top = max(mean.values())
         slowest = sorted(o for o, p in mean.items() if p >= top - 1e-9)
         mixes[loser] = {o: Fraction(1, len(slowest)) for o in slowest}
-        summary.update({f"{winner}_winning": best, f"{loser}_slowest": slowest, "slowest_mean_plies": top,
-                        "study_as_gote_in_winning": STUDY in best if winner == "gote" else None})
+        summary.update(
+            {
+                f"{winner}_winning": best,
+                f"{loser}_slowest": slowest,
+                "slowest_mean_plies": top,
+                "study_as_gote_in_winning": STUDY in best if winner == "gote" else None,
+            }
+        )
         log(f"{winner} wins with {len(best)} arrangements; {loser}'s slowest loss: {slowest} ({top:.2f} plies)")
     else:
         mixes = {"sente": {a: fraction(p) for a, p in xs.items()}, "gote": {a: fraction(p) for a, p in ys.items()}}
     ms = [a.get("ms", 0) for a in m.entries.values()]
     nodes = [a.get("nodes", 0) for a in m.entries.values()]
-    summary.update({"entries": len(m.entries), "entries_solved_this_run": m.solved_now,
-                    "cpu_seconds": sum(ms) / 1000, "nodes": sum(nodes), "slowest_ms": max(ms, default=0),
-                    "wall_seconds": time.time() - start,
-                    "mix": {k: {a: str(w) for a, w in mm.items()} for k, mm in mixes.items()}})
+    summary.update(
+        {
+            "entries": len(m.entries),
+            "entries_solved_this_run": m.solved_now,
+            "cpu_seconds": sum(ms) / 1000,
+            "nodes": sum(nodes),
+            "slowest_ms": max(ms, default=0),
+            "wall_seconds": time.time() - start,
+            "mix": {k: {a: str(w) for a, w in mm.items()} for k, mm in mixes.items()},
+        }
+    )
     if args.write:
         write_table(args.write, value, mixes, m)
         log(f"wrote {args.write} ({args.write.stat().st_size} bytes)")

@@ -10,24 +10,24 @@ Both engines run as processes already started; the time is measured from sending
 counts (they differ where Fairy-Stockfish cannot express a rule: Number Shogi's sum of
 seven ends the game in koma only) and both speeds.
 
-The Fairy-Stockfish variant definitions are tools/fsf_variants.ini (the cross-check
-scripts' too) and the SFEN -> FEN conversion tools/match_fsf.py's; a current
+The Fairy-Stockfish variant definitions are tools/data/fsf_variants.ini (the cross-check
+scripts' too) and the SFEN -> FEN conversion tools/lib/fsf.py's; a current
 Fairy-Stockfish is built from the pyffish source release as
 tests/reference/kokesu_pyffish.py explains.
 """
+
 import argparse
 import os
 import time
 
-from tools.match_fsf import fen_of, start_fsf, variant_setup
-from tools.usi_engine import start_koma
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from tools.lib.engine import start_koma
+from tools.lib.fsf import fen_of, start_fsf, variant_setup
+from tools.lib.paths import DEFAULT_KOMA, ROOT
 
 
 def read_cases(game):
     cases, cur = {}, None
-    with open(os.path.join(HERE, "..", "fixtures", "perft", game + ".perft")) as f:
+    with open(os.path.join(ROOT, "fixtures", "perft", game + ".perft")) as f:
         for line in f:
             line = line.strip()
             if line.startswith("id "):
@@ -52,7 +52,7 @@ def perft(engine, depth):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--koma", default=os.path.join(HERE, "..", "target", "release", "koma"))
+    ap.add_argument("--koma", default=DEFAULT_KOMA)
     ap.add_argument("--fsf", required=True)
     ap.add_argument("--game", required=True)
     ap.add_argument("cases", nargs="+", help="fixture id:depth")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/match.py with its game pairs played as Ray tasks, on this machine's cores or on
 a Ray cluster, and still one SPRT verdict: a change tested on many machines, as fishtest
-does for Stockfish (issue 34). tools/RAY.md says how to run it on a cluster and what it
+does for Stockfish (issue 34). docs/RAY.md says how to run it on a cluster and what it
 measured.
 
 Usage:
@@ -37,20 +37,22 @@ engine thinks at a time. The engine paths are made absolute and run at that path
 whichever machine plays the pair: every worker needs the binaries there (B's too; A's
 also on the driver's machine, for the openings). The tasks go to the workers by value:
 koma against koma needs only Ray and the binaries there; against Fairy-Stockfish
-(fsf:PATH) a worker also needs this repository at the same path (tools/match_fsf.py and
+(fsf:PATH) a worker also needs this repository at the same path (tools/lib/fsf.py and
 its variants file). Ray's own logging is kept quiet.
 """
+
 import contextlib
 import io
 import os
 import sys
 import time
 
-from tools import match, usi_engine
-from tools.usi_engine import EngineError
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from tools import match
+from tools.lib import engine
+from tools.lib.engine import EngineError
+from tools.lib.paths import ROOT
+from tools.lib.ray import connect, need_ray, reason
+from tools.lib.ray import ship_by_value as ship_modules
 
 
 def play_pairs(args, batch):
@@ -61,7 +63,7 @@ def play_pairs(args, batch):
     game, the referee) with `tail`, what was printed before it. The batch ends at an
     error. Runs on a worker: its modules go with it by value (ship_by_value)."""
     if args.fsf and ROOT not in sys.path:
-        sys.path.insert(0, ROOT)  # tools.match_fsf is imported there, by name
+        sys.path.insert(0, ROOT)  # tools.lib.fsf is imported there, by name
     results = []
     engines = []
     try:
@@ -94,11 +96,7 @@ def play_pairs(args, batch):
 def ship_by_value():
     """Has Ray send the task and the match modules it uses to the workers by value, so
     that a worker needs Ray and the binaries but not this repository's Python files."""
-    import ray.cloudpickle
-
-    for name in ("tools.usi_engine", "tools.match_stats", "tools.match", __name__):
-        if name != "__main__":  # a module run as __main__ goes by value anyway
-            ray.cloudpickle.register_pickle_by_value(sys.modules[name])
+    ship_modules("tools.lib.engine", "tools.lib.stats", "tools.match", __name__)
 
 
 class InOrder:
@@ -137,14 +135,6 @@ class InOrder:
         self.decision = match.report_pair(args, self.tally, total, time.time() - self.t0)
 
 
-def _ray():
-    try:
-        import ray
-    except ImportError as e:
-        sys.exit("ray_match needs Ray: .venv/bin/python -m pip install -r tests/reference/requirements.txt (%s)" % e)
-    return ray
-
-
 def plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
@@ -155,7 +145,7 @@ def numbers(pairs):
 
 def drive(args, ray):
     """The match on an initialised Ray; prints its log and returns the decision."""
-    referee = usi_engine.new_referee(args.a, args.variant, args.rule_opts)  # the openings, as match.py draws them
+    referee = engine.new_referee(args.a, args.variant, args.rule_opts)  # the openings, as match.py draws them
     try:
         return _drive(args, ray, referee)
     finally:
@@ -170,9 +160,15 @@ def _drive(args, ray, referee):
         return args.cpus or max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     used = cpus()
-    print("ray: pairs played as Ray tasks on %s, %s, %s a task" % (
-        "this machine" if args.address is None else "the cluster at " + args.address, plural(used, "CPU"),
-        plural(args.pairs_per_task, "pair")), flush=True)
+    print(
+        "ray: pairs played as Ray tasks on %s, %s, %s a task"
+        % (
+            "this machine" if args.address is None else "the cluster at " + args.address,
+            plural(used, "CPU"),
+            plural(args.pairs_per_task, "pair"),
+        ),
+        flush=True,
+    )
     ship_by_value()
     task = ray.remote(num_cpus=1, max_retries=args.retries)(play_pairs)
     shipped = match.argparse.Namespace(**vars(args))
@@ -199,8 +195,11 @@ def _drive(args, ray, referee):
                 try:
                     results = ray.get(ref)
                 except ray.exceptions.RayError as e:
-                    results = [dict(pair=pairs[0], games=[], time_used=None, tail="",
-                                    error="a Ray task failed: %s" % _reason(e))]
+                    results = [
+                        dict(
+                            pair=pairs[0], games=[], time_used=None, tail="", error="a Ray task failed: %s" % reason(e)
+                        )
+                    ]
                 for r in results:
                     order.add(r)
     except KeyboardInterrupt:
@@ -211,8 +210,9 @@ def _drive(args, ray, referee):
         decision = "stopped"
     decision = decision or order.decision
     cancel(ray, args, in_flight, order, decision)
-    print(match.final_line(args, go, tally, decision, time.time() - t0, " on Ray, %s" % plural(used, "CPU")),
-          flush=True)
+    print(
+        match.final_line(args, go, tally, decision, time.time() - t0, " on Ray, %s" % plural(used, "CPU")), flush=True
+    )
     return decision
 
 
@@ -237,23 +237,21 @@ def cancel(ray, args, in_flight, order, decision):
     ray.wait(refs, num_returns=len(refs), timeout=10)
 
 
-def _reason(e):
-    """The last line of a task's error: the exception the task raised, or Ray's own."""
-    lines = [line for line in str(e).strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else type(e).__name__
-
-
 def main(argv=None):
     ap = match.parser()
     ap.prog = "python3 -m tools.ray_match"
     ap.description = __doc__.split("\n\n")[0]
     ray_opts = ap.add_argument_group("Ray")
     ray_opts.add_argument("--address", help="a Ray cluster to join (HOST:PORT or auto); default: Ray on this machine")
-    ray_opts.add_argument("--cpus", type=int, help="CPUs to use, one pair in play on each (default: all of this "
-                          "machine's, or of the cluster)")
+    ray_opts.add_argument(
+        "--cpus",
+        type=int,
+        help="CPUs to use, one pair in play on each (default: all of this machine's, or of the cluster)",
+    )
     ray_opts.add_argument("--pairs-per-task", type=int, default=1, help="pairs a task plays (default: %(default)s)")
-    ray_opts.add_argument("--retries", type=int, default=2,
-                          help="Ray's retries of a task whose worker died (default: %(default)s)")
+    ray_opts.add_argument(
+        "--retries", type=int, default=2, help="Ray's retries of a task whose worker died (default: %(default)s)"
+    )
     args = ap.parse_args(argv)
     if (args.cpus is not None and args.cpus < 1) or args.pairs_per_task < 1 or args.retries < 0:
         ap.error("--cpus and --pairs-per-task must be at least 1, --retries at least 0")
@@ -264,12 +262,13 @@ def main(argv=None):
         sys.exit("not an executable: %s" % args.a)
     match.prepare(args, check_paths=args.address is None)
     if args.fsf:
-        from tools import match_fsf
+        from tools.lib import fsf
 
-        match_fsf.variant_setup(args.variant, args.rule_options)  # exits here if FSF cannot play them
-    ray = _ray()
-    from tools.ray_solve import connect
-
+        fsf.variant_setup(args.variant, args.rule_options)  # exits here if FSF cannot play them
+    try:
+        ray = need_ray("ray_match")
+    except ImportError as e:
+        sys.exit(str(e))
     if args.address is None:
         # Ray runs its workers at nice 15 by default: on a shared machine the games would
         # get less CPU than match.py's. A local Ray runs them at the driver's niceness.

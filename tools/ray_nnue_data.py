@@ -2,8 +2,8 @@
 """`koma nnue-data` farmed out with Ray: a game's training data (Kokesu's, or 66 shogi's
 with --variant shogi66) made by many seeds at once,
 on this machine's cores or on a Ray cluster, one file a seed, kept as each seed finishes,
-so that an interrupted run resumes where it stopped (issue 34). tools/NNUE.md says how the
-data is used; tools/RAY.md how to run on a cluster.
+so that an interrupted run resumes where it stopped (issue 34). docs/NNUE.md says how the
+data is used; docs/RAY.md how to run on a cluster.
 
 Usage:
   python3 -m tools.ray_nnue_data --dir DATA --seeds 101-164 [--games 500]
@@ -29,6 +29,7 @@ positions per second and per CPU second, time left); a final `ray_nnue_data:` li
 `koma nnue-train DATA/VARIANT-s*.data` trains on the result (the files in the order given:
 the last positions are held out).
 """
+
 import argparse
 import os
 import subprocess
@@ -36,9 +37,9 @@ import sys
 import tempfile
 import time
 
-from tools.ray_solve import DEFAULT_KOMA, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, _ray, _reason, clock, connect
+from tools.lib.paths import DEFAULT_KOMA
+from tools.lib.ray import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, EXIT_USAGE, clock, files_on_ray
 
-EXIT_USAGE = 2
 # src/train/records.rs: the header and record bytes of data format versions 1 and 2.
 SIZES = {1: (16, 32), 2: (24, 72)}
 
@@ -71,31 +72,20 @@ def make_seed(koma, seed, options):
     with tempfile.TemporaryDirectory(prefix="koma-nnue-data-") as tmp:
         out = os.path.join(tmp, "seed.data")
         before = os.times()
-        proc = subprocess.run([koma, "nnue-data", "--seed", str(seed), "--out", out] + options,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(
+            [koma, "nnue-data", "--seed", str(seed), "--out", out] + options,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         after = os.times()
         if proc.returncode != 0:
-            raise RuntimeError("koma nnue-data --seed %d exited with %d: %s"
-                               % (seed, proc.returncode, proc.stderr.strip()[-300:]))
+            raise RuntimeError(
+                "koma nnue-data --seed %d exited with %d: %s" % (seed, proc.returncode, proc.stderr.strip()[-300:])
+            )
         with open(out, "rb") as f:
             data = f.read()
     return data, (after.children_user - before.children_user) + (after.children_system - before.children_system)
-
-
-def write_whole(path, data):
-    """Writes `data` to `path` through a temporary file in the same directory and a rename."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".partial-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def positions_in(data):
@@ -105,48 +95,18 @@ def positions_in(data):
     return max(0, (len(data) - header) // record)
 
 
-def files_on_ray(fn, items, args_of, path_of, address=None, cpus=None, retries=2, say=lambda text: None,
-                 label=str, finished=None, tick=None, every=None):
-    """Runs the Ray task `fn(*args_of(item))` (one CPU; it returns the file's bytes and
-    anything else) for each item and writes the bytes whole to `path_of(item)` as each task
-    finishes. A worker that dies is retried by Ray, a task that fails by this loop, up to
-    `retries` more times; an item that keeps failing is reported and left out.
-    `finished(item, data, rest)` after each file; `tick(made, failed, in_flight)` after each
-    wait (at most `every` seconds; None: a wait for the next task). Returns (made,
-    failed). `fn`'s module goes to the workers by value (they need Ray, not these files)."""
-    ray = _ray()
-    connect(address, cpus)
-    module = sys.modules[fn.__module__]
-    if module.__name__ != "__main__":
-        ray.cloudpickle.register_pickle_by_value(module)
-    task = ray.remote(num_cpus=1, max_retries=retries)(fn)
-    in_flight = {task.remote(*args_of(item)): (item, 0) for item in items}
-    made, failed = [], []
-    while in_flight:
-        ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=every)
-        for ref in ready:
-            item, tries = in_flight.pop(ref)
-            try:
-                data, *rest = ray.get(ref)
-            except ray.exceptions.RayError as e:
-                if tries < retries:
-                    say("%s failed (%s); retry %d of %d" % (label(item), _reason(e), tries + 1, retries))
-                    in_flight[task.remote(*args_of(item))] = (item, tries + 1)
-                else:
-                    say("%s failed %d times, left for a later run: %s" % (label(item), tries + 1, _reason(e)))
-                    failed.append(item)
-                continue
-            write_whole(path_of(item), data)
-            made.append(item)
-            if finished:
-                finished(item, data, rest)
-        if tick:
-            tick(made, failed, len(in_flight))
-    return made, failed
-
-
-def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None, retries=2,
-        progress=sys.stderr, progress_every=30.0, variant="kokesu"):
+def run(
+    seeds,
+    directory,
+    koma=DEFAULT_KOMA,
+    options=(),
+    address=None,
+    cpus=None,
+    retries=2,
+    progress=sys.stderr,
+    progress_every=30.0,
+    variant="kokesu",
+):
     """Makes the data of `seeds` that DIR lacks. Returns (seeds made, seeds failed)."""
     koma = os.path.abspath(koma)
     if address is None and not os.path.isfile(koma):
@@ -174,18 +134,40 @@ def run(seeds, directory, koma=DEFAULT_KOMA, options=(), address=None, cpus=None
         elapsed, written, cpu_used = now - start, totals["written"], totals["cpu"]
         rate = written / elapsed if elapsed > 0 else 0.0
         left = (len(todo) - len(made) - len(failed)) * elapsed / len(made) if made else float("nan")
-        say("%d/%d seeds, %d positions, %.0f/s (%.0f per CPU second), %s elapsed, %s left%s"
-            % (len(made), len(todo), written, rate, written / cpu_used if cpu_used else 0.0, clock(elapsed),
-               clock(left) if in_flight else "0:00:00", ", %d failed" % len(failed) if failed else ""))
+        say(
+            "%d/%d seeds, %d positions, %.0f/s (%.0f per CPU second), %s elapsed, %s left%s"
+            % (
+                len(made),
+                len(todo),
+                written,
+                rate,
+                written / cpu_used if cpu_used else 0.0,
+                clock(elapsed),
+                clock(left) if in_flight else "0:00:00",
+                ", %d failed" % len(failed) if failed else "",
+            )
+        )
 
-    return files_on_ray(make_seed, todo, lambda seed: (koma, seed, options), lambda seed: data_path(directory, seed, variant),
-                        address, cpus, retries, say, label=lambda seed: "seed %d" % seed, finished=finished,
-                        tick=tick, every=max(0.1, progress_every))
+    return files_on_ray(
+        make_seed,
+        todo,
+        lambda seed: (koma, seed, options),
+        lambda seed: data_path(directory, seed, variant),
+        address,
+        cpus,
+        retries,
+        say,
+        label=lambda seed: "seed %d" % seed,
+        finished=finished,
+        tick=tick,
+        every=max(0.1, progress_every),
+    )
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--dir", required=True, help="where the data files go (VARIANT-sS.data)")
     ap.add_argument("--variant", default="kokesu", choices=["kokesu", "shogi66"])
     ap.add_argument("--seeds", required=True, help="seeds, e.g. 101-164 or 1,2,5-9")
@@ -211,8 +193,17 @@ def main(argv=None):
     if args.random_plies is not None:
         options += ["--random-plies", str(args.random_plies)]
     try:
-        made, failed = run(seeds, args.dir, args.koma, options, args.address, args.cpus, args.retries,
-                           progress_every=args.progress_every, variant=args.variant)
+        made, failed = run(
+            seeds,
+            args.dir,
+            args.koma,
+            options,
+            args.address,
+            args.cpus,
+            args.retries,
+            progress_every=args.progress_every,
+            variant=args.variant,
+        )
     except KeyboardInterrupt:
         print("ray_nnue_data: interrupted; the seeds written stay, a rerun makes the rest", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`koma solve` farmed out with Ray: many Number Shogi positions solved on this machine's
 cores or on a Ray cluster, the answers kept on disk as they arrive, so that an interrupted
-run resumes where it stopped (issue 33). tools/RAY.md says how to set up a cluster and what
+run resumes where it stopped (issue 33). docs/RAY.md says how to set up a cluster and what
 it measured.
 
 Usage:
@@ -51,18 +51,29 @@ unanswered by failing shards, 130 when interrupted.
 From another tool: `solve_lines(lines, out, ...)` returns {line: answer} for the given
 lines (those answered before, in `out`, included) and `read_results(out)` reads a file.
 """
+
 import argparse
 import json
-import math
 import os
 import sys
 import time
 from collections import deque
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_KOMA = os.path.join(os.path.dirname(HERE), "target", "release", "koma")
+from tools.lib.paths import DEFAULT_KOMA
+from tools.lib.ray import (
+    EXIT_INTERRUPTED,
+    EXIT_LINE_ERRORS,
+    EXIT_OK,
+    EXIT_UNANSWERED,
+    EXIT_USAGE,
+    clock,
+    connect,
+    need_ray,
+    reason,
+)
+from tools.lib.ray import ship_by_value as ship_modules
+
 SOLVED = ("win", "loss", "draw")
-EXIT_OK, EXIT_LINE_ERRORS, EXIT_USAGE, EXIT_UNANSWERED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def positions(lines):
@@ -127,7 +138,7 @@ def is_final(answer, retry_unknown=False):
 
 
 def shards(lines, size):
-    return [lines[i:i + size] for i in range(0, len(lines), size)]
+    return [lines[i : i + size] for i in range(0, len(lines), size)]
 
 
 def solve_shard(koma, lines, options, timeout):
@@ -148,9 +159,9 @@ def solve_shard(koma, lines, options, timeout):
     try:
         p = subprocess.run([koma, "solve", *options], input=text, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise RuntimeError("koma solve took more than %.0f s on %d lines" % (timeout, len(lines)))
+        raise RuntimeError("koma solve took more than %.0f s on %d lines" % (timeout, len(lines))) from None
     except OSError as e:
-        raise RuntimeError("cannot run %s: %s" % (koma, e))
+        raise RuntimeError("cannot run %s: %s" % (koma, e)) from e
     err = p.stderr.strip().splitlines()
     why = (": " + err[-1]) if err else ""
     if p.returncode < 0:
@@ -159,14 +170,15 @@ def solve_shard(koma, lines, options, timeout):
         raise RuntimeError("koma solve exited with status %d%s" % (p.returncode, why))
     out = [t for t in p.stdout.splitlines() if t.strip()]
     if len(out) != len(lines):
-        raise RuntimeError("koma solve gave %d answers for %d lines (status %d)%s" % (len(out), len(lines),
-                                                                                        p.returncode, why))
+        raise RuntimeError(
+            "koma solve gave %d answers for %d lines (status %d)%s" % (len(out), len(lines), p.returncode, why)
+        )
     errors = 0
     for line, t in zip(lines, out):
         try:
             a = json_.loads(t)
         except ValueError:
-            raise RuntimeError("koma solve wrote a line that is not JSON: %r" % t[:200])
+            raise RuntimeError("koma solve wrote a line that is not JSON: %r" % t[:200]) from None
         if not isinstance(a, dict) or a.get("input") != line:
             raise RuntimeError("koma solve answered %r for the line %r" % (t[:200], line))
         errors += "error" in a
@@ -175,49 +187,9 @@ def solve_shard(koma, lines, options, timeout):
     return out, cpu() - start
 
 
-def _ray():
-    try:
-        import ray
-    except ImportError as e:
-        raise ImportError("ray_solve needs Ray: .venv/bin/python -m pip install -r tests/reference/requirements.txt "
-                          "(%s)" % e) from e
-    return ray
-
-
-def connect(address=None, cpus=None):
-    """Starts Ray on this machine (address None; `cpus` CPUs, default all) or joins the
-    cluster at `address`, quietly; an already initialised Ray is used as it is. Returns
-    whether this call started it."""
-    ray = _ray()
-    if ray.is_initialized():
-        return False
-    import logging
-    import signal
-    import threading
-
-    # A process started in the background of a shell without job control (`cmd &` in a
-    # script, as CI may run the tests) inherits SIGINT ignored, and so would Ray's
-    # workers: then neither Ctrl-C nor ray.cancel (a KeyboardInterrupt in the task) gets
-    # through. The default handler is put back before Ray starts its processes.
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    kwargs = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    if address is None:
-        # "local": a new Ray of this process's own, even where `ray start` runs a cluster.
-        ray.init(address="local", num_cpus=cpus, **kwargs)
-    else:
-        ray.init(address=address, **kwargs)
-    return True
-
-
 def ship_by_value():
-    """Has Ray send this module's functions (the task) to the workers by value, so that a
-    worker needs Ray and the koma binary but not this repository's Python files (a worker
-    imports them by name otherwise, and Ray puts only the driver's directory on its path).
-    A module run as `__main__` goes by value anyway."""
-    if __name__ != "__main__":
-        _ray().cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    """Has Ray send this module's functions (the task) to the workers by value."""
+    ship_modules(__name__)
 
 
 class Run:
@@ -238,13 +210,6 @@ class Run:
         return EXIT_OK
 
 
-def clock(seconds):
-    if seconds is None or not math.isfinite(seconds):
-        return "?"
-    s = int(round(seconds))
-    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-
-
 class Progress:
     """The progress line: answered / total, rate, elapsed, time left."""
 
@@ -263,7 +228,14 @@ class Progress:
         left = self.total - self.before - done
         eta = left / rate if rate > 0 else (0 if left == 0 else float("inf"))
         text = "ray_solve: %d/%d positions answered (%d this run), %.2f/s, %.3f/s per CPU on %d CPUs, elapsed %s" % (
-            self.before + done, self.total, done, rate, rate / max(cpus, 1), cpus, clock(elapsed))
+            self.before + done,
+            self.total,
+            done,
+            rate,
+            rate / max(cpus, 1),
+            cpus,
+            clock(elapsed),
+        )
         if not final:
             text += ", left ~%s, %d shard%s in flight" % (clock(eta), in_flight, "s" * (in_flight != 1))
         if failed:
@@ -285,8 +257,21 @@ def _append(path):
     return f
 
 
-def run(lines, out, koma=DEFAULT_KOMA, address=None, cpus=None, shard_size=64, max_ms=None, max_nodes=None,
-        retries=2, retry_unknown=False, variant=None, progress=None, progress_every=5.0):
+def run(
+    lines,
+    out,
+    koma=DEFAULT_KOMA,
+    address=None,
+    cpus=None,
+    shard_size=64,
+    max_ms=None,
+    max_nodes=None,
+    retries=2,
+    retry_unknown=False,
+    variant=None,
+    progress=None,
+    progress_every=5.0,
+):
     """Solves `lines` (see `solve_lines`) and returns a `Run`. `progress`: a stream for the
     progress lines and the failures (None: silent)."""
     if shard_size < 1 or retries < 0 or (cpus is not None and cpus < 1):
@@ -307,7 +292,7 @@ def run(lines, out, koma=DEFAULT_KOMA, address=None, cpus=None, shard_size=64, m
         _say(progress, "ray_solve: all %d positions are answered in %s" % (len(wanted), out))
         return result
 
-    ray = _ray()
+    ray = need_ray("ray_solve")
     connect(address, cpus)
     report = Progress(progress, progress_every, len(wanted), len(wanted) - len(todo))
     ship_by_value()
@@ -343,14 +328,21 @@ def run(lines, out, koma=DEFAULT_KOMA, address=None, cpus=None, shard_size=64, m
                 try:
                     texts, cpu = ray.get(ref)
                 except ray.exceptions.RayError as e:
-                    why = _reason(e)
+                    why = reason(e)
                     if tries < retries:
-                        _say(progress, "ray_solve: a shard of %d lines failed (%s); retry %d of %d" % (
-                            len(s), why, tries + 1, retries))
+                        _say(
+                            progress,
+                            "ray_solve: a shard of %d lines failed (%s); retry %d of %d"
+                            % (len(s), why, tries + 1, retries),
+                        )
                         queue.appendleft((s, tries + 1))
                     else:
                         msg = "a shard of %d lines (first: %s) failed %d times, left unanswered: %s" % (
-                            len(s), s[0], tries + 1, why)
+                            len(s),
+                            s[0],
+                            tries + 1,
+                            why,
+                        )
                         _say(progress, "ray_solve: " + msg)
                         result.failures.append(msg)
                         result.unanswered += s
@@ -371,29 +363,22 @@ def run(lines, out, koma=DEFAULT_KOMA, address=None, cpus=None, shard_size=64, m
     return result
 
 
-def _reason(e):
-    """The last line of a task's error: the exception the task raised, or Ray's own."""
-    lines = [line for line in str(e).strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else type(e).__name__
-
-
 def _say(stream, text):
     if stream is not None:
         print(text, file=stream, flush=True)
 
 
-def solve_lines(lines, out, koma=DEFAULT_KOMA, address=None, cpus=None, shard_size=64, max_ms=None, max_nodes=None,
-                retries=2, retry_unknown=False, variant=None, progress=None, progress_every=5.0):
+def solve_lines(lines, out, **options):
     """Solves Number Shogi positions (`koma solve` lines) with Ray and returns
     {line: koma's answer} for each of them (trimmed; blank and `#` lines left out),
     the ones answered by an earlier run into `out` included; the new answers are appended
     to `out` as they arrive. A line missing from the result was left unanswered by a shard
     that kept failing (see `run` for the reasons). Ray is started on this machine (`cpus`
     CPUs) or joined at `address` unless it is already initialised, and left running for
-    the next call. `progress`: a stream for the progress lines (None: silent)."""
-    return run(lines, out, koma=koma, address=address, cpus=cpus, shard_size=shard_size, max_ms=max_ms,
-               max_nodes=max_nodes, retries=retries, retry_unknown=retry_unknown, variant=variant,
-               progress=progress, progress_every=progress_every).answers
+    the next call. `options`: `run`'s (`koma`, `address`, `cpus`, `shard_size`, `max_ms`,
+    `max_nodes`, `retries`, `retry_unknown`, `variant`, `progress`: a stream for the
+    progress lines, None: silent, `progress_every`)."""
+    return run(lines, out, **options).answers
 
 
 def read_inputs(files):
@@ -408,13 +393,18 @@ def read_inputs(files):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m tools.ray_solve", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="*", metavar="FILE",
-                    help="positions, one a line (stdin: -, or no FILE and no --random-setups)")
+    ap = argparse.ArgumentParser(
+        prog="python3 -m tools.ray_solve",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "files", nargs="*", metavar="FILE", help="positions, one a line (stdin: -, or no FILE and no --random-setups)"
+    )
     ap.add_argument("--out", required=True, help="the results file (JSON lines), appended to and resumed from")
-    ap.add_argument("--koma", default=DEFAULT_KOMA, help="the koma binary, at the same path on every worker "
-                    "(default: %(default)s)")
+    ap.add_argument(
+        "--koma", default=DEFAULT_KOMA, help="the koma binary, at the same path on every worker (default: %(default)s)"
+    )
     ap.add_argument("--address", help="a Ray cluster to join (HOST:PORT or auto); default: Ray on this machine")
     ap.add_argument("--cpus", type=int, help="CPUs to use (default: all of this machine's, or of the cluster)")
     ap.add_argument("--shard-size", type=int, default=64, help="lines per task (default: %(default)s)")
@@ -433,30 +423,49 @@ def main(argv=None):
     if not os.path.isfile(koma):
         if args.address is None:
             ap.error("no koma binary at %s (cargo build --release, or --koma PATH)" % koma)
-        print("ray_solve: no koma binary at %s on this machine: the workers must have it there" % koma,
-              file=sys.stderr)
+        print("ray_solve: no koma binary at %s on this machine: the workers must have it there" % koma, file=sys.stderr)
     lines = read_inputs(args.files or ([] if args.random_setups else ["-"]))
     if args.random_setups:
         lines += random_setups(args.random_setups, args.seed)
     try:
-        r = run(lines, args.out, koma=koma, address=args.address, cpus=args.cpus, shard_size=args.shard_size,
-                max_ms=args.max_ms, max_nodes=args.max_nodes, retries=args.retries,
-                retry_unknown=args.retry_unknown, variant=args.variant, progress=sys.stderr,
-                progress_every=args.progress_every)
+        r = run(
+            lines,
+            args.out,
+            koma=koma,
+            address=args.address,
+            cpus=args.cpus,
+            shard_size=args.shard_size,
+            max_ms=args.max_ms,
+            max_nodes=args.max_nodes,
+            retries=args.retries,
+            retry_unknown=args.retry_unknown,
+            variant=args.variant,
+            progress=sys.stderr,
+            progress_every=args.progress_every,
+        )
     except ImportError as e:
         print("ray_solve: %s" % e, file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("ray_solve: interrupted; the answers so far are in %s: run the same command again to resume"
-              % args.out, file=sys.stderr)
+        print(
+            "ray_solve: interrupted; the answers so far are in %s: run the same command again to resume" % args.out,
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     values = {}
     for a in r.answers.values():
         k = a.get("value", "error" if "error" in a else "?")
         values[k] = values.get(k, 0) + 1
-    print("ray_solve: %d positions: %s; %d left unanswered%s" % (
-        len(positions(lines)), ", ".join("%s %d" % kv for kv in sorted(values.items())) or "none answered",
-        len(r.unanswered), " (run again to retry them)" if r.unanswered else ""), file=sys.stderr)
+    print(
+        "ray_solve: %d positions: %s; %d left unanswered%s"
+        % (
+            len(positions(lines)),
+            ", ".join("%s %d" % kv for kv in sorted(values.items())) or "none answered",
+            len(r.unanswered),
+            " (run again to retry them)" if r.unanswered else "",
+        ),
+        file=sys.stderr,
+    )
     return r.exit_status()
 
 

@@ -1,7 +1,7 @@
 """Legal moves of many positions through the Python binding against through a koma
 process over USI, with the answers compared, in two ways:
 
-- games: as the match referee asks (tools/usi_engine.py: Referee against BindingReferee),
+- games: as the match referee asks (tools/lib/engine.py: Referee against BindingReferee),
   the legal moves at every ply of random games: over USI `position startpos moves ...`
   (the game so far) and `moves`, one round trip a position; through the binding one
   `push` and `legal_moves()`;
@@ -14,6 +14,7 @@ The games are random games through the binding, the five games in turn. Prints e
 side's time and rate and the ratios. Needs the binding (`.venv/bin/python`, made by the
 README's test command) and a koma binary. Wall-clock figures: run it on an idle machine.
 """
+
 import argparse
 import random
 import resource
@@ -21,7 +22,7 @@ import time
 
 import koma
 
-from tools.usi_engine import EngineError, start_koma
+from tools.lib.engine import EngineError, start_koma
 
 
 def games(count, seed):
@@ -59,8 +60,9 @@ def usi_sfens(games, path):
 
 
 def usi_games(games, path):
-    return usi(path, (("startpos moves " + " ".join(moves[:i]), v) for v, sfens, moves in games
-                      for i in range(len(sfens))))
+    return usi(
+        path, (("startpos moves " + " ".join(moves[:i]), v) for v, sfens, moves in games for i in range(len(sfens)))
+    )
 
 
 def usi(path, questions):
@@ -106,9 +108,11 @@ def main():
         t2, c2 = time.perf_counter(), cpu()
         bad = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
         differ += bad
-        print("%s: binding %6.2f s wall %6.2f s CPU; USI %6.2f s wall %6.2f s CPU; USI / binding: %.1fx wall, "
-              "%.1fx CPU; %d answers differ" % (name, t1 - t0, c1 - c0, t2 - t1, c2 - c1, (t2 - t1) / (t1 - t0),
-                                                (c2 - c1) / (c1 - c0), bad))
+        print(
+            "%s: binding %6.2f s wall %6.2f s CPU; USI %6.2f s wall %6.2f s CPU; USI / binding: %.1fx wall, "
+            "%.1fx CPU; %d answers differ"
+            % (name, t1 - t0, c1 - c0, t2 - t1, c2 - c1, (t2 - t1) / (t1 - t0), (c2 - c1) / (c1 - c0), bad)
+        )
     raise SystemExit(1 if differ else 0)
 
 

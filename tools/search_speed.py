@@ -14,12 +14,13 @@ it on an idle machine: one search runs at a time, but a timing is only as good a
 cores it had. A search that ends early (a forced result) is timed all the same, so pick
 positions where no build finds one within the nodes.
 """
+
 import argparse
 import os
 import statistics
 import time
 
-from tools.usi_engine import start_koma
+from tools.lib.engine import start_koma
 
 # `position` arguments: the start, six plies of koma at 20000 nodes a move from it, and
 # a middlegame (66 shogi: after a placement, which `go` answers from its book; Number
@@ -72,8 +73,10 @@ def main():
     positions = args.position or POSITIONS.get(args.variant)
     if not positions:
         ap.error("no default positions for %s: give --position" % args.variant)
-    print("| position | build | seconds (median of %d) | nodes (last info line) | nodes/s | time against the first |"
-          % args.repeat)
+    print(
+        "| position | build | seconds (median of %d) | nodes (last info line) | nodes/s | time against the first |"
+        % args.repeat
+    )
     print("|---|---|---|---|---|---|")
     for position in positions:
         runs = {b: [] for b in args.builds}
@@ -87,8 +90,10 @@ def main():
         for b in args.builds:
             med = statistics.median(runs[b])
             n = nodes[b] or 0
-            print("| %s | %s | %.2f | %d | %.0f | %.2f |" % (position, os.path.basename(b), med, n, n / med, med / base),
-                  flush=True)
+            print(
+                "| %s | %s | %.2f | %d | %.0f | %.2f |" % (position, os.path.basename(b), med, n, n / med, med / base),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ has none), and reports:
   koma, each having made five moves, beside the bound of the tables (games x 16 MiB).
 Time figures are medians and 90th percentiles over `--moves` moves.
 """
+
 import argparse
 import base64
 import json
@@ -36,8 +37,11 @@ class WebSocket:
         self.sock = socket.create_connection((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
-            (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         buf = b""
         while b"\r\n\r\n" not in buf:
             buf += self.sock.recv(4096)
@@ -95,7 +99,7 @@ class WebSocket:
 def start_server(koma, hash_mib):
     proc = subprocess.Popen([koma, "serve", "--port", "0", "--hash", str(hash_mib)], stdout=subprocess.PIPE, text=True)
     url = proc.stdout.readline().strip().rsplit(" ", 1)[-1]
-    host, port = url[len("http://"):].rstrip("/").split(":")
+    host, port = url[len("http://") :].rstrip("/").split(":")
     return proc, host, int(port)
 
 
@@ -117,7 +121,7 @@ def round_trips(host, port, moves, rng):
         n = len(st["moves"])
         t0 = time.perf_counter()
         ws.send({"type": "move", "move": mv})
-        ws.until(lambda m: m["type"] == "state" and len(m["moves"]) == n + 1)
+        ws.until(lambda m, n=n: m["type"] == "state" and len(m["moves"]) == n + 1)
         t1 = time.perf_counter()
         searched = 0
         while True:
@@ -153,7 +157,7 @@ def one_of_many(host, port, variant, errors):
                 break
             n = len(st["moves"])
             ws.send({"type": "move", "move": st["legal"][0]})
-            st = ws.until(lambda m: m["type"] == "state" and len(m["moves"]) > n)
+            st = ws.until(lambda m, n=n: m["type"] == "state" and len(m["moves"]) > n)
         return ws
     except Exception as e:  # noqa: BLE001 - every failure is counted and printed
         errors.append(f"{variant}: {e}")
@@ -187,10 +191,14 @@ def main():
     try:
         print(f"koma serve at {host}:{port}; idle: {memory(proc.pid)}")
         echo, reply = round_trips(host, port, a.moves, random.Random(a.seed))
-        print(f"echo (move sent -> its state back): median {statistics.median(echo):.1f} ms, "
-              f"90% {pct(echo, 0.9):.1f} ms over {len(echo)} moves")
-        print(f"reply beyond koma's search (move sent -> koma's answer, less its search time): "
-              f"median {statistics.median(reply):.1f} ms, 90% {pct(reply, 0.9):.1f} ms over {len(reply)} moves")
+        print(
+            f"echo (move sent -> its state back): median {statistics.median(echo):.1f} ms, "
+            f"90% {pct(echo, 0.9):.1f} ms over {len(echo)} moves"
+        )
+        print(
+            f"reply beyond koma's search (move sent -> koma's answer, less its search time): "
+            f"median {statistics.median(reply):.1f} ms, 90% {pct(reply, 0.9):.1f} ms over {len(reply)} moves"
+        )
         variants = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
         errors, sockets, threads = [], [], []
         for i in range(a.games):
@@ -200,8 +208,10 @@ def main():
         for t in threads:
             t.join()
         mem = memory(proc.pid)
-        print(f"{a.games} games, five moves each, all followed: {len(errors)} errors; "
-              f"VmRSS {mem['VmRSS']} MiB, peak {mem['VmHWM']} MiB (tables: {a.games} x {a.hash} = {a.games * a.hash} MiB)")
+        print(
+            f"{a.games} games, five moves each, all followed: {len(errors)} errors; "
+            f"VmRSS {mem['VmRSS']} MiB, peak {mem['VmHWM']} MiB (tables: {a.games} x {a.hash} = {a.games * a.hash} MiB)"
+        )
         for e in errors[:5]:
             print("  error:", e)
         for s in sockets:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduces an evaluation's weights file from koma's own games (tools/TUNING.md).
+# Reproduces an evaluation's weights file from koma's own games (docs/TUNING.md).
 #   FSF=/path/to/fairy-stockfish tools/tune_eval.sh kokesu   # writes src/games/kokesu/weights.txt
 #   FSF=/path/to/fairy-stockfish tools/tune_eval.sh shogi66  # writes src/games/shogi66/weights.txt
 #   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
@@ -38,7 +38,7 @@ shogi66)
     # (tools/fsf_label.py; the score's scale is fitted to the results, --score-k fit);
     # the target mixes the game result in at a quarter (--lambda 0.25); starting from the
     # weights in use.
-    # The rounds so far appended each round's games to the earlier ones (tools/TUNING.md).
+    # The rounds so far appended each round's games to the earlier ones (docs/TUNING.md).
     fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-s1.txt
     nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 2 > target/tune/shogi66-s2.txt

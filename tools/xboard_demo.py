@@ -26,10 +26,10 @@ import sys
 import tempfile
 import time
 
-from tools.usi_engine import position_command, start_uci
+from tools.lib.engine import position_command, start_uci
+from tools.lib.paths import DATA, DEFAULT_KOMA
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KOMA = os.environ.get("KOMA", os.path.join(ROOT, "target", "release", "koma"))
+KOMA = os.environ.get("KOMA", DEFAULT_KOMA)
 XBOARD = shutil.which("xboard") or "/usr/games/xboard"
 THEMES = "/usr/share/games/xboard/themes"
 
@@ -61,14 +61,13 @@ def piece_options(variant, workdir):
     names = {f[5:] for f in os.listdir(os.path.join(THEMES, "default")) if f.startswith("White")}
     for color in ("White", "Black"):
         for n in names | {"Tile.svg"}:
-            shutil.copy(os.path.join(ROOT, "tools", "xboard", "Tile.svg"), os.path.join(pieces, color + n))
+            shutil.copy(os.path.join(DATA, "xboard", "Tile.svg"), os.path.join(pieces, color + n))
     return opts + ["-pieceImageDirectory", pieces, "-inscriptions", "①②③④⑤⑥.....⑧⑧⑧⑧⑧⑧"]
 
 
 # The programs the demo runs, and the Debian packages that hold them.
 PROGRAMS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick"}
-MISSING_MESSAGE = ("xboard_demo needs %s: install them (Debian: sudo apt-get install xboard xvfb xdotool "
-                   "imagemagick)")
+MISSING_MESSAGE = "xboard_demo needs %s: install them (Debian: sudo apt-get install xboard xvfb xdotool imagemagick)"
 
 
 def missing_programs():
@@ -81,8 +80,9 @@ def start_display():
     for n in range(91, 120):
         if not os.path.exists("/tmp/.X11-unix/X%d" % n) and not os.path.exists("/tmp/.X%d-lock" % n):
             display = ":%d" % n
-            proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                ["Xvfb", display, "-screen", "0", "1024x768x24"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             time.sleep(1)
             return display, proc
     sys.exit("no free X display number")
@@ -133,8 +133,13 @@ def main():
     ap.add_argument("--depth", type=int, default=1, help="the UCI player's search depth")
     ap.add_argument("--engine-depth", type=int, default=4, help="koma's depth in xboard (sd)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds for the whole game")
-    ap.add_argument("--snapshot", type=int, action="append", default=[],
-                    help="also take a screenshot once this many plies are played (repeatable)")
+    ap.add_argument(
+        "--snapshot",
+        type=int,
+        action="append",
+        default=[],
+        help="also take a screenshot once this many plies are played (repeatable)",
+    )
     args = ap.parse_args()
     if not os.access(KOMA, os.X_OK):
         sys.exit("no engine at %s (cargo build --release, or set KOMA)" % KOMA)
@@ -152,13 +157,39 @@ def main():
     display, xvfb = start_display()
     env = dict(os.environ, DISPLAY=display)
     work = tempfile.mkdtemp(prefix="koma-xboard-")
-    cmd = [XBOARD, "-fcp", KOMA, "-fd", work, "-variant", args.variant,
-           "-tc", "10", "-inc", "0", "-searchDepth", str(args.engine_depth), "-autoCallFlag", "false",
-           "-debug", "-nameOfDebugFile", log, "-saveGameFile", os.path.join(out, name + ".pgn"),
-           "-popupExitMessage", "false", "-boardSize", "Medium",
-           # Nothing read from or saved to the user's ~/.xboardrc.
-           "-settingsFile", os.path.join(work, "xboardrc"), "-saveSettingsFile", os.path.join(work, "xboardrc"),
-           "-saveSettingsOnExit", "false"] + piece_options(args.variant, work)
+    cmd = [
+        XBOARD,
+        "-fcp",
+        KOMA,
+        "-fd",
+        work,
+        "-variant",
+        args.variant,
+        "-tc",
+        "10",
+        "-inc",
+        "0",
+        "-searchDepth",
+        str(args.engine_depth),
+        "-autoCallFlag",
+        "false",
+        "-debug",
+        "-nameOfDebugFile",
+        log,
+        "-saveGameFile",
+        os.path.join(out, name + ".pgn"),
+        "-popupExitMessage",
+        "false",
+        "-boardSize",
+        "Medium",
+        # Nothing read from or saved to the user's ~/.xboardrc.
+        "-settingsFile",
+        os.path.join(work, "xboardrc"),
+        "-saveSettingsFile",
+        os.path.join(work, "xboardrc"),
+        "-saveSettingsOnExit",
+        "false",
+    ] + piece_options(args.variant, work)
     if args.mode == "machines":
         cmd += ["-scp", KOMA, "-secondDirectory", work, "-mode", "TwoMachines"]
     xboard = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -167,8 +198,9 @@ def main():
     result = "no result before the timeout"
     try:
         time.sleep(4)
-        window = subprocess.run(["xdotool", "search", "--name", "xboard"], env=env, capture_output=True,
-                                text=True).stdout.split()
+        window = subprocess.run(
+            ["xdotool", "search", "--name", "xboard"], env=env, capture_output=True, text=True
+        ).stdout.split()
         typed = -1
         snapshots = sorted(args.snapshot)
         while time.time() < deadline:
@@ -197,8 +229,10 @@ def main():
         png = os.path.join(out, name + ".png")
         subprocess.run(["import", "-window", "root", png], env=env)
         ends = [l for l in open(log).read().splitlines() if l.startswith("GameEnds(")]
-        print("%s: %s; %d plies; %s; screenshot %s" % (name, result, len(game_state(log)[0]),
-                                                    ends[-1] if ends else "-", png))
+        print(
+            "%s: %s; %d plies; %s; screenshot %s"
+            % (name, result, len(game_state(log)[0]), ends[-1] if ends else "-", png)
+        )
     finally:
         if player:
             player.close()

@@ -1,5 +1,6 @@
 """Shared helpers of the binding's tests: the repository's paths, the koma binary for
 the USI comparisons, and random games played through the binding."""
+
 import os
 import random
 import sys
@@ -7,7 +8,7 @@ import sys
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-# tools.usi_engine (the USI referee) and the pyffish reference scripts.
+# tools.lib.engine (the USI referee) and the pyffish reference scripts.
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
 

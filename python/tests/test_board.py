@@ -1,7 +1,7 @@
 """The Board API on every game: moves, push and pop, SFEN, side, hands, results, copies."""
-import pytest
 
 import koma
+import pytest
 from conftest import VARIANTS, random_game
 
 

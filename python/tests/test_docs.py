@@ -1,4 +1,5 @@
 """The examples of protocol/python.md are doctests: the page shows what the module does."""
+
 import doctest
 import os
 

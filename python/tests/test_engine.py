@@ -1,12 +1,12 @@
 """koma.Engine: searches on every game, typed results, MultiPV, searches from two Python
 threads at once, stop() and the GIL released while a search runs."""
+
 import _thread
 import threading
 import time
 
-import pytest
-
 import koma
+import pytest
 from conftest import VARIANTS
 
 
@@ -42,8 +42,10 @@ def test_a_mate_is_found_and_the_engines_rules_are_the_boards():
     # With free promotion the pawn may become a queen at once, though nothing was captured.
     free = koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1", KokesuPromotion="free")
     assert engine.play(free, depth=2) in {"4b4aq", "4b4ar"}
-    assert engine.play(koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1"), depth=2) in koma.Board(
-        "kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1").legal_moves()
+    assert (
+        engine.play(koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1"), depth=2)
+        in koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1").legal_moves()
+    )
 
 
 def test_book_move_in_66_shogi_placement():
@@ -99,9 +101,11 @@ def test_the_gil_is_released_and_stop_ends_a_search():
 
 def test_ctrl_c_stops_perft_a_search_and_the_solver():
     """A KeyboardInterrupt reaches the waiting thread, stops the work and is raised."""
-    for work in (lambda: koma.Board("kokesu").perft(9),
-                 lambda: koma.Engine("kokesu").analyse(koma.Board("kokesu"), movetime=600_000),
-                 lambda: koma.solve(koma.Board("numbershogi", sfen="cbf/ead/3/ABD/CFE b - 13"))):
+    for work in (
+        lambda: koma.Board("kokesu").perft(9),
+        lambda: koma.Engine("kokesu").analyse(koma.Board("kokesu"), movetime=600_000),
+        lambda: koma.solve(koma.Board("numbershogi", sfen="cbf/ead/3/ABD/CFE b - 13")),
+    ):
         timer = threading.Timer(0.5, _thread.interrupt_main)
         timer.start()
         started = time.monotonic()

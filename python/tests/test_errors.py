@@ -1,7 +1,7 @@
 """Bad input raises one clear Python exception and never takes the interpreter down."""
-import pytest
 
 import koma
+import pytest
 
 
 def test_unknown_variant_and_switches():

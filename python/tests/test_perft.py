@@ -1,10 +1,10 @@
 """Perft through the binding equals the engine's figures (fixtures/perft/, which the
 crate's perft suites check), up to a size the test can afford."""
+
 import os
 
-import pytest
-
 import koma
+import pytest
 from conftest import ROOT, VARIANTS
 from kokesu_pyffish import parse_suite
 

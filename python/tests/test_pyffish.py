@@ -1,11 +1,11 @@
 """Fairy-Stockfish (pyffish) agrees with the binding's legal moves where it can express
 the game: 66 shogi after its placement phase, and Kokesu (tests/reference/ says how each
-is set up; tools/fsf_variants.ini holds the variant definitions)."""
+is set up; tools/data/fsf_variants.ini holds the variant definitions)."""
+
 import random
 
-import pytest
-
 import koma
+import pytest
 
 sf = pytest.importorskip("pyffish")
 import kokesu_pyffish  # noqa: E402
@@ -19,7 +19,10 @@ PLIES = 120
 
 def chess_to_usi(m, files=8):
     """A Fairy-Stockfish move on an 8x8 board (a8 = 8a) as a koma token."""
-    sq = lambda s: "%d%s" % (files - (ord(s[0]) - ord("a")), "abcdefgh"[files - int(s[1:])])
+
+    def sq(s):
+        return "%d%s" % (files - (ord(s[0]) - ord("a")), "abcdefgh"[files - int(s[1:])])
+
     return sq(m[0:2]) + sq(m[2:4]) + m[4:]
 
 

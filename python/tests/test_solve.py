@@ -1,4 +1,5 @@
 """koma.solve: Number Shogi's exact value, as `koma solve` gives it."""
+
 import koma
 
 

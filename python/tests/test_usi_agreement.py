@@ -1,11 +1,12 @@
 """Random games played through the binding agree, move for move, with koma over USI
-(tools/usi_engine.py's Referee: `moves` and `d`): the legal moves, the SFEN and the
+(tools/lib/engine.py's Referee: `moves` and `d`): the legal moves, the SFEN and the
 result at every ply."""
-import pytest
 
 import koma
+import pytest
 from conftest import VARIANTS, random_game
-from tools.usi_engine import Referee
+
+from tools.lib.engine import Referee
 
 GAMES = 4
 
@@ -22,8 +23,10 @@ def test_random_games_agree_with_usi(variant, koma_binary):
                 moves = game.move_stack[:ply]
                 legal, sfen, result = referee.state(moves)
                 mine = board.result()
-                assert (board.sfen(), sorted(board.legal_moves() if mine is None else legal)) == (sfen, sorted(legal)), \
-                    "after %s" % moves
+                assert (board.sfen(), sorted(board.legal_moves() if mine is None else legal)) == (
+                    sfen,
+                    sorted(legal),
+                ), "after %s" % moves
                 assert (None if mine is None else (mine.winner, mine.reason)) == result, "after %s" % moves
                 if ply < len(game.move_stack):
                     board.push(game.move_stack[ply])

@@ -410,13 +410,8 @@ fn search_and_answer<G: Strategy>(
 /// The book's random number: fresh for `BookSeed` 0, else a function of the seed and the
 /// position, so that a seed repeats a whole game's choices.
 fn book_random(seed: u64, key: u64) -> u64 {
+    use crate::games::zobrist::mix;
     use std::hash::BuildHasher;
-    let mix = |mut z: u64| {
-        // splitmix64's finaliser: every bit of the input moves every bit of the output.
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
     if seed == 0 {
         std::collections::hash_map::RandomState::new().hash_one((key, Instant::now()))
     } else {

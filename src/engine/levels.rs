@@ -1,6 +1,6 @@
 //! The playing levels each game offers, with their calibrated Elo: the table
 //! `levels.txt` beside this file, read at build time and derived from the matches in
-//! tools/STRENGTH.md ("Levels"). `koma serve` offers these by name and Elo; `USI_Elo`
+//! docs/STRENGTH.md ("Levels"). `koma serve` offers these by name and Elo; `USI_Elo`
 //! plays the strongest level whose Elo is at most the one asked for.
 
 use std::collections::BTreeMap;
@@ -15,7 +15,7 @@ pub struct Level {
     pub level: u32,
     /// What the page calls it.
     pub name: &'static str,
-    /// Measured Elo on the game's scale (tools/STRENGTH.md says what anchors it).
+    /// Measured Elo on the game's scale (docs/STRENGTH.md says what anchors it).
     pub elo: u32,
 }
 

@@ -1,5 +1,7 @@
-//! The random numbers behind every game's Zobrist keys: splitmix64, usable in `const`
-//! code so that key tables are built at compile time and nothing is set up at run time.
+//! splitmix64, the one copy: the random numbers behind every game's Zobrist keys (usable
+//! in `const` code, so that key tables are built at compile time and nothing is set up at
+//! run time), and the seeded draws of the book, the playing levels, network training and
+//! the self-play examples.
 
 /// The next number of the splitmix64 stream whose state is `state` (advanced).
 pub const fn next(state: &mut u64) -> u64 {

@@ -1,5 +1,5 @@
 //! The WebSocket messages of `koma serve`, one JSON object per text message, with a
-//! `type` field (docs/serve.md lists them). The browser sends [`ClientMsg`]; the server
+//! `type` field (protocol/serve.md lists them). The browser sends [`ClientMsg`]; the server
 //! answers with `hello`, `state`, `info` and `error` objects built here.
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! `koma serve`: play the five games in a browser. A local web server (axum on tokio)
 //! serves one page, embedded in the binary (`web/`), and speaks JSON over a WebSocket
-//! (`/ws`, docs/serve.md): each game runs in the server on its own [`crate::engine`]
+//! (`/ws`, protocol/serve.md): each game runs in the server on its own [`crate::engine`]
 //! with its position on an engine [`crate::engine::Board`], so every rule, legal move and
 //! result the page shows is the engine's.
 //!

@@ -1,4 +1,4 @@
-//! Training a game's network (tools/NNUE.md): `koma nnue-data` plays koma against itself
+//! Training a game's network (docs/NNUE.md): `koma nnue-data` plays koma against itself
 //! and writes scored positions ([`data`], in the format of [`records`]); `koma nnue-train`
 //! fits a net to them and writes the net file ([`trainer`], in the format of
 //! `crate::games::nnue::format`), which the game's net-file option loads (`KokesuNetFile`,
@@ -29,11 +29,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        crate::games::zobrist::next(&mut self.0)
     }
 
     /// A number below `n` (> 0).
@@ -44,7 +40,7 @@ impl Rng {
 
 /// Options of `koma nnue-data`.
 #[derive(clap::Args, Debug, Clone)]
-#[command(about = "Training positions from koma's own games, scored by a deeper search (tools/NNUE.md)")]
+#[command(about = "Training positions from koma's own games, scored by a deeper search (docs/NNUE.md)")]
 pub struct DataArgs {
     /// The game: kokesu or shogi66.
     #[arg(long, default_value = "kokesu", value_parser = clap::builder::PossibleValuesParser::new(TRAINABLE))]
@@ -73,7 +69,7 @@ pub struct DataArgs {
 /// Options of `koma nnue-train`.
 #[derive(clap::Args, Debug, Clone)]
 #[command(
-    about = "Train a game's network on data files of koma nnue-data (the files name the game) and write the net file (tools/NNUE.md)"
+    about = "Train a game's network on data files of koma nnue-data (the files name the game) and write the net file (docs/NNUE.md)"
 )]
 pub struct TrainArgs {
     /// Epochs (the weights of the one with the least held-out loss are kept; 1 to 10000).

@@ -14,7 +14,7 @@
 //! so the forward and backward passes cost `60 * HIDDEN` additions each, and the batch's
 //! gradients go to the dense Adam step of all weights once a batch. (Tensor libraries do
 //! the first layer as a dense 768-wide product or a gather: measured 30 to 50 times slower
-//! per position, tools/NNUE.md.) Weights are kept within the quantised ranges (|W|, |b|,
+//! per position, docs/NNUE.md.) Weights are kept within the quantised ranges (|W|, |b|,
 //! |v| <= 1.98: an accumulator of 64 features cannot overflow 16 bits) and rounded to the
 //! file's integers at the end.
 //!

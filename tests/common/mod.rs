@@ -15,6 +15,10 @@ pub const SEARCH_POSITIONS: [(&str, &str); 5] = [
     ("kaninariebi", "position startpos"),
 ];
 
+/// The line that makes the test suite's Python: `.venv` with the tools (the root
+/// `pyproject.toml`, with its test extras) and the binding (`./python`).
+pub const VENV_SETUP: &str = "python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]' ./python";
+
 pub fn koma_path() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("koma")
 }

@@ -8,7 +8,7 @@ pyffish builds a whole Position for every call (about 3 ms each here), so this w
 only ~300 nodes/s: the default --max-nodes 200000 checks every figure up to that size in
 about a minute or two (CI); `--max-nodes 10000000` checks all of them (about half an hour).
 
-How kokesu is expressed in Fairy-Stockfish (tools/fsf_variants.ini, shared with the match
+How kokesu is expressed in Fairy-Stockfish (tools/data/fsf_variants.ini, shared with the match
 tools):
 - Both switches: chess with `castling = false` and `enPassantRegion = -` (double steps
   kept); FSF's draw rules stay (perft never stops on a move count or a repetition).
@@ -29,10 +29,11 @@ src/nnue/features/*.cpp` leaving out src/pyffish.cpp and src/ffishjs.cpp (about 
 on one core; the defines are pyffish's own, and 66 shogi needs LARGEBOARDS for its
 `shogi` template; a build without them died in 4 of 30 kokesu match games, in endgame
 searches); load the variants with `setoption name VariantPath value
-tools/fsf_variants.ini` and `setoption name UCI_Variant value kokesu-free`.
+tools/data/fsf_variants.ini` and `setoption name UCI_Variant value kokesu-free`.
 SFEN -> FEN: the board field is the same text (file 8..1 = chess a..h, rank a = rank 8);
 `b` (sente, uppercase) -> `w`; castling and en-passant fields `-`.
 """
+
 import os
 import sys
 import time
@@ -40,10 +41,13 @@ import time
 try:
     import pyffish as sf
 except ImportError:
-    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
+    sys.exit(
+        "pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]'`"
+        " and use .venv/bin/python"
+    )
 
-# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/match_fsf.py.
-VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
+# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/lib/fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "data", "fsf_variants.ini")
 
 
 def sfen_to_fen(sfen):
@@ -60,8 +64,11 @@ def kokesu_filter(moves):
 
 
 def make_perft(variant, captured):
-    legal = (lambda fen, ms: kokesu_filter(sf.legal_moves(variant, fen, ms))) if captured \
+    legal = (
+        (lambda fen, ms: kokesu_filter(sf.legal_moves(variant, fen, ms)))
+        if captured
         else (lambda fen, ms: sf.legal_moves(variant, fen, ms))
+    )
 
     def perft(fen, depth):
         moves = legal(fen, [])
@@ -110,7 +117,7 @@ def main():
     if "--max-nodes" in args:
         i = args.index("--max-nodes")
         max_nodes = int(args[i + 1])
-        del args[i:i + 2]
+        del args[i : i + 2]
     path = args[0] if args else "fixtures/perft/kokesu.perft"
     with open(VARIANTS_INI) as f:
         sf.load_variant_config(f.read())
@@ -136,9 +143,11 @@ def main():
             checked += 1
             ok = got == want
             bad += not ok
-            print("%-32s perft %d = %9d %-8s %8.2f s %10.0f leaves/s" % (
-                case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want, secs, got / secs),
-                flush=True)
+            print(
+                "%-32s perft %d = %9d %-8s %8.2f s %10.0f leaves/s"
+                % (case["id"], depth, got, "ok" if ok else "MISMATCH, fixture says %d" % want, secs, got / secs),
+                flush=True,
+            )
     print("%d figures checked, %d mismatches" % (checked, bad))
     sys.exit(1 if bad else 0)
 

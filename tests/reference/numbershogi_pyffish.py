@@ -19,6 +19,7 @@ with empty promotion regions (an "8" already on the board keeps its moves).
 
 Exits 1 if any figure differs, 0 otherwise.
 """
+
 import os
 import sys
 import time
@@ -26,10 +27,13 @@ import time
 try:
     import pyffish as sf
 except ImportError:
-    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
+    sys.exit(
+        "pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]'`"
+        " and use .venv/bin/python"
+    )
 
-# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/match_fsf.py.
-VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
+# koma's games as Fairy-Stockfish variants: the one copy, shared with tools/lib/fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "data", "fsf_variants.ini")
 with open(VARIANTS_INI) as f:
     sf.load_variant_config(f.read())
 
@@ -108,6 +112,7 @@ def placement(cells, hands, side, ply):
 def to_token(m):
     def sq(s):
         return f"{3 - (ord(s[0]) - ord('a'))}{chr(ord('a') + 5 - int(s[1:]))}"
+
     if "@" in m:
         p, s = m.split("@")
         return f"{p.upper()}*{sq(s)}"

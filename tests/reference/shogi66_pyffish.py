@@ -2,7 +2,7 @@
 """Recomputes the figures of fixtures/perft/shogi66.perft independently of koma.
 
 Play positions are counted by pyffish (Fairy-Stockfish), with 66 shogi defined in
-tools/fsf_variants.ini as a variant derived from its built-in `shogi`. Fairy-Stockfish has no placement phase, so
+tools/data/fsf_variants.ini as a variant derived from its built-in `shogi`. Fairy-Stockfish has no placement phase, so
 placement plies are enumerated here by a small independent implementation of the
 placement rules (rules.md §1: one reserve piece per ply onto an empty square of one's own
 camp; placing R boxes B and vice versa); once both reserves are empty the position is
@@ -20,7 +20,7 @@ skipped. Timings on a loaded 2-core machine: default about 2 minutes, `--max-nod
 (the lead's CI) about 4, the whole suite with pyffish alone (`--max-nodes 3000000
 --no-fsf`) about 20, on one core; the figures are counted on every core (`--jobs N` to
 choose how many processes). Exits non-zero on any mismatch. Needs pyffish 0.0.90
-(tests/reference/requirements.txt; the README's test command installs it in .venv).
+(pyproject.toml; the README's test command installs it in .venv).
 """
 
 import multiprocessing
@@ -30,14 +30,17 @@ import sys
 try:
     import pyffish as sf
 except ImportError:  # pragma: no cover
-    sys.exit("pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -r tests/reference/requirements.txt` and use .venv/bin/python")
+    sys.exit(
+        "pyffish is not installed: run `python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]'`"
+        " and use .venv/bin/python"
+    )
 
 VARIANT = "shogi66"
 # 66 shogi as Fairy-Stockfish sees it (section [shogi66:shogi] of the file): shogi's
 # pieces and drop rules (nifu = dropNoDoubled p, uchifuzume = shogiPawnDropMateIllegal,
 # no dead pieces = immobilityIllegal, all inherited from `shogi`) on a 6x6 board with a
-# 2-rank zone. The one copy of the definitions, shared with tools/match_fsf.py.
-VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fsf_variants.ini")
+# 2-rank zone. The one copy of the definitions, shared with tools/lib/fsf.py.
+VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "data", "fsf_variants.ini")
 
 
 def variants_ini():
@@ -50,8 +53,7 @@ def ini_fsf11():
     fairy-stockfish), whose variant files name the zone by its first rank: the shared
     section with `promotionRegion*` replaced by `promotionRank = 5`."""
     section = variants_ini().split("[shogi66:shogi]", 1)[1].split("\n[", 1)[0]
-    lines = [line for line in section.splitlines()
-             if line.strip() and not line.startswith(("#", "promotionRegion"))]
+    lines = [line for line in section.splitlines() if line.strip() and not line.startswith(("#", "promotionRegion"))]
     return "\n".join(["[shogi66:shogi]"] + lines + ["promotionRank = 5", ""])
 
 
@@ -71,6 +73,7 @@ def ensure_variant():
 
 
 # ---------------------------------------------------------------- SFEN and placement
+
 
 def parse_sfen(sfen):
     """-> (grid[6][6] of piece strings or '', side 'b'|'w', hands {0: {}, 1: {}}, ply)."""
@@ -136,15 +139,15 @@ def in_placement(grid, side, hands, ply):
                 board[k] = board.get(k, 0) + 1
         if board.get("P", 0) != 6 or hands[c].get("P", 0):
             return False
-        tot = lambda k: board.get(k, 0) + hands[c].get(k, 0)
-        if any(tot(k) != 1 for k in "KGSNL"):
+        tot = {k: board.get(k, 0) + hands[c].get(k, 0) for k in "KGSNLRB"}
+        if any(tot[k] != 1 for k in "KGSNL"):
             return False
         if board.get("R"):
-            ok = tot("R") == 1 and tot("B") == 0
+            ok = tot["R"] == 1 and tot["B"] == 0
         elif board.get("B"):
-            ok = tot("B") == 1 and tot("R") == 0
+            ok = tot["B"] == 1 and tot["R"] == 0
         else:
-            ok = tot("R") == 1 and tot("B") == 1
+            ok = tot["R"] == 1 and tot["B"] == 1
         if not ok:
             return False
     return placed[0] == placed[1] if side == "b" else placed[0] == placed[1] + 1
@@ -197,6 +200,7 @@ def to_fen(grid, side, hands):
 
 # ---------------------------------------------------------------- perft
 
+
 def ff_moves(fen, prefix=()):
     """pyffish's legal moves after the moves `prefix` from `fen`, less the pawn drops
     that mate.
@@ -207,8 +211,15 @@ def ff_moves(fen, prefix=()):
     """
     pre = list(prefix)
     moves = sf.legal_moves(VARIANT, fen, pre)
-    return [m for m in moves if not (m.startswith("P@") and sf.gives_check(VARIANT, fen, pre + [m])
-                                     and not sf.legal_moves(VARIANT, fen, pre + [m]))]
+    return [
+        m
+        for m in moves
+        if not (
+            m.startswith("P@")
+            and sf.gives_check(VARIANT, fen, pre + [m])
+            and not sf.legal_moves(VARIANT, fen, pre + [m])
+        )
+    ]
 
 
 def ff_perft(fen, depth):
@@ -244,8 +255,10 @@ def fsf_perft(binary, fen, depth):
         f.write(ini_fsf11())
         path = f.name
     try:
-        cmd = ("setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\n"
-               "position fen %s\ngo perft %d\nquit\n" % (path, VARIANT, fen, depth))
+        cmd = (
+            "setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\n"
+            "position fen %s\ngo perft %d\nquit\n" % (path, VARIANT, fen, depth)
+        )
         out = subprocess.run([binary], input=cmd, capture_output=True, text=True, timeout=3600).stdout
     finally:
         os.unlink(path)
@@ -257,7 +270,10 @@ def fsf_perft(binary, fen, depth):
 
 def ff_token(m):
     """A Fairy-Stockfish move (a1 = 6f) as a koma token."""
-    sq = lambda s: "%d%s" % (6 - (ord(s[0]) - ord("a")), "abcdef"[6 - int(s[1:])])
+
+    def sq(s):
+        return "%d%s" % (6 - (ord(s[0]) - ord("a")), "abcdef"[6 - int(s[1:])])
+
     if "@" in m:
         return m[0].upper() + "*" + sq(m[2:4])
     promo = "+" if m.endswith("+") else ""

@@ -1,6 +1,6 @@
 //! Kokesu's network evaluation (`KokesuEval nnue`): feature set `kokesu-768` of
 //! `crate::games::nnue::format` (piece-square features from each side's view), the net
-//! built into the binary (`nnue.bin` beside this file, how it was made in tools/NNUE.md)
+//! built into the binary (`nnue.bin` beside this file, how it was made in docs/NNUE.md)
 //! or one read from a file (`KokesuNetFile`), and the accumulators of a position.
 //!
 //! A position carries nothing for the net but its rules' choice of it: the accumulators

@@ -12,7 +12,7 @@
 //! - mobility: board steps, by kind.
 //!
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
-//! (tools/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
+//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
 //! scores are exactly those of the evaluation before the weights became data
 //! (tests/reference/eval/, kept for the tests).
 

@@ -40,7 +40,7 @@ use movegen::Gen;
 
 /// 66 shogi has no rules switches; what it holds are the evaluation switches
 /// (`Shogi66Eval`, `Shogi66NetFile`). The default scores positions of play by the net
-/// built into the binary (it beat the classic evaluation, tools/NNUE.md).
+/// built into the binary (it beat the classic evaluation, docs/NNUE.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// The net positions of play are scored by (`Shogi66Eval nnue`, the default); `None`:
@@ -369,7 +369,7 @@ impl Strategy for Shogi66 {
     /// The quiet moves (board moves and drops together, by history) only after the table
     /// move, the captures and the killers: with full hands the drops are most of the
     /// moves, and a node that cuts before never makes them. (Drops in a stage of their
-    /// own after the board moves lost: tools/STRENGTH.md.)
+    /// own after the board moves lost: docs/STRENGTH.md.)
     const STAGED_MOVES: bool = true;
 
     fn quiet_moves(&self, _stage: usize, out: &mut Vec<Move>) {

@@ -30,7 +30,7 @@ const MAX_COUNT: usize = 12;
 const BOARD_FEATURES: usize = 2 * 14 * SQUARES;
 
 /// The net built into the binary (`nnue.bin` beside this file; how it was made in
-/// tools/NNUE.md).
+/// docs/NNUE.md).
 pub const BUILTIN_BYTES: &[u8] = include_bytes!("nnue.bin");
 
 /// The net built into the binary, checked on first use.

@@ -1,12 +1,12 @@
-"""Unit tests of tools/ray_solve.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/ray_solve.py: python3 -m unittest discover -s tools/tests -t .
 
-The Ray tests need `ray` (tests/reference/requirements.txt puts it in .venv) and are
+The Ray tests need `ray` (pyproject.toml puts it in .venv) and are
 skipped without it. They share one Ray on this machine (2 CPUs); the interrupted run is a
 second one, in a subprocess. Real Number Shogi setups are solved by the koma binary ($KOMA,
 else target/release/koma) within a node budget, so that the answers do not depend on the
 machine's load; the failures come from small fake koma scripts. Nothing waits on a clock
 except a generous deadline for a run that hangs."""
-import importlib.util
+
 import json
 import os
 import shutil
@@ -18,11 +18,9 @@ import time
 import unittest
 
 from tools import ray_solve
+from tools.lib.paths import ROOT
+from tools.tests.support import FIRST_RUN, HAVE_RAY, KOMA, NO_RAY, WithRay
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-KOMA = os.path.abspath(os.environ.get("KOMA") or os.path.join(ROOT, "target", "release", "koma"))
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 NODES = 300000  # a budget that solves some of the setups below and not others
 DEADLINE = 180  # seconds: only a run that hangs reaches it
 
@@ -38,23 +36,21 @@ def fake_koma(path, before=""):
     """A stand-in for `koma solve` that logs each call's lines (one JSON list a line in
     PATH.calls), runs `before` (Python: may fail, may exit) and answers every line `win`,
     or the value written in PATH.value if there is one."""
-    return script(path, """#!%(python)s
+    return script(
+        path,
+        """#!%(python)s
 import json, os, signal, sys
 me = %(me)r
 lines = [l.strip() for l in sys.stdin if l.strip()]
 with open(me + ".calls", "a") as f:
     f.write(json.dumps(lines) + "\\n")
-def first():
-    try:
-        os.mkdir(me + ".first")
-        return True
-    except FileExistsError:
-        return False
-%(before)s
+%(first)s%(before)s
 value = open(me + ".value").read().strip() if os.path.exists(me + ".value") else "win"
 for l in lines:
     print(json.dumps({"input": l, "value": value, "plies": 1, "bestmove": None, "nodes": 1, "ms": 0}))
-""" % dict(python=sys.executable, me=path, before=before))
+"""
+        % dict(python=sys.executable, me=path, before=before, first=FIRST_RUN),
+    )
 
 
 def calls(koma):
@@ -127,12 +123,14 @@ class ReadResults(unittest.TestCase):
         with open(out, "w") as f:
             f.write('{"input": "a", "value": "win"}\n{"input": "b", "error": "bad"}\n')
         koma = fake_koma(os.path.join(self.dir, "koma"))
-        self.assertEqual(ray_solve.solve_lines(["a", "b", "a"], out, koma=koma),
-                         {"a": {"input": "a", "value": "win"}, "b": {"input": "b", "error": "bad"}})
+        self.assertEqual(
+            ray_solve.solve_lines(["a", "b", "a"], out, koma=koma),
+            {"a": {"input": "a", "value": "win"}, "b": {"input": "b", "error": "bad"}},
+        )
         self.assertEqual(calls(koma), [])
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 class Task(unittest.TestCase):
     def test_the_task_runs_where_the_tools_are_not(self):
         import ray.cloudpickle
@@ -159,24 +157,9 @@ class Task(unittest.TestCase):
                 ray_solve.solve_shard(os.path.join(d, "none"), ["a"], [], 60)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
-class WithRay(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        import ray
-
-        cls.started = ray_solve.connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        import ray
-
-        if cls.started:
-            ray.shutdown()
-
+class Solve(WithRay):
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_solve_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
+        super().setUp()
         self.out = os.path.join(self.dir, "results.jsonl")
 
     def test_an_interrupted_run_resumes_without_solving_a_line_twice(self):
@@ -187,15 +170,38 @@ class WithRay(unittest.TestCase):
         with open(given, "w") as f:
             f.write("# ten setups, two of them twice\n" + "\n".join(lines + lines[3:5]) + "\n")
         # The first call solves its shard; the others hang until the run is killed.
-        gate = script(os.path.join(self.dir, "gate.sh"), """#!/bin/sh
+        gate = script(
+            os.path.join(self.dir, "gate.sh"),
+            """#!/bin/sh
 if mkdir '%(dir)s/first' 2>/dev/null; then exec '%(koma)s' "$@"; fi
 i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done; exit 1
-""" % dict(dir=self.dir, koma=KOMA, ticks=DEADLINE * 5))
+"""
+            % dict(dir=self.dir, koma=KOMA, ticks=DEADLINE * 5),
+        )
         with open(os.path.join(self.dir, "stderr.txt"), "w") as err:
-            p = subprocess.Popen([sys.executable, "-m", "tools.ray_solve", "--out", self.out, "--koma", gate,
-                                  "--cpus", "2", "--shard-size", "2", "--max-nodes", str(NODES), given],
-                                 cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                 start_new_session=True)
+            p = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "tools.ray_solve",
+                    "--out",
+                    self.out,
+                    "--koma",
+                    gate,
+                    "--cpus",
+                    "2",
+                    "--shard-size",
+                    "2",
+                    "--max-nodes",
+                    str(NODES),
+                    given,
+                ],
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,
+            )
             try:
                 deadline = time.monotonic() + DEADLINE
                 while not (os.path.exists(self.out) and len(out_lines(self.out)) >= 2):
@@ -210,10 +216,10 @@ i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done; exit 1
         self.assertLessEqual(set(first), set(lines))
 
         # The rerun, through the API, solves the other eight lines, each once.
-        logged = script(os.path.join(self.dir, "logged.sh"),
-                        "#!/bin/sh\ntee -a '%s/stdin.log' | '%s' \"$@\"\n" % (self.dir, KOMA))
-        got = ray_solve.solve_lines(lines + lines[:2], self.out, koma=logged, cpus=2, shard_size=2,
-                                    max_nodes=NODES)
+        logged = script(
+            os.path.join(self.dir, "logged.sh"), "#!/bin/sh\ntee -a '%s/stdin.log' | '%s' \"$@\"\n" % (self.dir, KOMA)
+        )
+        got = ray_solve.solve_lines(lines + lines[:2], self.out, koma=logged, cpus=2, shard_size=2, max_nodes=NODES)
         with open(os.path.join(self.dir, "stdin.log")) as f:
             solved_again = f.read().splitlines()
         self.assertEqual(sorted(solved_again), sorted(set(lines) - set(first)))
@@ -239,16 +245,20 @@ i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done; exit 1
         self.assertEqual(sorted(a["input"] for a in out_lines(self.out)), lines)
 
     def test_a_dead_worker_is_retried_by_ray(self):
-        koma = fake_koma(os.path.join(self.dir, "koma"), "if first():\n    os.kill(os.getppid(), signal.SIGKILL)\n"
-                         "    sys.exit(1)")
+        koma = fake_koma(
+            os.path.join(self.dir, "koma"), "if first():\n    os.kill(os.getppid(), signal.SIGKILL)\n    sys.exit(1)"
+        )
         lines = ["line %d" % i for i in range(3)]
         r = ray_solve.run(lines, self.out, koma=koma, shard_size=3, retries=1, progress=None)
         self.assertEqual((r.exit_status(), set(r.answers)), (0, set(lines)))
         self.assertEqual(len(calls(koma)), 2)
 
     def test_a_shard_that_keeps_failing_is_left_unanswered_for_a_later_run(self):
-        koma = fake_koma(os.path.join(self.dir, "koma"), "if any('poison' in l for l in lines):\n"
-                         "    print('thread main panicked', file=sys.stderr)\n    sys.exit(101)")
+        koma = fake_koma(
+            os.path.join(self.dir, "koma"),
+            "if any('poison' in l for l in lines):\n"
+            "    print('thread main panicked', file=sys.stderr)\n    sys.exit(101)",
+        )
         given = os.path.join(self.dir, "in.txt")
         lines = ["line 0", "line 1", "poison 2", "line 3", "line 4"]
         with open(given, "w") as f:
@@ -268,8 +278,7 @@ i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done; exit 1
         with open(koma + ".value", "w") as f:
             f.write("unknown")
         lines = ["line %d" % i for i in range(3)]
-        self.assertEqual({a["value"] for a in ray_solve.solve_lines(lines, self.out, koma=koma).values()},
-                         {"unknown"})
+        self.assertEqual({a["value"] for a in ray_solve.solve_lines(lines, self.out, koma=koma).values()}, {"unknown"})
         ray_solve.solve_lines(lines, self.out, koma=koma)
         self.assertEqual(len(calls(koma)), 1, "unknown answers stand without --retry-unknown")
         with open(koma + ".value", "w") as f:
@@ -288,8 +297,10 @@ i=0; while [ $i -lt %(ticks)d ]; do sleep 0.2; i=$((i+1)); done; exit 1
         given = os.path.join(self.dir, "in.txt")
         with open(given, "w") as f:
             f.write("numbershogi sfen not-a-position\nnumbershogi sfen abc/def/3/ABC/DEF w - 13\n")
-        self.assertEqual(ray_solve.main(["--out", self.out, "--koma", KOMA, "--max-nodes", "1000", given]),
-                         ray_solve.EXIT_LINE_ERRORS)
+        self.assertEqual(
+            ray_solve.main(["--out", self.out, "--koma", KOMA, "--max-nodes", "1000", given]),
+            ray_solve.EXIT_LINE_ERRORS,
+        )
         got = ray_solve.read_results(self.out)
         self.assertIn("error", got["numbershogi sfen not-a-position"])
         self.assertIn(got["numbershogi sfen abc/def/3/ABC/DEF w - 13"]["value"], ("win", "loss", "draw", "unknown"))

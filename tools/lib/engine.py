@@ -1,9 +1,9 @@
 """An engine process spoken to line by line over pipes, as the tools/ scripts need it."""
+
 import os
 import selectors
 import subprocess
 import time
-
 
 # The longest single wait for an engine's output (seconds); a longer wait is several.
 WAIT_SLICE = 0.5
@@ -16,8 +16,7 @@ class EngineError(RuntimeError):
 class Engine:
     def __init__(self, argv, name="engine"):
         self.name = name
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL)
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self._buf = b""
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.p.stdout, selectors.EVENT_READ)
@@ -139,9 +138,9 @@ def parse_result(lines):
         if words[:1] == ["hands"] and len(words) >= 5:
             names = (words[1], words[3])
         elif line.startswith("result "):
-            text = line[len("result "):]
+            text = line[len("result ") :]
             if text.startswith("draw: "):
-                return None, text[len("draw: "):]
+                return None, text[len("draw: ") :]
             who, sep, reason = text.partition(" wins: ")
             if not sep or names is None or who not in names:
                 raise EngineError("cannot read the result line %r" % line)
@@ -173,7 +172,7 @@ class Referee:
         legal = self.legal(moves)
         self.e.send("d")
         lines = self.e.until("sfen ", timeout=60)
-        return legal, lines[-1][len("sfen "):], parse_result(lines)
+        return legal, lines[-1][len("sfen ") :], parse_result(lines)
 
     def sfen(self, moves):
         return self.state(moves)[1]
@@ -198,11 +197,11 @@ class BindingReferee:
 
     def _board(self, moves):
         stack = self.board.move_stack
-        if stack != list(moves[:len(stack)]):
+        if stack != list(moves[: len(stack)]):
             self.board = self.koma.Board(self.variant, **self.switches)
             stack = []
         try:
-            for m in moves[len(stack):]:
+            for m in moves[len(stack) :]:
                 self.board.push(m)
         except ValueError as e:
             raise EngineError("referee: %s" % e) from None

@@ -4,13 +4,14 @@ An EPD line is a FEN's first four fields (board, side, castling, en passant) and
 operations `opcode operand...;`. Scored suites such as the Strategic Test Suite (STS) give
 every good move its points: `c9` the moves in UCI, `c8` their points, in the same order.
 Other suites give `bm` (the best moves, in SAN) and maybe `c0 "Nf3=10, e4=5"`; those are
-read through pyffish (tests/reference/requirements.txt), which writes each legal move's
+read through pyffish (pyproject.toml), which writes each legal move's
 SAN in the position, so no SAN parser of ours is needed.
 
 Kokesu is chess without castling and en passant: each position loses its castling rights
 and en-passant square, a scored move that needs either is dropped, and a position whose
 best move (the most points) needs one is left out, with that reason.
 """
+
 import re
 
 # A trailing `.NNN` (or ` NNN`) of an `id` numbers the position within its theme.
@@ -72,12 +73,13 @@ class SanReader:
     VARIANT = "kokesu-free"
 
     def __init__(self):
-        from tools import match_fsf  # pyffish only where a suite needs SAN
-        self.sf = match_fsf.load_pyffish()
+        from tools.lib import fsf  # pyffish only where a suite needs SAN
+
+        self.sf = fsf.load_pyffish()
 
     def table(self, fen):
         if self.sf is None:
-            raise LookupError("its moves are SAN only, and pyffish (tests/reference/requirements.txt) is not installed")
+            raise LookupError("its moves are SAN only, and pyffish (pyproject.toml) is not installed")
         return {san_key(self.sf.get_san(self.VARIANT, fen, m)): m for m in self.sf.legal_moves(self.VARIANT, fen, [])}
 
 

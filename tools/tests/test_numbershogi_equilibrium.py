@@ -20,7 +20,10 @@ from tools import numbershogi_equilibrium as eq
 def arrangements_of(line: str) -> tuple[str, str]:
     """Inverts `setup_line`."""
     board = line.split()[2].split("/")
-    digit = lambda ch: str("abcdef".index(ch.lower()) + 1)
+
+    def digit(ch):
+        return str("abcdef".index(ch.lower()) + 1)
+
     ra, rb, rd, re_ = board[0], board[1], board[3], board[4]
     s = "".join(digit(c) for c in rd + re_)
     g_slots = {5: ra[0], 4: ra[1], 3: ra[2], 2: rb[0], 1: rb[1], 0: rb[2]}
@@ -81,7 +84,9 @@ class DoubleOracle(unittest.TestCase):
             return ("win", 11) if front(s) > front(g) + 3 else ("loss", 20 - front(s) + front(g) % 2)
 
         # Some entries only the full budget decides, among them whole winning columns.
-        hard = lambda s, g: s.startswith("1") and g.endswith("1")
+        def hard(s, g):
+            return s.startswith("1") and g.endswith("1")
+
         m = eq.Matrix(fake_solver(value, hard))
         v, xs, ys = eq.double_oracle(m, lambda _: None)
         self.assertAlmostEqual(v, -1.0)
@@ -93,8 +98,12 @@ class DoubleOracle(unittest.TestCase):
         m.solve([("653241", "653241"), ("123456", "653241")])
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "solution.txt"
-            eq.write_table(path, "loss", {"sente": {"123456": Fraction(1)},
-                                          "gote": {"653241": Fraction(1, 2), "356142": Fraction(1, 2)}}, m)
+            eq.write_table(
+                path,
+                "loss",
+                {"sente": {"123456": Fraction(1)}, "gote": {"653241": Fraction(1, 2), "356142": Fraction(1, 2)}},
+                m,
+            )
             lines = path.read_text().splitlines()
         self.assertEqual(lines[0], eq.HEADER)
         self.assertEqual(lines[5], "mix gote 356142:1/2 653241:1/2")

@@ -1,12 +1,13 @@
-"""Unit tests of tools/match_fsf.py's FEN, as tools/fsf_label.py gives it to Fairy-Stockfish:
-python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/lib/fsf.py's FEN, as tools/fsf_label.py gives it to Fairy-Stockfish:
+python3 -m unittest discover -s tools/tests -t .
 
 The positions koma writes must reach Fairy-Stockfish as the same positions. With pyffish
-installed (tests/reference/requirements.txt, as in CI) each converted FEN is also checked
+installed (pyproject.toml, as in CI) each converted FEN is also checked
 by Fairy-Stockfish itself: accepted, with the side to move and the move count koma gives."""
+
 import unittest
 
-from tools import match_fsf
+from tools.lib import fsf
 
 try:
     import pyffish as sf
@@ -17,15 +18,18 @@ except ImportError:
 class FenOf(unittest.TestCase):
     def test_kokesu_side_to_move_and_no_hand(self):
         # koma's sente (b, upper case) is white.
-        self.assertEqual(match_fsf.fen_of("kokesu", "k7/8/8/3q4/8/8/8/3R2K1 b - 1"),
-                         "k7/8/8/3q4/8/8/8/3R2K1 w - - 0 1")
-        self.assertEqual(match_fsf.fen_of("kokesu", "rnbqkbnr/ppppp1pp/8/8/5p2/2N4N/PPPPPPPP/R1BQKB1R b - 5"),
-                         "rnbqkbnr/ppppp1pp/8/8/5p2/2N4N/PPPPPPPP/R1BQKB1R w - - 0 1")
-        self.assertTrue(match_fsf.fen_of("kokesu", "4k3/8/8/8/8/8/8/4K3 w - 8").split()[1] == "b")
+        self.assertEqual(fsf.fen_of("kokesu", "k7/8/8/3q4/8/8/8/3R2K1 b - 1"), "k7/8/8/3q4/8/8/8/3R2K1 w - - 0 1")
+        self.assertEqual(
+            fsf.fen_of("kokesu", "rnbqkbnr/ppppp1pp/8/8/5p2/2N4N/PPPPPPPP/R1BQKB1R b - 5"),
+            "rnbqkbnr/ppppp1pp/8/8/5p2/2N4N/PPPPPPPP/R1BQKB1R w - - 0 1",
+        )
+        self.assertTrue(fsf.fen_of("kokesu", "4k3/8/8/8/8/8/8/4K3 w - 8").split()[1] == "b")
 
     def test_shogi66_hands_spelt_out(self):
-        self.assertEqual(match_fsf.fen_of("shogi66", "lksr1g/2p1pp/pp1p2/2P1P1/PP3P/SRKNLG b Np 21"),
-                         "lksr1g/2p1pp/pp1p2/2P1P1/PP3P/SRKNLG[Np] w - - 0 1")
+        self.assertEqual(
+            fsf.fen_of("shogi66", "lksr1g/2p1pp/pp1p2/2P1P1/PP3P/SRKNLG b Np 21"),
+            "lksr1g/2p1pp/pp1p2/2P1P1/PP3P/SRKNLG[Np] w - - 0 1",
+        )
 
     @unittest.skipIf(sf is None, "pyffish is not installed")
     def test_fairy_stockfish_reads_them_as_koma_does(self):
@@ -37,9 +41,9 @@ class FenOf(unittest.TestCase):
             ("shogi66", "lksr1g/2p1pp/pp1p2/2P1P1/PP3P/SRKNLG b Np 21", 19),
         ]
         for variant, sfen, count in cases:
-            name, _ = match_fsf.variant_setup(variant, {})
-            match_fsf.load_pyffish()
-            fen = match_fsf.fen_of(variant, sfen)
+            name, _ = fsf.variant_setup(variant, {})
+            fsf.load_pyffish()
+            fen = fsf.fen_of(variant, sfen)
             self.assertEqual(sf.validate_fen(fen, name), sf.FEN_OK, fen)
             self.assertEqual(sf.get_fen(name, fen, []).split()[1], "w" if sfen.split()[1] == "b" else "b")
             if count is not None:

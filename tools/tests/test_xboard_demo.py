@@ -5,15 +5,21 @@ import subprocess
 import sys
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tools.lib.paths import ROOT
 
 
 class MissingProgramsTest(unittest.TestCase):
     def test_without_xvfb_it_says_what_to_install(self):
         # An empty PATH: no Xvfb, xdotool or import; KOMA is any executable.
         env = dict(os.environ, PATH="", KOMA=sys.executable)
-        out = subprocess.run([sys.executable, "-m", "tools.xboard_demo", "kokesu"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "tools.xboard_demo", "kokesu"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         self.assertEqual(out.returncode, 1, out.stderr)
         self.assertNotIn("Traceback", out.stderr)
         self.assertIn("Xvfb (package xvfb)", out.stderr)

@@ -1,8 +1,9 @@
-"""Unit tests of tools/match_stats.py: python3 -m unittest discover -s tools -t ."""
+"""Unit tests of tools/lib/stats.py: python3 -m unittest discover -s tools/tests -t ."""
+
 import math
 import unittest
 
-from tools import match_stats as m
+from tools.lib import stats as m
 
 
 def penta(ll, ld, wl_dd, wd, ww):

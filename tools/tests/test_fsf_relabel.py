@@ -1,10 +1,10 @@
-"""Unit tests of tools/fsf_relabel.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/fsf_relabel.py: python3 -m unittest discover -s tools/tests -t .
 
 Records are made by the koma binary ($KOMA, else target/release/koma) or by hand; the
 Fairy-Stockfish is a small fake UCI engine (the native build is not made in CI), so the
 tests check the plumbing: the position FSF is given, the score kept, mates left out, the
 rest of each record unchanged. The Ray test needs `ray` and is skipped without it."""
-import importlib.util
+
 import os
 import shutil
 import struct
@@ -13,12 +13,11 @@ import sys
 import tempfile
 import unittest
 
-from tools import fsf_relabel, ray_solve
+from tools import fsf_relabel
+from tools.lib.paths import FSF_VARIANTS
+from tools.lib.ray import connect
+from tools.tests.support import HAVE_RAY, KOMA, NO_RAY
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-KOMA = os.path.abspath(os.environ.get("KOMA") or os.path.join(ROOT, "target", "release", "koma"))
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
@@ -41,14 +40,21 @@ def record(board, side, result, score, ply=7):
             occupancy |= 1 << sq
             nibbles[n // 2] |= p << (4 * (n % 2))
             n += 1
-    return struct.pack("<Q", occupancy) + bytes(nibbles) + bytes([side, result]) + struct.pack("<hH", score, ply) + bytes(2)
+    return (
+        struct.pack("<Q", occupancy)
+        + bytes(nibbles)
+        + bytes([side, result])
+        + struct.pack("<hH", score, ply)
+        + bytes(2)
+    )
 
 
 def fake_fsf(path):
     """A UCI engine that logs each `position` line and scores a position `cp` its FEN's
     length, or `mate 3` when black has no queen."""
     with open(path, "w") as f:
-        f.write("""#!%(python)s
+        f.write(
+            """#!%(python)s
 import sys
 fen = ""
 for line in sys.stdin:
@@ -69,7 +75,9 @@ for line in sys.stdin:
         print("info depth 1 score %%s nodes 1\\nbestmove a2a3" %% score, flush=True)
     elif w[0] == "quit":
         break
-""" % dict(python=sys.executable, me=path))
+"""
+            % dict(python=sys.executable, me=path)
+        )
     os.chmod(path, 0o755)
     return path
 
@@ -83,13 +91,17 @@ class Records(unittest.TestCase):
     def test_koma_records_give_legal_looking_fens(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "a.data")
-            subprocess.run([KOMA, "nnue-data", "--games", "2", "--play-nodes", "200", "--score-nodes", "300",
-                            "--out", out], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [KOMA, "nnue-data", "--games", "2", "--play-nodes", "200", "--score-nodes", "300", "--out", out],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             with open(out, "rb") as f:
                 data = f.read()
         self.assertEqual(data[:16], fsf_relabel.HEADER)
         for at in range(16, len(data), 32):
-            fen = fsf_relabel.fen_of_record(data[at:at + 32])
+            fen = fsf_relabel.fen_of_record(data[at : at + 32])
             board = fen.split()[0]
             self.assertEqual(len(board.split("/")), 8, fen)
             self.assertEqual((board.count("K"), board.count("k")), (1, 1), fen)
@@ -102,7 +114,7 @@ class Relabel(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="fsf_relabel_test_")
         self.addCleanup(shutil.rmtree, self.dir, True)
         self.fsf = fake_fsf(os.path.join(self.dir, "fsf"))
-        with open(os.path.join(HERE, "fsf_variants.ini")) as f:
+        with open(FSF_VARIANTS) as f:
             self.ini = f.read()
         self.boards = [START, "4k3/8/8/8/8/8/8/3QK3", "3qk3/8/8/8/8/8/8/4K3"]
         self.data = fsf_relabel.HEADER + b"".join(record(b, i % 2, i, -5 * i) for i, b in enumerate(self.boards))
@@ -112,10 +124,10 @@ class Relabel(unittest.TestCase):
         self.assertEqual((scored, mates), (2, 1))
         self.assertEqual(out[:16], fsf_relabel.HEADER)
         kept = [out[16:48], out[48:80]]
-        for rec, (i, board) in zip(kept, [(0, self.boards[0]), (2, self.boards[2])]):
+        for rec, (i, _board) in zip(kept, [(0, self.boards[0]), (2, self.boards[2])]):
             fen = fsf_relabel.fen_of_record(rec)
             self.assertEqual(struct.unpack("<h", rec[26:28])[0], len(fen))
-            want = self.data[16 + 32 * i:48 + 32 * i]
+            want = self.data[16 + 32 * i : 48 + 32 * i]
             self.assertEqual(rec[:26] + rec[28:], want[:26] + want[28:])
         with open(self.fsf + ".log") as f:
             self.assertEqual([line.split()[0] for line in f], self.boards)
@@ -124,9 +136,9 @@ class Relabel(unittest.TestCase):
         with self.assertRaises(ValueError):
             fsf_relabel.relabel(self.fsf, b"KOMANNUE" + bytes(8), 100, self.ini)
 
-    @unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
+    @unittest.skipUnless(HAVE_RAY, NO_RAY)
     def test_files_are_done_on_ray_once(self):
-        started = ray_solve.connect(cpus=2)
+        started = connect(cpus=2)
         try:
             src = os.path.join(self.dir, "a.data")
             with open(src, "wb") as f:

@@ -1,20 +1,25 @@
-"""Unit tests of tools/search_speed.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/search_speed.py: python3 -m unittest discover -s tools/tests -t .
 
 The timed search needs a koma binary: $KOMA, else target/release/koma; it is skipped
 without one. It searches a few thousand nodes."""
+
 import os
 import unittest
 
 from tools import search_speed
+from tools.lib.paths import koma_under_test
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")
+KOMA = koma_under_test()
 
 
 class NodesOf(unittest.TestCase):
     def test_the_last_info_line_with_nodes_counts(self):
-        lines = ["info depth 1 nodes 10 score cp 3", "info depth 2 nodes 250 nps 1000 score cp 5",
-                 "info string no nodes here", "bestmove 5c4c"]
+        lines = [
+            "info depth 1 nodes 10 score cp 3",
+            "info depth 2 nodes 250 nps 1000 score cp 5",
+            "info string no nodes here",
+            "bestmove 5c4c",
+        ]
         self.assertEqual(search_speed.nodes_of(lines), 250)
 
     def test_no_info_line_gives_none(self):

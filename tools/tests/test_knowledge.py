@@ -1,8 +1,9 @@
-"""Unit tests of tools/knowledge.py and tools/epd.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/knowledge.py and tools/lib/epd.py: python3 -m unittest discover -s tools/tests -t .
 
 The suite is a tiny EPD file made here (third-party suites stay outside the repository);
 the end-to-end test runs this checkout's koma (KOMA, as tests/tools.rs sets it) as both
 the measured build and the base build."""
+
 import contextlib
 import io
 import json
@@ -10,14 +11,16 @@ import os
 import tempfile
 import unittest
 
-from tools import epd, knowledge
+from tools import knowledge
+from tools.lib import epd
+from tools.lib.paths import koma_under_test
 
 try:
     import pyffish as sf
 except ImportError:
     sf = None
 
-KOMA = os.environ.get("KOMA") or os.path.join(knowledge.ROOT, "target", "release", "koma")
+KOMA = koma_under_test()
 
 # Theme "Mate": white mates in one with Ra8# (a1a8: 10 points); Ra7 (a1a7) gives 3.
 # Theme "Capture": the black queen on d4 hangs to the knight and the queen (f3d4, d1d4).
@@ -93,7 +96,7 @@ class ReadEpd(unittest.TestCase):
         pos, why = epd.read_line('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; c0 "Ra7=4"; id "S.1";', "x")
         self.assertIsNone(why)
         self.assertEqual(pos.points, {"a1a8": 10, "a1a7": 4})
-        pos, why = epd.read_line("4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"S.2\";", "x")
+        pos, why = epd.read_line('4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id "S.2";', "x")
         self.assertEqual((pos, why), (None, "best move O-O is not a Kokesu move here"))
 
 
@@ -119,10 +122,30 @@ class Report(unittest.TestCase):
         args = knowledge.parser().parse_args(["--koma", "/k", "--fsf", "/f", "--nodes", "50000", "--games", "200"])
         cmd = knowledge.match_command(args)
         self.assertEqual(cmd[1:3], ["-m", "tools.match"])
-        self.assertEqual(cmd[3:], ["--variant", "kokesu", "--a", "/k", "--b", "fsf:/f", "--nodes", "50000",
-                                   "--games", "200", "--sprt", "off", "--seed", "1", "--option", "KokesuPromotion=free"])
-        args = knowledge.parser().parse_args(["--koma", "/k", "--base", "/o", "--games", "4", "--cpus", "2",
-                                              "--option", "KokesuEval=nnue"])
+        self.assertEqual(
+            cmd[3:],
+            [
+                "--variant",
+                "kokesu",
+                "--a",
+                "/k",
+                "--b",
+                "fsf:/f",
+                "--nodes",
+                "50000",
+                "--games",
+                "200",
+                "--sprt",
+                "off",
+                "--seed",
+                "1",
+                "--option",
+                "KokesuPromotion=free",
+            ],
+        )
+        args = knowledge.parser().parse_args(
+            ["--koma", "/k", "--base", "/o", "--games", "4", "--cpus", "2", "--option", "KokesuEval=nnue"]
+        )
         cmd = knowledge.match_command(args)
         self.assertEqual(cmd[2], "tools.ray_match")
         self.assertIn("/o", cmd)
@@ -130,10 +153,13 @@ class Report(unittest.TestCase):
         self.assertEqual(cmd[-6:], ["--option-a", "KokesuEval=nnue", "--option-b", "KokesuEval=nnue", "--cpus", "2"])
 
     def test_bad_options_get_one_message(self):
-        for argv, message in [([], "nothing to do"), (["--games", "2"], "needs an opponent"),
-                              (["--nodes", "0", "x.epd"], "--nodes must be positive"),
-                              (["--option", "KokesuEval", "x.epd"], "NAME=VALUE"),
-                              (["--koma", "/no/such/koma", "x.epd"], "not an executable")]:
+        for argv, message in [
+            ([], "nothing to do"),
+            (["--games", "2"], "needs an opponent"),
+            (["--nodes", "0", "x.epd"], "--nodes must be positive"),
+            (["--option", "KokesuEval", "x.epd"], "NAME=VALUE"),
+            (["--koma", "/no/such/koma", "x.epd"], "not an executable"),
+        ]:
             with self.assertRaises(SystemExit) as e:
                 knowledge.check(knowledge.parser().parse_args(argv))
             self.assertIn(message, str(e.exception))
@@ -147,14 +173,18 @@ class EndToEnd(unittest.TestCase):
             out = os.path.join(d, "answers.jsonl")
             stdout = io.StringIO()
             with contextlib.redirect_stdout(stdout):
-                status = knowledge.main(["--koma", KOMA, "--base", KOMA, "--nodes", "3000", "--jobs", "2",
-                                         "--out", out, suite])
+                status = knowledge.main(
+                    ["--koma", KOMA, "--base", KOMA, "--nodes", "3000", "--jobs", "2", "--out", out, suite]
+                )
             text = stdout.getvalue()
             with open(out) as f:
                 answers = [json.loads(line) for line in f]
         self.assertEqual(status, 0)
-        self.assertIn("suite: 4 positions (1 left out: best move needs castling or en passant, "
-                      "1 left out: no move scores a point)", text)
+        self.assertIn(
+            "suite: 4 positions (1 left out: best move needs castling or en passant, "
+            "1 left out: no move scores a point)",
+            text,
+        )
         # A board without kings is refused by koma: its position is not counted.
         self.assertIn("suite: 1 positions refused by an engine, not counted", text)
         self.assertEqual(len(answers), 8)
@@ -162,8 +192,9 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(moves[("Mate.001", "koma")], "a1a8")
         self.assertIn(moves[("Capture.001", "base")], ("f3d4", "d1d4"))
         # The same build at the same nodes answers the same moves.
-        self.assertEqual({i: m for (i, e), m in moves.items() if e == "koma"},
-                         {i: m for (i, e), m in moves.items() if e == "base"})
+        self.assertEqual(
+            {i: m for (i, e), m in moves.items() if e == "koma"}, {i: m for (i, e), m in moves.items() if e == "base"}
+        )
         last = text.strip().splitlines()[-1].split()
         self.assertEqual(last[:3], ["all", "3", "30"])
         self.assertEqual(last[-1], "1.000")

@@ -1,23 +1,19 @@
-"""Unit tests of tools/ray_nnue_data.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/ray_nnue_data.py: python3 -m unittest discover -s tools/tests -t .
 
-The Ray tests need `ray` (tests/reference/requirements.txt puts it in .venv) and are
+The Ray tests need `ray` (pyproject.toml puts it in .venv) and are
 skipped without it. Real data comes from the koma binary ($KOMA, else
 target/release/koma) at fixed nodes (the same file whatever the machine's load); the
 failures come from small fake koma scripts."""
-import importlib.util
+
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
-from tools import ray_nnue_data, ray_solve
+from tools import ray_nnue_data
+from tools.tests.support import FIRST_RUN, KOMA, WithRay
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-KOMA = os.path.abspath(os.environ.get("KOMA") or os.path.join(ROOT, "target", "release", "koma"))
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 TINY = ["--games", "2", "--play-nodes", "200", "--score-nodes", "400"]
 
 
@@ -26,7 +22,8 @@ def fake_koma(path, before=""):
     runs `before` (Python: may fail), and writes a data file of one record whose first
     byte is the seed."""
     with open(path, "w") as f:
-        f.write("""#!%(python)s
+        f.write(
+            """#!%(python)s
 import os, sys
 me = %(me)r
 args = sys.argv[1:]
@@ -34,16 +31,12 @@ seed = int(args[args.index("--seed") + 1])
 out = args[args.index("--out") + 1]
 with open(me + ".calls", "a") as f:
     f.write("%%d\\n" %% seed)
-def first():
-    try:
-        os.mkdir(me + ".first")
-        return True
-    except FileExistsError:
-        return False
-%(before)s
+%(first)s%(before)s
 with open(out, "wb") as f:
     f.write(b"KOMADATA" + bytes([1, 0, 0, 0, 32, 0, 0, 0]) + bytes([seed %% 256]) + bytes(31))
-""" % dict(python=sys.executable, me=path, before=before))
+"""
+            % dict(python=sys.executable, me=path, before=before, first=FIRST_RUN)
+        )
     os.chmod(path, 0o755)
     return path
 
@@ -70,31 +63,19 @@ class Seeds(unittest.TestCase):
             self.assertEqual(ray_nnue_data.main(["--dir", d, "--seeds", "1", "--koma", os.path.join(d, "none")]), 2)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
-class Run(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.started = ray_solve.connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.started:
-            import ray
-
-            ray.shutdown()
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_nnue_data_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
-
+class Run(WithRay):
     def test_each_seed_gives_the_file_koma_makes_for_it_alone(self):
         data = os.path.join(self.dir, "data")
         made, failed = ray_nnue_data.run([7, 8], data, KOMA, TINY, progress=None)
         self.assertEqual((sorted(made), failed), ([7, 8], []))
         for seed in (7, 8):
             alone = os.path.join(self.dir, "alone-%d.data" % seed)
-            subprocess.run([KOMA, "nnue-data", "--seed", str(seed), "--out", alone] + TINY,
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [KOMA, "nnue-data", "--seed", str(seed), "--out", alone] + TINY,
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             with open(alone, "rb") as a, open(ray_nnue_data.data_path(data, seed), "rb") as b:
                 want, got = a.read(), b.read()
             self.assertEqual(got, want)

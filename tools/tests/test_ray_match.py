@@ -1,18 +1,17 @@
-"""Unit tests of tools/ray_match.py: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/ray_match.py: python3 -m unittest discover -s tools/tests -t .
 
-The Ray tests need `ray` (tests/reference/requirements.txt puts it in .venv) and a koma
+The Ray tests need `ray` (pyproject.toml puts it in .venv) and a koma
 binary ($KOMA, else target/release/koma); they are skipped without them. They share one
 Ray on this machine (2 CPUs); the interrupted match is a second one, in a subprocess.
 The games are tiny (kanishogi and Number Shogi at a few thousand nodes a move, a few
 pairs), so that they are the same on a loaded machine as on an idle one; engines that
 fail or hang are small fake scripts. Nothing waits on a clock except a generous deadline
 for a run that hangs."""
+
 import contextlib
-import importlib.util
 import io
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,11 +20,9 @@ import time
 import unittest
 
 from tools import match, match_combine, ray_match
+from tools.lib.paths import ROOT
+from tools.tests.support import HAVE_RAY, KOMA, NO_RAY, WithRay
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-KOMA = os.path.abspath(os.environ.get("KOMA") or os.path.join(ROOT, "target", "release", "koma"))
-HAVE_RAY = importlib.util.find_spec("ray") is not None
 HAVE_KOMA = os.access(KOMA, os.X_OK)
 DEADLINE = 120  # seconds: only a run that hangs reaches it
 SECONDS = re.compile(r" \d+ s( on Ray, \d+ CPUs?)?$")
@@ -40,11 +37,14 @@ def script(path, text):
 
 def fake_engine(path, on_go):
     """A USI engine that answers `usi` and `isready` and runs the Python line `on_go` at `go`."""
-    return script(path, "#!%s\nimport sys, time\nfor line in sys.stdin:\n    c = line.split()\n"
-                  "    if not c: continue\n"
-                  "    if c[0] == 'usi': print('usiok', flush=True)\n"
-                  "    elif c[0] == 'isready': print('readyok', flush=True)\n"
-                  "    elif c[0] == 'go': %s\n" % (sys.executable, on_go))
+    return script(
+        path,
+        "#!%s\nimport sys, time\nfor line in sys.stdin:\n    c = line.split()\n"
+        "    if not c: continue\n"
+        "    if c[0] == 'usi': print('usiok', flush=True)\n"
+        "    elif c[0] == 'isready': print('readyok', flush=True)\n"
+        "    elif c[0] == 'go': %s\n" % (sys.executable, on_go),
+    )
 
 
 def openings(pairs, seed=1):
@@ -69,7 +69,9 @@ def gate(dir, koma):
     SPRT decides then, with pair 3 in flight)."""
     with open(os.path.join(dir, "openings.txt"), "w") as f:
         f.writelines(" ".join(o) + "\n" for o in openings(2))
-    return script(os.path.join(dir, "gate.py"), """#!%(python)s
+    return script(
+        os.path.join(dir, "gate.py"),
+        """#!%(python)s
 import os, subprocess, sys, threading, time
 dir, deadline = %(dir)r, time.monotonic() + %(deadline)d
 first = [line.split() for line in open(os.path.join(dir, "openings.txt"))]
@@ -97,7 +99,9 @@ for line in sys.stdin:
             time.sleep(0.05)
     koma.stdin.write(line)
     koma.stdin.flush()
-""" % dict(python=sys.executable, dir=dir, koma=koma, deadline=DEADLINE))
+"""
+        % dict(python=sys.executable, dir=dir, koma=koma, deadline=DEADLINE),
+    )
 
 
 def read(path):
@@ -107,9 +111,15 @@ def read(path):
 
 def local(argv):
     """match.py's log of a match."""
-    p = subprocess.run([sys.executable, "-m", "tools.match"] + argv, cwd=ROOT, capture_output=True, text=True,
-                       timeout=DEADLINE)
+    p = subprocess.run(
+        [sys.executable, "-m", "tools.match"] + argv, cwd=ROOT, capture_output=True, text=True, timeout=DEADLINE
+    )
     return p.stdout.splitlines()
+
+
+def against(b, *options):
+    """A Kani Shogi match's argv: KOMA at 1000 nodes a move against `b`, and `options`."""
+    return ["--variant", "kanishogi", "--a", KOMA, "--b", b, "--nodes", "1000", *options]
 
 
 def on_ray(argv):
@@ -155,13 +165,24 @@ class InOrderTest(unittest.TestCase):
         return order, out.getvalue().splitlines()
 
     def test_pairs_are_reported_in_their_order(self):
-        order, lines = self.report(self.args(), [self.result(2, (1, 1)), self.result(0, (1, 0)),
-                                                 self.result(1, (0.5, 0.5))])
-        self.assertEqual([line[:20] for line in lines if line.startswith("game")],
-                         ["game 1 (pair 1): A p", "game 2 (pair 1): A p", "game 3 (pair 2): A p",
-                          "game 4 (pair 2): A p", "game 5 (pair 3): A p", "game 6 (pair 3): A p"])
-        self.assertEqual([line.split(":")[0] for line in lines if line.startswith("after")],
-                         ["after 2 games", "after 4 games", "after 6 games"])
+        order, lines = self.report(
+            self.args(), [self.result(2, (1, 1)), self.result(0, (1, 0)), self.result(1, (0.5, 0.5))]
+        )
+        self.assertEqual(
+            [line[:20] for line in lines if line.startswith("game")],
+            [
+                "game 1 (pair 1): A p",
+                "game 2 (pair 1): A p",
+                "game 3 (pair 2): A p",
+                "game 4 (pair 2): A p",
+                "game 5 (pair 3): A p",
+                "game 6 (pair 3): A p",
+            ],
+        )
+        self.assertEqual(
+            [line.split(":")[0] for line in lines if line.startswith("after")],
+            ["after 2 games", "after 4 games", "after 6 games"],
+        )
         self.assertEqual((order.next, order.waiting, order.decision), (3, {}, None))
 
     def test_the_sprt_decides_in_pair_order_and_later_pairs_wait(self):
@@ -178,7 +199,7 @@ class InOrderTest(unittest.TestCase):
         self.assertEqual(order.tally.games, 2)
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
 class TaskTest(unittest.TestCase):
     def test_the_task_runs_where_the_tools_are_not(self):
@@ -193,10 +214,13 @@ class TaskTest(unittest.TestCase):
             with open(task, "wb") as f:
                 f.write(ray.cloudpickle.dumps((ray_match.play_pairs, args, [(0, []), (1, opening)])))
             # A Python started elsewhere, without this repository on its path, as a worker is.
-            run = ("import pickle, sys; f, args, batch = pickle.load(open(sys.argv[1], 'rb'))\n"
-                   "for r in f(args, batch): print(r['pair'], [g[1:3] for g in r['games']], r['error'])")
-            p = subprocess.run([sys.executable, "-I", "-c", run, task], cwd=d, capture_output=True, text=True,
-                               timeout=DEADLINE)
+            run = (
+                "import pickle, sys; f, args, batch = pickle.load(open(sys.argv[1], 'rb'))\n"
+                "for r in f(args, batch): print(r['pair'], [g[1:3] for g in r['games']], r['error'])"
+            )
+            p = subprocess.run(
+                [sys.executable, "-I", "-c", run, task], cwd=d, capture_output=True, text=True, timeout=DEADLINE
+            )
             self.assertEqual(p.returncode, 0, p.stderr)
         first, second = p.stdout.splitlines()
         self.assertRegex(first, r"^0 \[\(.*\), \(.*\)\] None$")
@@ -204,41 +228,43 @@ class TaskTest(unittest.TestCase):
         self.assertRegex(second, r"^1 \[\] referee: ('9z9z' is not a move token|info string error)")
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
-class WithRay(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        from tools.ray_solve import connect
-
-        cls.started = connect(cpus=2)
-
-    @classmethod
-    def tearDownClass(cls):
-        import ray
-
-        if cls.started:
-            ray.shutdown()
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="ray_match_test_")
-        self.addCleanup(shutil.rmtree, self.dir, True)
-
+class OnRay(WithRay):
     def test_the_same_games_and_verdict_as_match_py(self):
-        argv = ["--variant", "numbershogi", "--a", KOMA, "--b", KOMA, "--nodes", "3000", "--go-b", "nodes 1500",
-                "--games", "8", "--seed", "7", "--moves"]
+        argv = [
+            "--variant",
+            "numbershogi",
+            "--a",
+            KOMA,
+            "--b",
+            KOMA,
+            "--nodes",
+            "3000",
+            "--go-b",
+            "nodes 1500",
+            "--games",
+            "8",
+            "--seed",
+            "7",
+            "--moves",
+        ]
         here, ray = local(argv), on_ray(argv)
         self.assertEqual(comparable(ray), comparable(here))
         self.assertEqual(len([line for line in here if line.startswith("game ")]), 8)
-        self.assertRegex(here[-1], r"^match: numbershogi, .* 8 games \(4 pairs, seed 7\): .*; no SPRT decision\. "
-                                   r"Ends: .*\. \d+ s$")
+        self.assertRegex(
+            here[-1],
+            r"^match: numbershogi, .* 8 games \(4 pairs, seed 7\): .*; no SPRT decision\. "
+            r"Ends: .*\. \d+ s$",
+        )
         self.assertRegex(ray[-1], r"\. \d+ s on Ray, 2 CPUs$")
         self.assertEqual(ray[1], "ray: pairs played as Ray tasks on this machine, 2 CPUs, 1 pair a task")
         # match_combine reads the Ray log as it reads match.py's.
         logs = [match_combine.Log(name, lines) for name, lines in (("here", here), ("ray", ray))]
         self.assertEqual(logs[0].games, logs[1].games)
         self.assertEqual(sum(logs[1].pair_counts()), 4)
-        self.assertEqual((logs[1].variant, logs[1].seed, logs[1].limit), ("numbershogi", 7, "nodes 3000 (B: nodes 1500)"))
+        self.assertEqual(
+            (logs[1].variant, logs[1].seed, logs[1].limit), ("numbershogi", 7, "nodes 3000 (B: nodes 1500)")
+        )
 
     def test_batches_of_pairs_play_the_same_games(self):
         argv = ["--variant", "kanishogi", "--a", KOMA, "--b", KOMA, "--nodes", "2000", "--games", "10", "--seed", "3"]
@@ -249,9 +275,11 @@ class WithRay(unittest.TestCase):
         # nodes wins every game against 1 node) while pair 3 is in flight.
         b = gate(self.dir, KOMA)
         started = time.monotonic()
-        lines = on_ray(["--variant", "kanishogi", "--a", KOMA, "--b", b, "--nodes", "1000", "--go-b", "nodes 1",
-                        "--games", "40", "--sprt-min-pairs", "2",
-                        "--move-timeout", str(10 * DEADLINE)])  # only the cancel closes the hung engine in time
+        # Only the cancel closes the hung engine in time.
+        timeout = str(10 * DEADLINE)
+        lines = on_ray(
+            against(b, "--go-b", "nodes 1", "--games", "40", "--sprt-min-pairs", "2", "--move-timeout", timeout)
+        )
         self.assertLess(time.monotonic() - started, DEADLINE / 2, "the hung pairs were waited for")
         self.assertEqual(len([line for line in lines if line.startswith("game ")]), 4)
         self.assertRegex(lines[-1], r"4 games \(2 pairs, seed 1\): A \+4 =0 -0 .*; H1 accepted \(gain >= 10\)\.")
@@ -285,7 +313,7 @@ class WithRay(unittest.TestCase):
         self.assertRegex(here[-1], r"0 games \(0 pairs, seed 1\): .*; stopped early\.")
 
 
-@unittest.skipUnless(HAVE_RAY, "ray is not installed (pip install -r tests/reference/requirements.txt)")
+@unittest.skipUnless(HAVE_RAY, NO_RAY)
 @unittest.skipUnless(HAVE_KOMA, "no koma binary (set KOMA or build target/release/koma)")
 class Interrupted(unittest.TestCase):
     def test_ctrl_c_counts_the_whole_pairs_reported(self):
@@ -293,10 +321,19 @@ class Interrupted(unittest.TestCase):
             b = gate(d, KOMA)
             log = os.path.join(d, "log.txt")
             with open(log, "w") as out:
-                p = subprocess.Popen([sys.executable, "-m", "tools.ray_match", "--variant", "kanishogi", "--a", KOMA,
-                                      "--b", b, "--nodes", "1000", "--games", "20", "--sprt", "off", "--cpus", "2"],
-                                     cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.DEVNULL,
-                                     start_new_session=True)
+                p = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tools.ray_match",
+                        *against(b, "--games", "20", "--sprt", "off", "--cpus", "2"),
+                    ],
+                    cwd=ROOT,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
                 try:
                     deadline = time.monotonic() + DEADLINE
                     while "after 4 games" not in read(log):

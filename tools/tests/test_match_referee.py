@@ -1,18 +1,20 @@
-"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover -s tools -t .
+"""Unit tests of tools/match.py's referee and notation: python3 -m unittest discover -s tools/tests -t .
 
 The referee is koma itself (`moves`, and `d`'s `result` line): the games against it need
 a koma binary, $KOMA (tests/tools.rs sets it), else target/release/koma; they are skipped
 without one. Each takes a few milliseconds."""
+
 import os
 import sys
 import tempfile
 import types
 import unittest
 
-from tools import match, match_fsf, usi_engine
+from tools import match
+from tools.lib import engine, fsf
+from tools.lib.paths import koma_under_test
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KOMA = os.environ.get("KOMA") or os.path.join(HERE, "..", "target", "release", "koma")
+KOMA = koma_under_test()
 
 
 class Script:
@@ -33,8 +35,9 @@ class Script:
 
 
 def args_for(variant, max_plies=400, clock=None, **rules):
-    return types.SimpleNamespace(variant=variant, max_plies=max_plies, rule_options=rules, clock=clock,
-                                 time_used={"A": [0.0, 0], "B": [0.0, 0]})
+    return types.SimpleNamespace(
+        variant=variant, max_plies=max_plies, rule_options=rules, clock=clock, time_used={"A": [0.0, 0], "B": [0.0, 0]}
+    )
 
 
 def scripted(line):
@@ -50,42 +53,53 @@ class NotationTest(unittest.TestCase):
         self.assertEqual(match.koma_to_chess("8b8aq"), "a7a8q")
 
     def test_fsf_squares(self):
-        self.assertEqual(match_fsf.to_fsf("4g4e", 8, 8), "e2e4")
-        self.assertEqual(match_fsf.to_fsf("P*3d", 6, 6), "P@d3")
-        self.assertEqual(match_fsf.to_fsf("1b1a+", 6, 6), "f5f6+")
-        self.assertEqual(match_fsf.to_fsf("A*3e", 3, 5), "A@a1")
-        for tok, files, ranks in (("8b8aq", 8, 8), ("6f1a+", 6, 6), ("G*2c", 6, 6), ("3e2d", 3, 5),
-                                  ("C*1a", 3, 5), ("2b2a+", 3, 5)):
-            self.assertEqual(match_fsf.from_fsf(match_fsf.to_fsf(tok, files, ranks), files, ranks), tok)
+        self.assertEqual(fsf.to_fsf("4g4e", 8, 8), "e2e4")
+        self.assertEqual(fsf.to_fsf("P*3d", 6, 6), "P@d3")
+        self.assertEqual(fsf.to_fsf("1b1a+", 6, 6), "f5f6+")
+        self.assertEqual(fsf.to_fsf("A*3e", 3, 5), "A@a1")
+        for tok, files, ranks in (
+            ("8b8aq", 8, 8),
+            ("6f1a+", 6, 6),
+            ("G*2c", 6, 6),
+            ("3e2d", 3, 5),
+            ("C*1a", 3, 5),
+            ("2b2a+", 3, 5),
+        ):
+            self.assertEqual(fsf.from_fsf(fsf.to_fsf(tok, files, ranks), files, ranks), tok)
 
     def test_sfen_to_fen(self):
-        self.assertEqual(match_fsf.sfen_to_fen("3/3/3/3/3 b ABCDEFabcdef 1"),
-                         "3/3/3/3/3[ABCDEFabcdef] w - - 0 1")
-        self.assertEqual(match_fsf.sfen_to_fen("l1k1r1/pppppp/6/6/PPPPPP/LGKSN1 w 2Pp 13"),
-                         "l1k1r1/pppppp/6/6/PPPPPP/LGKSN1[PPp] b - - 0 1")
+        self.assertEqual(fsf.sfen_to_fen("3/3/3/3/3 b ABCDEFabcdef 1"), "3/3/3/3/3[ABCDEFabcdef] w - - 0 1")
+        self.assertEqual(
+            fsf.sfen_to_fen("l1k1r1/pppppp/6/6/PPPPPP/LGKSN1 w 2Pp 13"),
+            "l1k1r1/pppppp/6/6/PPPPPP/LGKSN1[PPp] b - - 0 1",
+        )
+
 
 class ResultLineTest(unittest.TestCase):
     """`d`'s lines as koma prints them (src/game/state.rs): the winner by the players' names."""
 
     def lines(self, hands, result=None):
-        return ["side x (b)", hands, "ply 9", "phase over" if result else "phase play"] + \
-            (["result " + result] if result else []) + ["sfen 3/3/3/3/3 b - 9"]
+        return (
+            ["side x (b)", hands, "ply 9", "phase over" if result else "phase play"]
+            + (["result " + result] if result else [])
+            + ["sfen 3/3/3/3/3 b - 9"]
+        )
 
     def test_shogi_names(self):
         hands = "hands sente -  gote AF"
-        self.assertIsNone(usi_engine.parse_result(self.lines(hands)))
-        self.assertEqual(usi_engine.parse_result(self.lines(hands, "gote wins: sum of seven")), ("w", "sum of seven"))
-        self.assertEqual(usi_engine.parse_result(self.lines(hands, "sente wins: checkmate")), ("b", "checkmate"))
-        self.assertEqual(usi_engine.parse_result(self.lines(hands, "draw: repetition")), (None, "repetition"))
+        self.assertIsNone(engine.parse_result(self.lines(hands)))
+        self.assertEqual(engine.parse_result(self.lines(hands, "gote wins: sum of seven")), ("w", "sum of seven"))
+        self.assertEqual(engine.parse_result(self.lines(hands, "sente wins: checkmate")), ("b", "checkmate"))
+        self.assertEqual(engine.parse_result(self.lines(hands, "draw: repetition")), (None, "repetition"))
 
     def test_crab_names(self):
         hands = "hands black -  red -"
-        self.assertEqual(usi_engine.parse_result(self.lines(hands, "red wins: three children")), ("w", "three children"))
-        self.assertEqual(usi_engine.parse_result(self.lines(hands, "black wins: no legal move")), ("b", "no legal move"))
+        self.assertEqual(engine.parse_result(self.lines(hands, "red wins: three children")), ("w", "three children"))
+        self.assertEqual(engine.parse_result(self.lines(hands, "black wins: no legal move")), ("b", "no legal move"))
 
     def test_an_unknown_name_is_an_error(self):
-        with self.assertRaises(usi_engine.EngineError):
-            usi_engine.parse_result(self.lines("hands sente -  gote -", "white wins: checkmate"))
+        with self.assertRaises(engine.EngineError):
+            engine.parse_result(self.lines("hands sente -  gote -", "white wins: checkmate"))
 
 
 class FakeReferee:
@@ -132,10 +146,14 @@ class ClockGameTest(unittest.TestCase):
         self.assertEqual(a.sent[0], (1000, 1000, 100))
 
     def test_the_engines_reported_time_is_the_last_info_lines(self):
-        lines = ["info depth 1 time 3 nodes 20 pv 7g7f", "info depth 2 seldepth 4 time 15 nodes 90 pv 7g7f",
-                 "info string time is short", "bestmove 7g7f"]
-        self.assertEqual(usi_engine.reported_ms(lines), 15)
-        self.assertIsNone(usi_engine.reported_ms(["bestmove 7g7f"]))
+        lines = [
+            "info depth 1 time 3 nodes 20 pv 7g7f",
+            "info depth 2 seldepth 4 time 15 nodes 90 pv 7g7f",
+            "info string time is short",
+            "bestmove 7g7f",
+        ]
+        self.assertEqual(engine.reported_ms(lines), 15)
+        self.assertIsNone(engine.reported_ms(["bestmove 7g7f"]))
 
     def test_without_a_clock_the_players_are_sent_none(self):
         a, b = Thinker("A", 10_000, self.now), Thinker("B", 10_000, self.now)
@@ -147,13 +165,17 @@ class ClockGameTest(unittest.TestCase):
 class RefereeDecidesTest(unittest.TestCase):
     def test_the_referees_result_ends_the_game(self):
         players = [Script("A", ["m"] * 20), Script("B", ["m"] * 20)]
-        self.assertEqual(match.play_game(players, FakeReferee(12, ("w", "perpetual check")), [], args_for("shogi66")),
-                         (1, "perpetual check", ["m"] * 12))
+        self.assertEqual(
+            match.play_game(players, FakeReferee(12, ("w", "perpetual check")), [], args_for("shogi66")),
+            (1, "perpetual check", ["m"] * 12),
+        )
 
     def test_the_ply_cap_is_the_match_runners(self):
         players = [Script("A", ["m"] * 20), Script("B", ["m"] * 20)]
-        self.assertEqual(match.play_game(players, FakeReferee(), [], args_for("shogi66", max_plies=5))[:2],
-                         (None, "ply limit (adjudicated)"))
+        self.assertEqual(
+            match.play_game(players, FakeReferee(), [], args_for("shogi66", max_plies=5))[:2],
+            (None, "ply limit (adjudicated)"),
+        )
 
 
 @unittest.skipUnless(os.access(KOMA, os.X_OK), "no koma binary (set KOMA or build target/release/koma)")
@@ -165,7 +187,7 @@ class KokesuRefereeTest(unittest.TestCase):
     def referee(self, **rules):
         key = tuple(sorted(rules.items()))
         if key not in self.ref:
-            self.ref[key] = usi_engine.Referee(KOMA, "kokesu", list(rules.items()))
+            self.ref[key] = engine.Referee(KOMA, "kokesu", list(rules.items()))
         return self.ref[key]
 
     @classmethod
@@ -175,8 +197,7 @@ class KokesuRefereeTest(unittest.TestCase):
 
     def test_fools_mate(self):
         line = "f2f3 e7e5 g2g4 d8h4"
-        self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu"))[:2],
-                         (1, "checkmate"))
+        self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu"))[:2], (1, "checkmate"))
 
     def test_opening_then_players(self):
         opening = [match.chess_to_koma(m) for m in "f2f3 e7e5".split()]
@@ -186,13 +207,15 @@ class KokesuRefereeTest(unittest.TestCase):
 
     def fake(self, on_go):
         """A KomaPlayer on a fake USI engine whose `go` runs the Python line `on_go`."""
-        src = ("import sys, time\n"
-               "for line in sys.stdin:\n"
-               "    c = line.split()\n"
-               "    if not c: continue\n"
-               "    if c[0] == 'usi': print('usiok', flush=True)\n"
-               "    elif c[0] == 'isready': print('readyok', flush=True)\n"
-               "    elif c[0] == 'go': %s\n" % on_go)
+        src = (
+            "import sys, time\n"
+            "for line in sys.stdin:\n"
+            "    c = line.split()\n"
+            "    if not c: continue\n"
+            "    if c[0] == 'usi': print('usiok', flush=True)\n"
+            "    elif c[0] == 'isready': print('readyok', flush=True)\n"
+            "    elif c[0] == 'go': %s\n" % on_go
+        )
         fd, path = tempfile.mkstemp(suffix=".py")
         with os.fdopen(fd, "w") as f:
             f.write("#!%s\n%s" % (sys.executable, src))
@@ -201,10 +224,12 @@ class KokesuRefereeTest(unittest.TestCase):
         return match.KomaPlayer(path, "kokesu", [], "A", "nodes 1", 1.0)
 
     def test_crash_hang_and_nonsense_lose(self):
-        for on_go, why in (("sys.exit(3)", "A failed: A closed its output"),
-                           ("time.sleep(5)", "A failed: A did not answer in time"),
-                           ("print('bestmove 9z9z', flush=True)", "illegal move 9z9z by A"),
-                           ("print('bestmove', flush=True)", "A gave no move")):
+        for on_go, why in (
+            ("sys.exit(3)", "A failed: A closed its output"),
+            ("time.sleep(5)", "A failed: A did not answer in time"),
+            ("print('bestmove 9z9z', flush=True)", "illegal move 9z9z by A"),
+            ("print('bestmove', flush=True)", "A gave no move"),
+        ):
             a = self.fake(on_go)
             players = [a, Script("B", [])]
             winner, reason, _ = match.play_game(players, self.referee(), [], args_for("kokesu"))
@@ -213,10 +238,12 @@ class KokesuRefereeTest(unittest.TestCase):
 
     def test_openings_distinct_and_seeded(self):
         def openings(seed, n=60):
-            a = types.SimpleNamespace(variant="kokesu", random_plies=None, used=set(),
-                                      book=list(match.OPENINGS), book_next=0)
+            a = types.SimpleNamespace(
+                variant="kokesu", random_plies=None, used=set(), book=list(match.OPENINGS), book_next=0
+            )
             rng = match.random.Random(seed)
             return [tuple(match.make_opening(self.referee(), rng, a)) for _ in range(n)]
+
         first = openings(5)
         self.assertEqual(len(set(first)), 60)  # more pairs than book lines
         self.assertEqual(first, openings(5))
@@ -225,8 +252,9 @@ class KokesuRefereeTest(unittest.TestCase):
     LOYD = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6"
 
     def test_stalemate_draws(self):
-        self.assertEqual(match.play_game(scripted(self.LOYD), self.referee(), [], args_for("kokesu"))[:2],
-                         (None, "stalemate"))
+        self.assertEqual(
+            match.play_game(scripted(self.LOYD), self.referee(), [], args_for("kokesu"))[:2], (None, "stalemate")
+        )
 
     def test_stalemate_loses_with_the_switch(self):
         r = self.referee(KokesuStalemate="loss")
@@ -244,9 +272,10 @@ class KokesuRefereeTest(unittest.TestCase):
 
     def test_ply_limit(self):
         line = "g1f3 g8f6 f3g1 f6g8"
-        self.assertEqual(match.play_game(scripted(line), self.referee(), [], args_for("kokesu", max_plies=3))[:2],
-                         (None, "ply limit (adjudicated)"))
-
+        self.assertEqual(
+            match.play_game(scripted(line), self.referee(), [], args_for("kokesu", max_plies=3))[:2],
+            (None, "ply limit (adjudicated)"),
+        )
 
 
 class RandomPlayer(Script):
@@ -284,7 +313,7 @@ class EveryGameRefereeTest(unittest.TestCase):
     def test_random_games_end_by_the_games_rules(self):
         seen = set()
         for variant in sorted(match.VARIANTS):
-            referee = usi_engine.Referee(KOMA, variant)
+            referee = engine.Referee(KOMA, variant)
             try:
                 rng = match.random.Random(1)
                 for _ in range(2):
@@ -302,8 +331,12 @@ class EveryGameRefereeTest(unittest.TestCase):
             finally:
                 referee.close()
         # Seed 1 reaches these ends (among others): each side letter is read both ways.
-        for end in (("numbershogi", "sum of seven"), ("shogi66", "checkmate"), ("kokesu", "the move-count rule"),
-                    ("kanishogi", "capture of the parent crab")):
+        for end in (
+            ("numbershogi", "sum of seven"),
+            ("shogi66", "checkmate"),
+            ("kokesu", "the move-count rule"),
+            ("kanishogi", "capture of the parent crab"),
+        ):
             self.assertIn(end, seen)
 
 
@@ -312,7 +345,7 @@ if __name__ == "__main__":
 
 
 class BindingRefereeTest(unittest.TestCase):
-    """usi_engine.BindingReferee (the Python binding, in this process) answers as the koma
+    """engine.BindingReferee (the Python binding, in this process) answers as the koma
     process does, along a game, after a line that leaves it, and on a bad move."""
 
     def test_same_answers_as_the_process(self):
@@ -322,20 +355,20 @@ class BindingRefereeTest(unittest.TestCase):
             self.skipTest("the binding is not installed (the README's test command installs it in .venv)")
         if not os.path.exists(KOMA):
             self.skipTest("no koma binary")
-        process = usi_engine.Referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
+        process = engine.Referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
         try:
-            binding = usi_engine.new_referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
-            self.assertIsInstance(binding, usi_engine.BindingReferee)
+            binding = engine.new_referee(KOMA, "kokesu", [("KokesuPromotion", "free")])
+            self.assertIsInstance(binding, engine.BindingReferee)
             fools = [match.chess_to_koma(m) for m in "f2f3 e7e5 g2g4 d8h4".split()]
             other = [match.chess_to_koma(m) for m in "e2e4 e7e5".split()]
             for moves in [fools[:i] for i in range(5)] + [other, fools[:1]]:
                 self.assertEqual(binding.state(moves), process.state(moves), moves)
             self.assertEqual(binding.state(fools)[2], ("w", "checkmate"))
-            with self.assertRaises(usi_engine.EngineError):
+            with self.assertRaises(engine.EngineError):
                 binding.legal(["e2e5"])
             # An option the binding's Board does not take: the process judges.
-            fallback = usi_engine.new_referee(KOMA, "kokesu", [("KokesuEval", "linear")])
+            fallback = engine.new_referee(KOMA, "kokesu", [("KokesuEval", "linear")])
             fallback.close()
-            self.assertIsInstance(fallback, usi_engine.Referee)
+            self.assertIsInstance(fallback, engine.Referee)
         finally:
             process.close()

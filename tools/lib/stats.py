@@ -13,6 +13,7 @@ The test stops at LLR >= log((1 - beta) / alpha) (accept elo1: the change gains)
 LLR <= log(beta / (1 - alpha)) (accept elo0). Empty outcome classes count 1e-3 in the
 ratio (regularize), so a one-sided match also ends.
 """
+
 import math
 from statistics import NormalDist
 
@@ -101,3 +102,9 @@ def sprt_state(value, alpha=0.05, beta=0.05):
     if value <= lower:
         return "H0"
     return None
+
+
+def fmt_elo(e, err):
+    if abs(e) == float("inf"):
+        return "%sinf" % ("+" if e > 0 else "-")
+    return "%+.1f ± %s" % (e + 0.0, "inf" if err == float("inf") else "%.1f" % err)

@@ -1,7 +1,7 @@
-"""Fairy-Stockfish as engine B of tools/match.py (`--b fsf:PATH`): kokesu, 66 shogi after
+"""Fairy-Stockfish as an engine of the tools, and as engine B of tools/match.py (`--b fsf:PATH`): kokesu, 66 shogi after
 the placement, Number Shogi after the setup.
 
-FSF speaks UCI with its own variant definitions (tools/fsf_variants.ini, which the
+FSF speaks UCI with its own variant definitions (tools/data/fsf_variants.ini, which the
 cross-check scripts tests/reference/*_pyffish.py read too). Its squares are a..(files) from the
 left and 1..(ranks) from the bottom; koma's are files numbered from the right and ranks
 lettered from the top, so a token is translated square by square, `*` <-> `@` for drops;
@@ -19,13 +19,14 @@ lettered from the top, so a token is translated square by square, `*` <-> `@` fo
   * FSF's root moves are always restricted to koma's legal list (`searchmoves`): FSF 0.0.90
     lets through some pawn-drop mates in 66 shogi, and kokesu-captured also offers a plain
     pawn move to the last rank; its inner search may still consider such a move.
-With pyffish installed (tests/reference/requirements.txt), every position is also checked
+With pyffish installed (pyproject.toml), every position is also checked
 move list against move list, and a koma move FSF does not know is reported once a game.
 """
-import os
+
 import sys
 
-from tools.usi_engine import reported_ms, start_uci
+from tools.lib.engine import reported_ms, start_uci
+from tools.lib.paths import FSF_VARIANTS
 
 try:
     import pyffish as sf
@@ -35,7 +36,7 @@ except ImportError:  # the cross-check is optional
 SQUARES = {"kokesu": (8, 8), "shogi66": (6, 6), "numbershogi": (3, 5)}
 
 # The variant definitions, shared with the cross-check scripts (tests/reference/*_pyffish.py).
-VARIANTS_INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf_variants.ini")
+VARIANTS_INI = FSF_VARIANTS
 
 DEFAULT_TABLE = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S"
 
@@ -68,13 +69,27 @@ def load_pyffish():
 def start_fsf(path, fsf_variant, options=(), name="fsf", timeout=30):
     """A Fairy-Stockfish process after `uci`, the variant file, `UCI_Variant`, each (N, V)
     of `options`, and `isready`."""
-    return start_uci(path, [("VariantPath", VARIANTS_INI), ("UCI_Variant", fsf_variant)] + list(options),
-                     name, timeout)
+    return start_uci(path, [("VariantPath", VARIANTS_INI), ("UCI_Variant", fsf_variant)] + list(options), name, timeout)
+
+
+def search_score(e, timeout=60):
+    """The last `score` of a UCI engine's search, up to its `bestmove`: ("cp", N) or
+    ("mate", N), or None."""
+    score = None
+    for reply in e.until("bestmove", timeout=timeout):
+        w = reply.split()
+        if w[:1] == ["info"] and "score" in w:
+            j = w.index("score")
+            score = (w[j + 1], int(w[j + 2]))
+    return score
 
 
 def to_fsf(token, files, ranks):
     """A koma token as FSF's UCI move."""
-    sq = lambda s: "%s%d" % (chr(ord("a") + files - int(s[0])), ranks - (ord(s[1]) - ord("a")))
+
+    def sq(s):
+        return "%s%d" % (chr(ord("a") + files - int(s[0])), ranks - (ord(s[1]) - ord("a")))
+
     if "*" in token:
         return token[0] + "@" + sq(token[2:4])
     return sq(token[0:2]) + sq(token[2:4]) + token[4:]
@@ -82,8 +97,10 @@ def to_fsf(token, files, ranks):
 
 def from_fsf(move, files, ranks):
     """FSF's UCI move as a koma token (the inverse of to_fsf)."""
+
     def sq(s):
         return "%d%s" % (files - (ord(s[0]) - ord("a")), chr(ord("a") + ranks - int(s[1:])))
+
     if "@" in move:
         piece, to = move.split("@")
         return piece.upper() + "*" + sq(to)
@@ -101,7 +118,7 @@ def sfen_to_fen(sfen):
     (`b`, uppercase, first to move) is FSF's white."""
     f = sfen.split()
     hand, n = "", ""
-    for ch in (f[2] if len(f) > 2 else "-"):
+    for ch in f[2] if len(f) > 2 else "-":
         if ch == "-":
             continue
         if ch.isdigit():
@@ -128,8 +145,9 @@ class FsfPlayer:
         self.files, self.ranks = SQUARES[args.variant] if args.variant in SQUARES else (0, 0)
         self.fsf_variant, self.base = variant_setup(args.variant, args.rule_options)
         load_pyffish()
-        self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))] + \
-            [tuple(o.split("=", 1)) for o in args.fsf_option]
+        self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))] + [
+            tuple(o.split("=", 1)) for o in args.fsf_option
+        ]
         self.go = args.go_b or args.go
         self.e = None
         self.fen = None
@@ -147,7 +165,7 @@ class FsfPlayer:
         if self.base:
             if len(opening) < self.base:
                 sys.exit("Fairy-Stockfish starts after the placement: the opening must hold it")
-            self.fen = sfen_to_fen(self.referee.sfen(opening[:self.base]))
+            self.fen = sfen_to_fen(self.referee.sfen(opening[: self.base]))
             if sf is not None and sf.validate_fen(self.fen, self.fsf_variant) != sf.FEN_OK:
                 sys.exit("pyffish rejects the position after the placement: " + self.fen)
         self.warned = False
@@ -155,7 +173,7 @@ class FsfPlayer:
     def best(self, moves, legal, clock=None):
         """`clock`: (first player's ms, second player's ms, increment ms); in UCI the first
         player is white."""
-        conv = [to_fsf(m, self.files, self.ranks) for m in moves[self.base:]]
+        conv = [to_fsf(m, self.files, self.ranks) for m in moves[self.base :]]
         root = "position fen " + self.fen if self.fen else "position startpos"
         self.e.send(root + (" moves " + " ".join(conv) if conv else ""))
         search = [to_fsf(m, self.files, self.ranks) for m in legal]
@@ -163,8 +181,11 @@ class FsfPlayer:
             fen = self.fen or sf.start_fen(self.fsf_variant)
             unknown = set(search) - set(sf.legal_moves(self.fsf_variant, fen, conv))
             if unknown:
-                print("  note: Fairy-Stockfish does not know koma's legal %s after %s"
-                      % (" ".join(sorted(unknown)), " ".join(moves)), flush=True)
+                print(
+                    "  note: Fairy-Stockfish does not know koma's legal %s after %s"
+                    % (" ".join(sorted(unknown)), " ".join(moves)),
+                    flush=True,
+                )
                 self.warned = True
         go = self.go
         if clock:

@@ -1,4 +1,5 @@
-"""Unit tests of tools/match_combine.py: python3 -m unittest discover -s tools -t ."""
+"""Unit tests of tools/match_combine.py: python3 -m unittest discover -s tools/tests -t ."""
+
 import contextlib
 import io
 import os
@@ -8,7 +9,7 @@ import unittest
 
 from tools import match
 from tools import match_combine as c
-from tools import match_stats as stats
+from tools.lib import stats
 
 
 def log_lines(seed, pair_scores, variant="kokesu", limit="nodes 20000", tail=()):
