@@ -6,9 +6,8 @@
 //! current and their advance, and mobility.
 //!
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
-//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
-//! scores are exactly those of the evaluation before the weights became data
-//! (tests/reference/eval/, kept for the tests).
+//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values the tuning
+//! started from.
 
 use super::rules::{Rules, PIECES};
 use super::KaniNariEbi;
@@ -18,55 +17,40 @@ use crate::games::crab::capture::squares;
 use crate::games::crab::cell::Cells;
 use crate::games::crab::square::{enemy_home_file, file_of, home_file};
 use crate::games::crab::CrabMove;
-use crate::tune::{offset, NoTrace, Param, Trace};
+use crate::tune::{NoTrace, Trace};
 
-/// The weights' schema, in the order of `weights.txt` (no taper in this game). Every
-/// term is counted for each side and enters as own minus enemy's.
-pub const PARAMS: &[Param] = &[
+crate::weights_schema! {
+    // No taper in this game. Every term is counted for each side and enters as own minus
+    // enemy's.
     // A piece on the board (crab or shrimp).
-    Param::flat("piece", 1),
+    piece: flat(1),
     // Two enemy pieces captured: the third wins.
-    Param::flat("second_capture", 1),
+    second_capture: flat(1),
     // A shrimp (on top of its value as a piece).
-    Param::flat("shrimp", 1),
+    shrimp: flat(1),
     // Two shrimps: the third wins.
-    Param::flat("second_shrimp", 1),
+    second_shrimp: flat(1),
     // A crab whose rank is clear all the way to the enemy home column: plain, with two
     // shrimps already on the board; extra when its side is not to move.
-    Param::flat("promotion_threat", 2),
-    Param::flat("promotion_threat_waiting", 1),
+    promotion_threat: flat(2),
+    promotion_threat_waiting: flat(1),
     // An enemy piece that one more friendly piece would sandwich (a friendly piece on one
     // side, an empty square on the other): plain, with two captures made; extra when
     // the threatening side is not to move.
-    Param::flat("sandwich_threat", 2),
-    Param::flat("sandwich_threat_waiting", 1),
+    sandwich_threat: flat(2),
+    sandwich_threat_waiting: flat(1),
     // A piece in the current (file 3): crab, shrimp.
-    Param::flat("river", 2),
+    river: flat(2),
     // Per file a crab stands away from its home column.
-    Param::flat("crab_advance", 1),
+    crab_advance: flat(1),
     // Per landing square of a normal move (before the flow): crab, shrimp.
-    Param::flat("mobility", 2),
+    mobility: flat(2),
     // Few landing squares in all (no normal move loses): 3 or 4; 2 or fewer.
-    Param::flat("mobility_few", 1),
-    Param::flat("mobility_very_few", 1),
+    mobility_few: flat(1),
+    mobility_very_few: flat(1),
     // The side to move's bonus (it gets to carry out its threats first).
-    Param::flat("tempo", 1),
-];
-
-const PIECE: usize = offset(PARAMS, "piece");
-const SECOND_CAPTURE: usize = offset(PARAMS, "second_capture");
-const SHRIMP: usize = offset(PARAMS, "shrimp");
-const SECOND_SHRIMP: usize = offset(PARAMS, "second_shrimp");
-const PROMOTION_THREAT: usize = offset(PARAMS, "promotion_threat");
-const PROMOTION_THREAT_WAITING: usize = offset(PARAMS, "promotion_threat_waiting");
-const SANDWICH_THREAT: usize = offset(PARAMS, "sandwich_threat");
-const SANDWICH_THREAT_WAITING: usize = offset(PARAMS, "sandwich_threat_waiting");
-const RIVER: usize = offset(PARAMS, "river");
-const CRAB_ADVANCE: usize = offset(PARAMS, "crab_advance");
-const MOBILITY: usize = offset(PARAMS, "mobility");
-const MOBILITY_FEW: usize = offset(PARAMS, "mobility_few");
-const MOBILITY_VERY_FEW: usize = offset(PARAMS, "mobility_very_few");
-const TEMPO: usize = offset(PARAMS, "tempo");
+    tempo: flat(1),
+}
 
 crate::weights_files!("kaninariebi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
@@ -94,8 +78,8 @@ fn eval_cells<T: Trace>(cells: &Cells, side: Color, w: &Weights, t: &mut T) -> i
     let board = Board::new(cells);
     let v = side_score(&board, Color::Sente, side, w, t) - side_score(&board, Color::Gote, side, w, t);
     let v = if side == Color::Sente { v } else { -v };
-    t.add(TEMPO, if side == Color::Sente { 1.0 } else { -1.0 });
-    v + w[TEMPO]
+    t.add(at::tempo, if side == Color::Sente { 1.0 } else { -1.0 });
+    v + w[at::tempo]
 }
 
 /// Score for `c` (positive = good for `c`); `t` gets sente's view.
@@ -126,23 +110,23 @@ fn side_score<T: Trace>(board: &Board, c: Color, to_move: Color, w: &Weights, t:
         }
     }
     let shrimp_count = shrimps.count_ones() as i32;
-    add(MOBILITY, crab_moves);
-    add(MOBILITY + 1, shrimp_moves);
-    add(CRAB_ADVANCE, advance);
-    add(RIVER, (crabs & FLOW).count_ones() as i32);
-    add(RIVER + 1, (shrimps & FLOW).count_ones() as i32);
-    add(PIECE, own.count_ones() as i32);
-    add(SHRIMP, shrimp_count);
-    add(SECOND_CAPTURE, i32::from(captured >= 2));
-    add(SECOND_SHRIMP, i32::from(shrimp_count >= 2));
-    add(PROMOTION_THREAT + usize::from(shrimp_count >= 2), promotion);
-    add(PROMOTION_THREAT_WAITING, waiting * promotion);
+    add(at::mobility, crab_moves);
+    add(at::mobility + 1, shrimp_moves);
+    add(at::crab_advance, advance);
+    add(at::river, (crabs & FLOW).count_ones() as i32);
+    add(at::river + 1, (shrimps & FLOW).count_ones() as i32);
+    add(at::piece, own.count_ones() as i32);
+    add(at::shrimp, shrimp_count);
+    add(at::second_capture, i32::from(captured >= 2));
+    add(at::second_shrimp, i32::from(shrimp_count >= 2));
+    add(at::promotion_threat + usize::from(shrimp_count >= 2), promotion);
+    add(at::promotion_threat_waiting, waiting * promotion);
     let sandwich = bits::sandwich_threats(own, enemy, bits::ALL & !occupied).count_ones() as i32;
-    add(SANDWICH_THREAT + usize::from(captured >= 2), sandwich);
-    add(SANDWICH_THREAT_WAITING, waiting * sandwich);
+    add(at::sandwich_threat + usize::from(captured >= 2), sandwich);
+    add(at::sandwich_threat_waiting, waiting * sandwich);
     match crab_moves + shrimp_moves {
-        0..=2 => add(MOBILITY_VERY_FEW, 1),
-        3..=4 => add(MOBILITY_FEW, 1),
+        0..=2 => add(at::mobility_very_few, 1),
+        3..=4 => add(at::mobility_few, 1),
         _ => {}
     }
     s
@@ -157,10 +141,6 @@ pub fn order_score(mv: CrabMove) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/reference/eval/kaninariebi.rs"]
-mod eval_reference;
-
-#[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::crab::cell::{self, EMPTY};
@@ -168,10 +148,9 @@ mod tests {
 
     testing::weights_tests! {
         game: KaniNariEbi,
-        title: "Kani Nari Ebi",
         dir: "kaninariebi",
+        mirror: |sfen| testing::mirrored_sfen(sfen, true),
         min_positions: 10_000,
-        reference: |g| eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
         coverage: |positions, _| {
             let shrimp = positions.iter().filter(|g| g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c))).count();
             assert!(shrimp > 100, "{shrimp}");
@@ -180,7 +159,7 @@ mod tests {
 
     /// Positions reached by random play (captures preferred half the time) from the
     /// perft suite's positions and the start, under both bond switches.
-    fn sample_positions() -> Vec<KaniNariEbi> {
+    fn sample_positions() -> Vec<(Rules, KaniNariEbi)> {
         let suite = include_str!("../../../fixtures/perft/kaninariebi.perft");
         let any = Rules { bonds: super::super::Bonds::Any };
         testing::sample(suite, &[(Rules::default(), 180), (any, 60)], 100, |_| true)
@@ -190,7 +169,7 @@ mod tests {
     #[test]
     fn tally_counts_pieces_and_shrimps_as_the_squares_do() {
         let mut shrimps = 0;
-        for g in sample_positions() {
+        for (_, g) in sample_positions() {
             let tally = super::super::rules::Tally::of(g.cells());
             for c in [Color::Sente, Color::Gote] {
                 let on = |p: &u8| cell::is(*p, c);
@@ -206,7 +185,7 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        let positions: Vec<KaniNariEbi> = sample_positions().into_iter().step_by(5).collect();
+        let positions: Vec<KaniNariEbi> = sample_positions().into_iter().map(|x| x.1).step_by(5).collect();
         for w in [weights(), &*initial] {
             testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }

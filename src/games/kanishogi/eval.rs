@@ -7,9 +7,8 @@
 //! file 3), child advancement and mobility.
 //!
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
-//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
-//! scores are exactly those of the evaluation before the weights became data
-//! (tests/reference/eval/, kept for the tests).
+//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values the tuning
+//! started from.
 
 use super::rules::{is_parent, pip, pips_lost, Rules};
 use super::KaniShogi;
@@ -19,61 +18,43 @@ use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::square::{file_of, home_file, in_flow, on_edge, step, ORTHOGONAL};
 use crate::games::crab::turn::{Squares, Variant};
 use crate::games::crab::CrabMove;
-use crate::tune::{offset, NoTrace, Param, Trace};
+use crate::tune::{NoTrace, Trace};
 
-/// The weights' schema, in the order of `weights.txt` (no taper in this game). Every
-/// term is counted for each side and enters as own minus enemy's.
-pub const PARAMS: &[Param] = &[
+crate::weights_schema! {
+    // No taper in this game. Every term is counted for each side and enters as own minus
+    // enemy's.
     // A child on the board, by pip 1..4.
-    Param::flat("child", 4),
+    child: flat(4),
     // A grown child (on top of its value as a child).
-    Param::flat("grown", 1),
+    grown: flat(1),
     // Two children lost: the third decides the game.
-    Param::flat("two_lost", 1),
+    two_lost: flat(1),
     // A child the enemy could sandwich with one more piece (an enemy piece on one side,
     // an empty square on the other), by pip; extra once two children are lost; extra
     // when its side is not to move.
-    Param::flat("child_threat", 4),
-    Param::flat("child_threat_last", 1),
-    Param::flat("child_threat_waiting", 1),
+    child_threat: flat(4),
+    child_threat_last: flat(1),
+    child_threat_waiting: flat(1),
     // Parent: per enemy piece beside it; a sandwich threat on it; unable to slide
     // either way; its group on the edge with at most one free neighbour left (a wall
     // closing); per sandwich or wall threat when its side is not to move.
-    Param::flat("parent_neighbour", 1),
-    Param::flat("parent_sandwich", 1),
-    Param::flat("parent_stuck", 1),
-    Param::flat("parent_wall", 1),
-    Param::flat("parent_threat_waiting", 1),
+    parent_neighbour: flat(1),
+    parent_sandwich: flat(1),
+    parent_stuck: flat(1),
+    parent_wall: flat(1),
+    parent_threat_waiting: flat(1),
     // A piece in the river (file 3): parent, child.
-    Param::flat("river", 2),
+    river: flat(2),
     // Per file a child stands away from its home column.
-    Param::flat("child_advance", 1),
+    child_advance: flat(1),
     // Per landing square of a normal move (before the flow): parent, child, grown child.
-    Param::flat("mobility", 3),
+    mobility: flat(3),
     // Few landing squares in all (no normal move loses): 3 or 4; 2 or fewer.
-    Param::flat("mobility_few", 1),
-    Param::flat("mobility_very_few", 1),
+    mobility_few: flat(1),
+    mobility_very_few: flat(1),
     // The side to move's bonus (threats belong to it: it may carry them out first).
-    Param::flat("tempo", 1),
-];
-
-const CHILD: usize = offset(PARAMS, "child");
-const GROWN: usize = offset(PARAMS, "grown");
-const TWO_LOST: usize = offset(PARAMS, "two_lost");
-const CHILD_THREAT: usize = offset(PARAMS, "child_threat");
-const CHILD_THREAT_LAST: usize = offset(PARAMS, "child_threat_last");
-const CHILD_THREAT_WAITING: usize = offset(PARAMS, "child_threat_waiting");
-const PARENT_NEIGHBOUR: usize = offset(PARAMS, "parent_neighbour");
-const PARENT_SANDWICH: usize = offset(PARAMS, "parent_sandwich");
-const PARENT_STUCK: usize = offset(PARAMS, "parent_stuck");
-const PARENT_WALL: usize = offset(PARAMS, "parent_wall");
-const PARENT_THREAT_WAITING: usize = offset(PARAMS, "parent_threat_waiting");
-const RIVER: usize = offset(PARAMS, "river");
-const CHILD_ADVANCE: usize = offset(PARAMS, "child_advance");
-const MOBILITY: usize = offset(PARAMS, "mobility");
-const MOBILITY_FEW: usize = offset(PARAMS, "mobility_few");
-const MOBILITY_VERY_FEW: usize = offset(PARAMS, "mobility_very_few");
-const TEMPO: usize = offset(PARAMS, "tempo");
+    tempo: flat(1),
+}
 
 crate::weights_files!("kanishogi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
@@ -97,8 +78,8 @@ pub fn mg_share(_: &KaniShogi) -> f32 {
 fn eval_cells<T: Trace>(cells: &Cells, side: Color, rules: &Rules, w: &Weights, t: &mut T) -> i32 {
     let v = side_score(cells, Color::Sente, side, rules, w, t) - side_score(cells, Color::Gote, side, rules, w, t);
     let v = if side == Color::Sente { v } else { -v };
-    t.add(TEMPO, if side == Color::Sente { 1.0 } else { -1.0 });
-    v + w[TEMPO]
+    t.add(at::tempo, if side == Color::Sente { 1.0 } else { -1.0 });
+    v + w[at::tempo]
 }
 
 /// Score for `c` (positive = good for `c`); `t` gets sente's view.
@@ -126,36 +107,36 @@ fn side_score<T: Trace>(cells: &Cells, c: Color, to_move: Color, rules: &Rules, 
         let m = targets.len() as i32;
         moves += m;
         if is_parent(p) {
-            add(MOBILITY, m);
+            add(at::mobility, m);
             if in_flow(sq) {
-                add(RIVER, 1);
+                add(at::river, 1);
             }
             let (sandwich, wall) = parent_danger(cells, sq, c, &mut add);
-            add(PARENT_THREAT_WAITING, waiting * (sandwich + wall));
+            add(at::parent_threat_waiting, waiting * (sandwich + wall));
         } else {
             let k = pip(p) as usize - 1;
-            add(CHILD + k, 1);
-            add(CHILD_ADVANCE, (file_of(sq) as i32 - home).abs());
+            add(at::child + k, 1);
+            add(at::child_advance, (file_of(sq) as i32 - home).abs());
             if in_flow(sq) {
-                add(RIVER + 1, 1);
+                add(at::river + 1, 1);
             }
             if cell::promoted(p) {
-                add(GROWN, 1);
-                add(MOBILITY + 2, m);
+                add(at::grown, 1);
+                add(at::mobility + 2, m);
             } else {
-                add(MOBILITY + 1, m);
+                add(at::mobility + 1, m);
             }
             if threatened(cells, sq, enemy) {
-                add(CHILD_THREAT + k, 1);
-                add(CHILD_THREAT_LAST, last);
-                add(CHILD_THREAT_WAITING, waiting);
+                add(at::child_threat + k, 1);
+                add(at::child_threat_last, last);
+                add(at::child_threat_waiting, waiting);
             }
         }
     }
-    add(TWO_LOST, last);
+    add(at::two_lost, last);
     match moves {
-        0..=2 => add(MOBILITY_VERY_FEW, 1),
-        3..=4 => add(MOBILITY_FEW, 1),
+        0..=2 => add(at::mobility_very_few, 1),
+        3..=4 => add(at::mobility_few, 1),
         _ => {}
     }
     s
@@ -185,13 +166,13 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color, add: &mut impl FnMut(usize,
             }
         }
     }
-    add(PARENT_NEIGHBOUR, near);
+    add(at::parent_neighbour, near);
     let sandwich = i32::from(threatened(cells, sq, enemy));
-    add(PARENT_SANDWICH, sandwich);
+    add(at::parent_sandwich, sandwich);
     // a parent that cannot slide either way cannot run from a closing sandwich
     let free = |df: i32| step(sq, df, 0).is_some_and(|n| cells[n] == EMPTY);
     if !free(1) && !free(-1) {
-        add(PARENT_STUCK, 1);
+        add(at::parent_stuck, 1);
     }
     // a wall closing on the parent's group: on the edge with one free neighbour left
     let mut wall = 0;
@@ -216,7 +197,7 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color, add: &mut impl FnMut(usize,
             wall = 1;
         }
     }
-    add(PARENT_WALL, wall);
+    add(at::parent_wall, wall);
     (sandwich, wall)
 }
 
@@ -236,20 +217,15 @@ pub fn order_score(mv: CrabMove) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/reference/eval/kanishogi.rs"]
-mod eval_reference;
-
-#[cfg(test)]
 mod tests {
     use super::*;
     use crate::tune::testing;
 
     testing::weights_tests! {
         game: KaniShogi,
-        title: "Kani Shogi",
         dir: "kanishogi",
+        mirror: |sfen| testing::mirrored_sfen(sfen, true),
         min_positions: 10_000,
-        reference: |g| eval_reference::evaluate_reference(g.cells(), g.side_to_move(), g.rules()),
         coverage: |positions, _| {
             let grown = positions.iter().filter(|g| g.cells().iter().any(|&c| c != EMPTY && cell::promoted(c))).count();
             assert!(grown > 100, "{grown}");
@@ -258,7 +234,7 @@ mod tests {
 
     /// Positions reached by random play (captures preferred half the time) from the
     /// perft suite's positions and the start, under both grown-move switches.
-    fn sample_positions() -> Vec<KaniShogi> {
+    fn sample_positions() -> Vec<(Rules, KaniShogi)> {
         let suite = include_str!("../../../fixtures/perft/kanishogi.perft");
         let diagonal = Rules { grown: super::super::GrownMove::Diagonal };
         testing::sample(suite, &[(Rules::default(), 180), (diagonal, 60)], 100, |_| true)
@@ -267,7 +243,7 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        let positions: Vec<KaniShogi> = sample_positions().into_iter().step_by(5).collect();
+        let positions: Vec<KaniShogi> = sample_positions().into_iter().map(|x| x.1).step_by(5).collect();
         for w in [weights(), &*initial] {
             testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }

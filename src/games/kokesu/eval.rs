@@ -14,169 +14,114 @@ use super::movegen::{promotion_choices, KMove};
 use super::Kokesu;
 use crate::games::see::swap_off;
 
-use crate::tune::{offset, NoTrace, Param, Trace};
+use crate::tune::{NoTrace, Trace};
 
-/// The weights' schema: every number of the evaluation a tuning run may change, in the
-/// order of `weights.txt`. `_mg`/`_eg` weights are tapered by the phase.
-pub const PARAMS: &[Param] = &[
+crate::weights_schema! {
+    // `_mg`/`_eg` weights are tapered by the phase.
     // Piece values, pawn..queen.
-    Param::mg("material_mg", 5),
-    Param::eg("material_eg", 5),
+    material_mg: mg(5),
+    material_eg: eg(5),
     // Piece-square tables from sente's view, a1..h8 (square = rank * 8 + file).
-    Param::mg("pst_mg_pawn", 64),
-    Param::mg("pst_mg_knight", 64),
-    Param::mg("pst_mg_bishop", 64),
-    Param::mg("pst_mg_rook", 64),
-    Param::mg("pst_mg_queen", 64),
-    Param::mg("pst_mg_king", 64),
-    Param::eg("pst_eg_pawn", 64),
-    Param::eg("pst_eg_knight", 64),
-    Param::eg("pst_eg_bishop", 64),
-    Param::eg("pst_eg_rook", 64),
-    Param::eg("pst_eg_queen", 64),
-    Param::eg("pst_eg_king", 64),
-    Param::mg("bishop_pair_mg", 1),
-    Param::eg("bishop_pair_eg", 1),
+    pst_mg_pawn: mg(64),
+    pst_mg_knight: mg(64),
+    pst_mg_bishop: mg(64),
+    pst_mg_rook: mg(64),
+    pst_mg_queen: mg(64),
+    pst_mg_king: mg(64),
+    pst_eg_pawn: eg(64),
+    pst_eg_knight: eg(64),
+    pst_eg_bishop: eg(64),
+    pst_eg_rook: eg(64),
+    pst_eg_queen: eg(64),
+    pst_eg_king: eg(64),
+    bishop_pair_mg: mg(1),
+    bishop_pair_eg: eg(1),
     // Per extra pawn on a file.
-    Param::mg("doubled_mg", 1),
-    Param::eg("doubled_eg", 1),
-    Param::mg("isolated_mg", 1),
-    Param::eg("isolated_eg", 1),
+    doubled_mg: mg(1),
+    doubled_eg: eg(1),
+    isolated_mg: mg(1),
+    isolated_eg: eg(1),
     // A pawn on its last rank (no promotion possible): on top of its material.
-    Param::mg("stuck_pawn_mg", 1),
-    Param::eg("stuck_pawn_eg", 1),
+    stuck_pawn_mg: mg(1),
+    stuck_pawn_eg: eg(1),
     // Passed pawn by relative rank, scaled by what it can promote to (1/16ths).
-    Param::mg("passed_mg", 8),
-    Param::eg("passed_eg", 8),
+    passed_mg: mg(8),
+    passed_eg: eg(8),
     // Per rank of the pawn and per square the enemy king is further from its queening square.
-    Param::eg("passed_king_eg", 1),
+    passed_king_eg: eg(1),
     // A pawn on the 7th: this many 96ths of (promotion value - pawn).
-    Param::mg("promo7_mg", 1),
-    Param::eg("promo7_eg", 1),
+    promo7_mg: mg(1),
+    promo7_eg: eg(1),
     // Per square of mobility beyond a base, knight bishop rook queen.
-    Param::mg("mobility_mg", 4),
-    Param::eg("mobility_eg", 4),
-    Param::mg("rook_open_mg", 1),
-    Param::eg("rook_open_eg", 1),
-    Param::mg("rook_semi_mg", 1),
-    Param::eg("rook_semi_eg", 1),
+    mobility_mg: mg(4),
+    mobility_eg: eg(4),
+    rook_open_mg: mg(1),
+    rook_open_eg: eg(1),
+    rook_semi_mg: mg(1),
+    rook_semi_eg: eg(1),
     // Percent of the king-attack shape, with a queen and without.
-    Param::mg("king_attack_mg", 2),
+    king_attack_mg: mg(2),
     // Shield pawn one step ahead, two steps ahead, own file without pawn, file fully open.
-    Param::mg("shelter_mg", 4),
+    shelter_mg: mg(4),
     // King off its first two ranks while the phase is above 12.
-    Param::mg("king_exposed_mg", 1),
+    king_exposed_mg: mg(1),
     // Mop-up: per step of the weak king from the centre, per step the kings are closer.
-    Param::eg("mopup_eg", 2),
+    mopup_eg: eg(2),
     // The side to move's bonus.
-    Param::flat("tempo", 1),
+    tempo: flat(1),
     // Threats (added after the hand-set evaluation, zero there). Enemy pieces other than
     // pawns attacked by an own pawn.
-    Param::mg("threat_pawn_mg", 1),
-    Param::eg("threat_pawn_eg", 1),
+    threat_pawn_mg: mg(1),
+    threat_pawn_eg: eg(1),
     // By the victim's kind (pawn..queen): an enemy piece attacked by an own knight or
     // bishop / by an own rook, when no enemy pawn defends it or it is worth more.
-    Param::mg("threat_minor_mg", 5),
-    Param::eg("threat_minor_eg", 5),
-    Param::mg("threat_rook_mg", 5),
-    Param::eg("threat_rook_eg", 5),
+    threat_minor_mg: mg(5),
+    threat_minor_eg: eg(5),
+    threat_rook_mg: mg(5),
+    threat_rook_eg: eg(5),
     // Enemy pieces (not the king) attacked and not defended at all.
-    Param::mg("hanging_mg", 1),
-    Param::eg("hanging_eg", 1),
+    hanging_mg: mg(1),
+    hanging_eg: eg(1),
     // By checker (knight, bishop, rook, queen): empty squares from which it could give
     // check next move, that piece attacking them and no enemy piece defending them.
-    Param::mg("safe_check_mg", 4),
+    safe_check_mg: mg(4),
     // Mobility by its count (the squares counted for `mobility`, not less the base):
     // knight 0..8, bishop 0..13, rook 0..14, queen 0..27, one value per count.
-    Param::mg("mob_count_mg", MOB_COUNTS),
-    Param::eg("mob_count_eg", MOB_COUNTS),
+    mob_count_mg: mg(MOB_COUNTS),
+    mob_count_eg: eg(MOB_COUNTS),
     // Pawn structure and piece placement, added after the mobility counts (zero in the
     // hand-set evaluation). A pawn defended by an own pawn or beside one, by relative rank.
-    Param::mg("connected_mg", 8),
-    Param::eg("connected_eg", 8),
+    connected_mg: mg(8),
+    connected_eg: eg(8),
     // A pawn whose neighbours are all ahead of it and whose stop square an enemy pawn attacks.
-    Param::mg("backward_mg", 1),
-    Param::eg("backward_eg", 1),
+    backward_mg: mg(1),
+    backward_eg: eg(1),
     // A knight / bishop on relative ranks 4-6, defended by an own pawn, out of reach of
     // enemy pawns.
-    Param::mg("outpost_mg", 2),
-    Param::eg("outpost_eg", 2),
-    Param::mg("rook_seventh_mg", 1),
-    Param::eg("rook_seventh_eg", 1),
+    outpost_mg: mg(2),
+    outpost_eg: eg(2),
+    rook_seventh_mg: mg(1),
+    rook_seventh_eg: eg(1),
     // Per own pawn on the squares of a bishop's colour.
-    Param::mg("bishop_pawns_mg", 1),
-    Param::eg("bishop_pawns_eg", 1),
+    bishop_pawns_mg: mg(1),
+    bishop_pawns_eg: eg(1),
     // Per square of the enemy king's zone attacked, by attacker (knight, bishop, rook, queen).
-    Param::mg("zone_attack_mg", 4),
+    zone_attack_mg: mg(4),
     // Squares of the enemy king's zone attacked and defended by the king alone, or not at all.
-    Param::mg("weak_zone_mg", 1),
+    weak_zone_mg: mg(1),
     // Enemy pieces (not pawns) a safe pawn push would attack.
-    Param::mg("push_threat_mg", 1),
-    Param::eg("push_threat_eg", 1),
+    push_threat_mg: mg(1),
+    push_threat_eg: eg(1),
     // The king's distance to its nearest own pawn (none: 0).
-    Param::eg("king_pawn_dist_eg", 1),
-];
+    king_pawn_dist_eg: eg(1),
+}
 
 /// Where each piece's counts start in `mob_count_*` (knight, bishop, rook, queen), and
 /// their number.
 const MOB_COUNT_START: [usize; 4] = [0, 9, 23, 38];
 const MOB_COUNTS: usize = 66;
 
-const MAT_MG: usize = offset(PARAMS, "material_mg");
-const MAT_EG: usize = offset(PARAMS, "material_eg");
-const PST_MG: usize = offset(PARAMS, "pst_mg_pawn");
-const PST_EG: usize = offset(PARAMS, "pst_eg_pawn");
-const BISHOP_PAIR_MG: usize = offset(PARAMS, "bishop_pair_mg");
-const BISHOP_PAIR_EG: usize = offset(PARAMS, "bishop_pair_eg");
-const DOUBLED_MG: usize = offset(PARAMS, "doubled_mg");
-const DOUBLED_EG: usize = offset(PARAMS, "doubled_eg");
-const ISOLATED_MG: usize = offset(PARAMS, "isolated_mg");
-const ISOLATED_EG: usize = offset(PARAMS, "isolated_eg");
-const STUCK_MG: usize = offset(PARAMS, "stuck_pawn_mg");
-const STUCK_EG: usize = offset(PARAMS, "stuck_pawn_eg");
-const PASSED_MG: usize = offset(PARAMS, "passed_mg");
-const PASSED_EG: usize = offset(PARAMS, "passed_eg");
-const PASSED_KING_EG: usize = offset(PARAMS, "passed_king_eg");
-const PROMO7_MG: usize = offset(PARAMS, "promo7_mg");
-const PROMO7_EG: usize = offset(PARAMS, "promo7_eg");
-const MOB_MG: usize = offset(PARAMS, "mobility_mg");
-const MOB_EG: usize = offset(PARAMS, "mobility_eg");
-const ROOK_OPEN_MG: usize = offset(PARAMS, "rook_open_mg");
-const ROOK_OPEN_EG: usize = offset(PARAMS, "rook_open_eg");
-const ROOK_SEMI_MG: usize = offset(PARAMS, "rook_semi_mg");
-const ROOK_SEMI_EG: usize = offset(PARAMS, "rook_semi_eg");
-const KING_ATTACK_MG: usize = offset(PARAMS, "king_attack_mg");
-const SHELTER_MG: usize = offset(PARAMS, "shelter_mg");
-const KING_EXPOSED_MG: usize = offset(PARAMS, "king_exposed_mg");
-const MOPUP_EG: usize = offset(PARAMS, "mopup_eg");
-const TEMPO: usize = offset(PARAMS, "tempo");
-const THREAT_PAWN_MG: usize = offset(PARAMS, "threat_pawn_mg");
-const THREAT_PAWN_EG: usize = offset(PARAMS, "threat_pawn_eg");
-const THREAT_MINOR_MG: usize = offset(PARAMS, "threat_minor_mg");
-const THREAT_MINOR_EG: usize = offset(PARAMS, "threat_minor_eg");
-const THREAT_ROOK_MG: usize = offset(PARAMS, "threat_rook_mg");
-const THREAT_ROOK_EG: usize = offset(PARAMS, "threat_rook_eg");
-const HANGING_MG: usize = offset(PARAMS, "hanging_mg");
-const HANGING_EG: usize = offset(PARAMS, "hanging_eg");
-const SAFE_CHECK_MG: usize = offset(PARAMS, "safe_check_mg");
-const MOB_COUNT_MG: usize = offset(PARAMS, "mob_count_mg");
-const MOB_COUNT_EG: usize = offset(PARAMS, "mob_count_eg");
-const CONNECTED_MG: usize = offset(PARAMS, "connected_mg");
-const CONNECTED_EG: usize = offset(PARAMS, "connected_eg");
-const BACKWARD_MG: usize = offset(PARAMS, "backward_mg");
-const BACKWARD_EG: usize = offset(PARAMS, "backward_eg");
-const OUTPOST_MG: usize = offset(PARAMS, "outpost_mg");
-const OUTPOST_EG: usize = offset(PARAMS, "outpost_eg");
-const ROOK_SEVENTH_MG: usize = offset(PARAMS, "rook_seventh_mg");
-const ROOK_SEVENTH_EG: usize = offset(PARAMS, "rook_seventh_eg");
-const BISHOP_PAWNS_MG: usize = offset(PARAMS, "bishop_pawns_mg");
-const BISHOP_PAWNS_EG: usize = offset(PARAMS, "bishop_pawns_eg");
-const ZONE_ATTACK_MG: usize = offset(PARAMS, "zone_attack_mg");
-const WEAK_ZONE_MG: usize = offset(PARAMS, "weak_zone_mg");
-const PUSH_THREAT_MG: usize = offset(PARAMS, "push_threat_mg");
-const PUSH_THREAT_EG: usize = offset(PARAMS, "push_threat_eg");
-const KING_PAWN_DIST_EG: usize = offset(PARAMS, "king_pawn_dist_eg");
-const _: () = assert!(PST_MG + 6 * 64 == PST_EG && offset(PARAMS, "pst_mg_king") == PST_MG + 5 * 64);
+const _: () = assert!(at::pst_mg_pawn + 6 * 64 == at::pst_eg_pawn && at::pst_mg_king == at::pst_mg_pawn + 5 * 64);
 
 crate::weights_files!("kokesu", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
@@ -269,150 +214,206 @@ fn promotion_value(pos: &Kokesu, color: usize) -> i32 {
     0
 }
 
-struct Side {
+/// A score as the terms add to it: middlegame and endgame sums, the weights, and the
+/// trace each weight's coefficient goes to with the sign `s` (+1 for sente's terms, -1
+/// for gote's).
+struct Score<'a, T> {
+    w: &'a Weights,
+    t: &'a mut T,
+    s: f32,
     mg: i32,
     eg: i32,
-    /// The squares this side attacks (for the threat terms), gathered on the way.
-    attacks: AttackMap,
 }
 
-/// One side's terms; `s` is +1 for sente, -1 for gote (the trace's sign).
-#[inline(always)]
-fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut T) -> Side {
-    let s = if us == 0 { 1.0f32 } else { -1.0 };
-    let them = us ^ 1;
-    let own = pos.colors[us];
-    let opp = pos.colors[them];
-    let occ = own | opp;
-    let p = &pos.pieces;
-    let my_pawns = p[PAWN] & own;
-    let their_pawns = p[PAWN] & opp;
-    let flip = if us == 0 { 0 } else { 56 };
-    let mut mg = 0;
-    let mut eg = 0;
+impl<'a, T: Trace> Score<'a, T> {
+    fn new(w: &'a Weights, t: &'a mut T, s: f32) -> Self {
+        Score { w, t, s, mg: 0, eg: 0 }
+    }
 
-    // Material and piece-square tables.
-    for kind in PAWN..=KING {
-        let bb = p[kind] & own;
+    /// `n` times the middlegame weight `mg` and the endgame weight `eg`.
+    #[inline(always)]
+    fn add(&mut self, mg: usize, eg: usize, n: i32) {
+        self.add_mg(mg, n);
+        self.add_eg(eg, n);
+    }
+
+    #[inline(always)]
+    fn add_mg(&mut self, i: usize, n: i32) {
+        self.mg += self.w[i] * n;
+        self.t.add(i, self.s * n as f32);
+    }
+
+    #[inline(always)]
+    fn add_eg(&mut self, i: usize, n: i32) {
+        self.eg += self.w[i] * n;
+        self.t.add(i, self.s * n as f32);
+    }
+}
+
+/// What one side's terms look at: its colour, both sides' men, and the square flip that
+/// turns its squares into sente's view.
+struct View<'a> {
+    pos: &'a Kokesu,
+    us: usize,
+    them: usize,
+    own: u64,
+    occ: u64,
+    my_pawns: u64,
+    their_pawns: u64,
+    flip: usize,
+}
+
+impl<'a> View<'a> {
+    fn new(pos: &'a Kokesu, us: usize) -> Self {
+        let them = us ^ 1;
+        let (own, opp) = (pos.colors[us], pos.colors[them]);
+        let pawns = pos.pieces[PAWN];
+        View {
+            pos,
+            us,
+            them,
+            own,
+            occ: own | opp,
+            my_pawns: pawns & own,
+            their_pawns: pawns & opp,
+            flip: if us == 0 { 0 } else { 56 },
+        }
+    }
+}
+
+/// One side's terms (in its own favour) and the squares it attacks.
+#[inline(always)]
+fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut T) -> (i32, i32, AttackMap) {
+    let v = View::new(pos, us);
+    let mut score = Score::new(w, t, if us == 0 { 1.0 } else { -1.0 });
+    material(&v, &mut score);
+    pawns(&v, &mut score);
+    let checkers = pieces(&v, &mut score);
+    king(&v, phase, &mut score);
+    let pawn = pawn_attacks_of(v.my_pawns, us);
+    let [knight, bishop, rook, queen] = checkers;
+    let pieces = pawn | knight | bishop | rook | queen;
+    let all = pieces | KING_ATTACKS[pos.king_square(us)];
+    (score.mg, score.eg, AttackMap { pawn, minor: knight | bishop, rook, pieces, all, checkers })
+}
+
+/// Material, piece-square tables and the bishop pair.
+#[inline(always)]
+fn material<T: Trace>(v: &View, score: &mut Score<T>) {
+    let p = &v.pos.pieces;
+    for (kind, &of_kind) in p.iter().enumerate().take(KING + 1).skip(PAWN) {
+        let bb = of_kind & v.own;
         if kind != KING {
-            let n = bb.count_ones() as i32;
-            mg += w[MAT_MG + kind] * n;
-            eg += w[MAT_EG + kind] * n;
-            t.add(MAT_MG + kind, s * n as f32);
-            t.add(MAT_EG + kind, s * n as f32);
+            score.add(at::material_mg + kind, at::material_eg + kind, bb.count_ones() as i32);
         }
         for sq in Bits(bb) {
-            let rs = sq ^ flip;
-            mg += w[PST_MG + kind * 64 + rs];
-            eg += w[PST_EG + kind * 64 + rs];
-            t.add(PST_MG + kind * 64 + rs, s);
-            t.add(PST_EG + kind * 64 + rs, s);
+            let i = kind * 64 + (sq ^ v.flip);
+            score.add(at::pst_mg_pawn + i, at::pst_eg_pawn + i, 1);
         }
     }
-    if (p[BISHOP] & own).count_ones() >= 2 {
-        mg += w[BISHOP_PAIR_MG];
-        eg += w[BISHOP_PAIR_EG];
-        t.add(BISHOP_PAIR_MG, s);
-        t.add(BISHOP_PAIR_EG, s);
+    if (p[BISHOP] & v.own).count_ones() >= 2 {
+        score.add(at::bishop_pair_mg, at::bishop_pair_eg, 1);
     }
+}
 
-    // Pawn structure and promotion awareness.
-    let promo_value = promotion_value(pos, us);
+/// Pawn structure and promotion awareness.
+#[inline(always)]
+fn pawns<T: Trace>(v: &View, score: &mut Score<T>) {
+    let (us, them, my_pawns) = (v.us, v.them, v.my_pawns);
+    let promo_value = promotion_value(v.pos, us);
     // Scale of a passed pawn's bonus, in 1/16: full when a queen is available.
     let promo_scale = (promo_value.max(240) * 16) / PIECE_VALUE[QUEEN];
     let last_rank = if us == 0 { RANK_8 } else { RANK_1 };
     for file in 0..8 {
         let n = (my_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            mg += w[DOUBLED_MG] * (n - 1);
-            eg += w[DOUBLED_EG] * (n - 1);
-            t.add(DOUBLED_MG, s * (n - 1) as f32);
-            t.add(DOUBLED_EG, s * (n - 1) as f32);
+            score.add(at::doubled_mg, at::doubled_eg, n - 1);
         }
     }
     for sq in Bits(my_pawns) {
-        let rs = sq ^ flip;
-        let rank = rs / 8;
+        let rank = (sq ^ v.flip) / 8;
         let file = sq % 8;
         if bit(sq) & last_rank != 0 {
             // Stuck for good: a blocker at most.
-            mg += w[STUCK_MG];
-            eg += w[STUCK_EG];
-            t.add(STUCK_MG, s);
-            t.add(STUCK_EG, s);
+            score.add(at::stuck_pawn_mg, at::stuck_pawn_eg, 1);
             continue;
         }
         let neighbours =
             (if file > 0 { file_mask(file - 1) } else { 0 }) | (if file < 7 { file_mask(file + 1) } else { 0 });
         if my_pawns & neighbours == 0 {
-            mg += w[ISOLATED_MG];
-            eg += w[ISOLATED_EG];
-            t.add(ISOLATED_MG, s);
-            t.add(ISOLATED_EG, s);
+            score.add(at::isolated_mg, at::isolated_eg, 1);
         } else {
             let level = neighbours & (RANK_1 << (8 * (sq / 8)));
             // Own pawns that defend it stand where an enemy pawn on its square would attack.
             if (pawn_attacks_of(bit(sq), them) | level) & my_pawns != 0 {
-                mg += w[CONNECTED_MG + rank];
-                eg += w[CONNECTED_EG + rank];
-                t.add(CONNECTED_MG + rank, s);
-                t.add(CONNECTED_EG + rank, s);
+                score.add(at::connected_mg + rank, at::connected_eg + rank, 1);
             }
             let stop = if us == 0 { sq + 8 } else { sq - 8 };
             let behind = FRONT_SPAN[them][sq] | level;
-            if my_pawns & neighbours & behind == 0 && pawn_attacks_of(their_pawns, them) & bit(stop) != 0 {
-                mg += w[BACKWARD_MG];
-                eg += w[BACKWARD_EG];
-                t.add(BACKWARD_MG, s);
-                t.add(BACKWARD_EG, s);
+            if my_pawns & neighbours & behind == 0 && pawn_attacks_of(v.their_pawns, them) & bit(stop) != 0 {
+                score.add(at::backward_mg, at::backward_eg, 1);
             }
         }
-        if FRONT_SPAN[us][sq] & their_pawns == 0 {
-            let scale = promo_scale as f32 / 16.0;
-            let bonus_mg = w[PASSED_MG + rank] * promo_scale / 16;
-            let mut bonus_eg = w[PASSED_EG + rank] * promo_scale / 16;
-            t.add(PASSED_MG + rank, s * scale);
-            // Free path: nothing in front on its own file.
-            let ahead = FRONT_SPAN[us][sq] & file_mask(file);
-            if ahead & occ == 0 {
-                bonus_eg += bonus_eg / 3;
-                t.add(PASSED_EG + rank, s * scale * 4.0 / 3.0);
-            } else {
-                t.add(PASSED_EG + rank, s * scale);
-            }
-            // Distance of the kings to the pawn's queening square.
-            let qsq = if us == 0 { 56 + file } else { file };
-            let their_k = pos.king_square(them);
-            let my_k = pos.king_square(us);
-            let dd = distance(their_k, qsq) - distance(my_k, qsq);
-            bonus_eg += dd * w[PASSED_KING_EG] * rank as i32 * promo_scale / 16;
-            t.add(PASSED_KING_EG, s * (dd * rank as i32) as f32 * scale);
-            mg += bonus_mg;
-            eg += bonus_eg;
+        if FRONT_SPAN[us][sq] & v.their_pawns == 0 {
+            passed_pawn(v, sq, promo_scale, score);
         }
         if rank == 6 && promo_value > 0 {
             // One step from promoting into something: worth a share of the gain.
             let gain = promo_value - PIECE_VALUE[PAWN];
-            mg += gain * w[PROMO7_MG] / 96;
-            eg += gain * w[PROMO7_EG] / 96;
-            t.add(PROMO7_MG, s * gain as f32 / 96.0);
-            t.add(PROMO7_EG, s * gain as f32 / 96.0);
+            score.mg += gain * score.w[at::promo7_mg] / 96;
+            score.eg += gain * score.w[at::promo7_eg] / 96;
+            score.t.add(at::promo7_mg, score.s * gain as f32 / 96.0);
+            score.t.add(at::promo7_eg, score.s * gain as f32 / 96.0);
         }
     }
+}
 
-    // Mobility and king attack.
-    let their_pawn_attacks = pawn_attacks_of(their_pawns, them);
-    let my_pawn_attacks = pawn_attacks_of(my_pawns, us);
-    let area = !own & !their_pawn_attacks;
-    let their_k = pos.king_square(them);
+/// A passed pawn on `sq`: by its rank, a third more with a free path, and by the kings'
+/// distances to its queening square; all scaled by what it can become (`promo_scale`
+/// 16ths).
+#[inline(always)]
+fn passed_pawn<T: Trace>(v: &View, sq: usize, promo_scale: i32, score: &mut Score<T>) {
+    let (w, s) = (score.w, score.s);
+    let rank = (sq ^ v.flip) / 8;
+    let file = sq % 8;
+    let scale = promo_scale as f32 / 16.0;
+    let bonus_mg = w[at::passed_mg + rank] * promo_scale / 16;
+    let mut bonus_eg = w[at::passed_eg + rank] * promo_scale / 16;
+    score.t.add(at::passed_mg + rank, s * scale);
+    // Free path: nothing in front on its own file.
+    let ahead = FRONT_SPAN[v.us][sq] & file_mask(file);
+    if ahead & v.occ == 0 {
+        bonus_eg += bonus_eg / 3;
+        score.t.add(at::passed_eg + rank, s * scale * 4.0 / 3.0);
+    } else {
+        score.t.add(at::passed_eg + rank, s * scale);
+    }
+    // Distance of the kings to the pawn's queening square.
+    let qsq = if v.us == 0 { 56 + file } else { file };
+    let dd = distance(v.pos.king_square(v.them), qsq) - distance(v.pos.king_square(v.us), qsq);
+    bonus_eg += dd * w[at::passed_king_eg] * rank as i32 * promo_scale / 16;
+    score.t.add(at::passed_king_eg, s * (dd * rank as i32) as f32 * scale);
+    score.mg += bonus_mg;
+    score.eg += bonus_eg;
+}
+
+/// Knights, bishops, rooks and queens: mobility, attacks on the enemy king's zone,
+/// outposts, the bishop's own-colour pawns, rooks on open files and the seventh, and the
+/// king attack they add up to. Returns the squares each kind attacks (knight, bishop,
+/// rook, queen).
+#[inline(always)]
+fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> [u64; 4] {
+    let (p, us, occ) = (&v.pos.pieces, v.us, v.occ);
+    let my_pawn_attacks = pawn_attacks_of(v.my_pawns, us);
+    let area = !v.own & !pawn_attacks_of(v.their_pawns, v.them);
+    let their_k = v.pos.king_square(v.them);
     let zone = KING_ATTACKS[their_k] | bit(their_k);
     let mut attack_units = 0;
     let mut attackers = 0;
-    // (kind, mobility index, base squares, attack units per zone square)
-    // Attacks by checker kind (knight, bishop, rook, queen).
     let mut checkers = [0u64; 4];
+    // (kind, mobility index, base squares, attack units per zone square)
     for (kind, mi, base, units) in [(KNIGHT, 0, 4, 2), (BISHOP, 1, 6, 2), (ROOK, 2, 7, 3), (QUEEN, 3, 14, 5)] {
-        for sq in Bits(p[kind] & own) {
+        for sq in Bits(p[kind] & v.own) {
             let a = match kind {
                 KNIGHT => KNIGHT_ATTACKS[sq],
                 BISHOP => bishop_attacks(sq, occ),
@@ -421,79 +422,61 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
             };
             checkers[mi] |= a;
             let count = (a & area).count_ones() as usize;
-            let m = count as i32 - base;
-            mg += w[MOB_MG + mi] * m;
-            eg += w[MOB_EG + mi] * m;
-            t.add(MOB_MG + mi, s * m as f32);
-            t.add(MOB_EG + mi, s * m as f32);
+            score.add(at::mobility_mg + mi, at::mobility_eg + mi, count as i32 - base);
             let c = MOB_COUNT_START[mi] + count;
-            mg += w[MOB_COUNT_MG + c];
-            eg += w[MOB_COUNT_EG + c];
-            t.add(MOB_COUNT_MG + c, s);
-            t.add(MOB_COUNT_EG + c, s);
+            score.add(at::mob_count_mg + c, at::mob_count_eg + c, 1);
             let z = (a & zone).count_ones() as i32;
             if z > 0 {
                 attackers += 1;
                 attack_units += units * z;
-                mg += w[ZONE_ATTACK_MG + mi] * z;
-                t.add(ZONE_ATTACK_MG + mi, s * z as f32);
+                score.add_mg(at::zone_attack_mg + mi, z);
             }
-            let rank = (sq ^ flip) / 8;
+            let rank = (sq ^ v.flip) / 8;
             if kind == KNIGHT || kind == BISHOP {
                 let i = kind - KNIGHT;
                 let reach = FRONT_SPAN[us][sq] & !file_mask(sq % 8);
-                if (3..=5).contains(&rank) && my_pawn_attacks & bit(sq) != 0 && reach & their_pawns == 0 {
-                    mg += w[OUTPOST_MG + i];
-                    eg += w[OUTPOST_EG + i];
-                    t.add(OUTPOST_MG + i, s);
-                    t.add(OUTPOST_EG + i, s);
+                if (3..=5).contains(&rank) && my_pawn_attacks & bit(sq) != 0 && reach & v.their_pawns == 0 {
+                    score.add(at::outpost_mg + i, at::outpost_eg + i, 1);
                 }
                 if kind == BISHOP {
                     let colour = if bit(sq) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
-                    let n = (my_pawns & colour).count_ones() as i32;
-                    mg += w[BISHOP_PAWNS_MG] * n;
-                    eg += w[BISHOP_PAWNS_EG] * n;
-                    t.add(BISHOP_PAWNS_MG, s * n as f32);
-                    t.add(BISHOP_PAWNS_EG, s * n as f32);
+                    score.add(at::bishop_pawns_mg, at::bishop_pawns_eg, (v.my_pawns & colour).count_ones() as i32);
                 }
             }
-            if kind == ROOK && rank == 6 {
-                mg += w[ROOK_SEVENTH_MG];
-                eg += w[ROOK_SEVENTH_EG];
-                t.add(ROOK_SEVENTH_MG, s);
-                t.add(ROOK_SEVENTH_EG, s);
-            }
             if kind == ROOK {
+                if rank == 6 {
+                    score.add(at::rook_seventh_mg, at::rook_seventh_eg, 1);
+                }
                 let f = file_mask(sq % 8);
-                if f & my_pawns == 0 {
-                    if f & their_pawns == 0 {
-                        mg += w[ROOK_OPEN_MG];
-                        eg += w[ROOK_OPEN_EG];
-                        t.add(ROOK_OPEN_MG, s);
-                        t.add(ROOK_OPEN_EG, s);
+                if f & v.my_pawns == 0 {
+                    if f & v.their_pawns == 0 {
+                        score.add(at::rook_open_mg, at::rook_open_eg, 1);
                     } else {
-                        mg += w[ROOK_SEMI_MG];
-                        eg += w[ROOK_SEMI_EG];
-                        t.add(ROOK_SEMI_MG, s);
-                        t.add(ROOK_SEMI_EG, s);
+                        score.add(at::rook_semi_mg, at::rook_semi_eg, 1);
                     }
                 }
             }
         }
     }
     if attackers >= 2 {
-        let (i, shape) = if p[QUEEN] & own != 0 {
+        let (i, shape) = if p[QUEEN] & v.own != 0 {
             (0, (attack_units * attack_units / 2).min(450))
         } else {
             (1, (attack_units * attack_units / 4).min(200))
         };
-        mg += shape * w[KING_ATTACK_MG + i] / 100;
-        t.add(KING_ATTACK_MG + i, s * shape as f32 / 100.0);
+        score.mg += shape * score.w[at::king_attack_mg + i] / 100;
+        score.t.add(at::king_attack_mg + i, score.s * shape as f32 / 100.0);
     }
+    checkers
+}
 
-    // Own king shelter (middlegame).
-    let k = pos.king_square(us);
-    let kr = (k ^ flip) / 8;
+/// The own king: its pawn shelter on its first two ranks (middlegame), exposure off
+/// them, and its distance to its nearest pawn (endgame).
+#[inline(always)]
+fn king<T: Trace>(v: &View, phase: i32, score: &mut Score<T>) {
+    let (us, my_pawns) = (v.us, v.my_pawns);
+    let k = v.pos.king_square(us);
+    let kr = (k ^ v.flip) / 8;
     let kf = k % 8;
     if kr <= 1 {
         let one = if us == 0 { bit(k) << 8 } else { bit(k) >> 8 };
@@ -502,40 +485,25 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
         let row2 = if two != 0 { RANK_1 << (8 * ((two.trailing_zeros() / 8) as usize)) } else { 0 };
         for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
             let fm = file_mask(f);
-            let term = if my_pawns & fm & row1 != 0 {
-                Some(0)
+            if my_pawns & fm & row1 != 0 {
+                score.add_mg(at::shelter_mg, 1);
             } else if my_pawns & fm & row2 != 0 {
-                Some(1)
-            } else {
-                None
-            };
-            if let Some(i) = term {
-                mg += w[SHELTER_MG + i];
-                t.add(SHELTER_MG + i, s);
+                score.add_mg(at::shelter_mg + 1, 1);
             }
             if my_pawns & fm == 0 {
-                mg += w[SHELTER_MG + 2];
-                t.add(SHELTER_MG + 2, s);
-                if their_pawns & fm == 0 {
-                    mg += w[SHELTER_MG + 3];
-                    t.add(SHELTER_MG + 3, s);
+                score.add_mg(at::shelter_mg + 2, 1);
+                if v.their_pawns & fm == 0 {
+                    score.add_mg(at::shelter_mg + 3, 1);
                 }
             }
         }
     } else if phase > 12 {
-        mg += w[KING_EXPOSED_MG];
-        t.add(KING_EXPOSED_MG, s);
+        score.add_mg(at::king_exposed_mg, 1);
     }
     if my_pawns != 0 {
         let d = Bits(my_pawns).map(|sq| distance(k, sq)).min().unwrap_or(0);
-        eg += w[KING_PAWN_DIST_EG] * d;
-        t.add(KING_PAWN_DIST_EG, s * d as f32);
+        score.add_eg(at::king_pawn_dist_eg, d);
     }
-    let pawn = my_pawn_attacks;
-    let [knight, bishop, rook, queen] = checkers;
-    let pieces = pawn | knight | bishop | rook | queen;
-    let all = pieces | KING_ATTACKS[pos.king_square(us)];
-    Side { mg, eg, attacks: AttackMap { pawn, minor: knight | bishop, rook, pieces, all, checkers } }
 }
 
 /// The squares one side attacks, by kind of attacker.
@@ -550,31 +518,29 @@ struct AttackMap {
     checkers: [u64; 4],
 }
 
-/// `us`'s threats against `them`'s pieces: (mg, eg) in sente's sign `s`.
+/// `us`'s threats against `them`'s pieces (in `us`'s favour): pieces attacked by pawns,
+/// by minor pieces and rooks when weakly defended, hanging pieces, safe pawn pushes that
+/// attack, weak squares of the king's zone and safe checks.
 #[inline(always)]
 fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t: &mut T) -> (i32, i32) {
-    let s = if us == 0 { 1.0f32 } else { -1.0 };
+    let mut score = Score::new(w, t, if us == 0 { 1.0 } else { -1.0 });
     let them = us ^ 1;
     let p = &pos.pieces;
     let theirs = pos.colors[them] & !p[KING];
-    let (mut mg, mut eg) = (0, 0);
-    let mut add = |mgi: usize, egi: usize, n: i32| {
-        mg += w[mgi] * n;
-        eg += w[egi] * n;
-        t.add(mgi, s * n as f32);
-        t.add(egi, s * n as f32);
-    };
     let n = (a[us].pawn & theirs & !p[PAWN]).count_ones() as i32;
-    add(THREAT_PAWN_MG, THREAT_PAWN_EG, n);
+    score.add(at::threat_pawn_mg, at::threat_pawn_eg, n);
     // Targets worth a threat: not defended by a pawn, or a rook or queen.
     let weak = theirs & (!a[them].pawn | p[ROOK] | p[QUEEN]);
     for (kind, &of_kind) in p.iter().enumerate().take(QUEEN + 1).skip(PAWN) {
         let victims = weak & of_kind;
-        add(THREAT_MINOR_MG + kind, THREAT_MINOR_EG + kind, (victims & a[us].minor).count_ones() as i32);
+        let n = (victims & a[us].minor).count_ones() as i32;
+        score.add(at::threat_minor_mg + kind, at::threat_minor_eg + kind, n);
         let rook_victims = if kind == QUEEN { victims } else { victims & !a[them].all };
-        add(THREAT_ROOK_MG + kind, THREAT_ROOK_EG + kind, (rook_victims & a[us].rook).count_ones() as i32);
+        let n = (rook_victims & a[us].rook).count_ones() as i32;
+        score.add(at::threat_rook_mg + kind, at::threat_rook_eg + kind, n);
     }
-    add(HANGING_MG, HANGING_EG, (theirs & a[us].all & !a[them].all).count_ones() as i32);
+    let n = (theirs & a[us].all & !a[them].all).count_ones() as i32;
+    score.add(at::hanging_mg, at::hanging_eg, n);
     // Pawn pushes to squares no enemy pawn attacks and that we defend or they do not
     // attack, attacking pieces.
     let occ = pos.colors[0] | pos.colors[1];
@@ -582,21 +548,17 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
     let pushed = if us == 0 { my_pawns << 8 } else { my_pawns >> 8 };
     let safe_push = pushed & !occ & !a[them].pawn & (a[us].all | !a[them].all);
     let n = (pawn_attacks_of(safe_push, us) & theirs & !p[PAWN]).count_ones() as i32;
-    add(PUSH_THREAT_MG, PUSH_THREAT_EG, n);
-    // Safe checks against their king.
+    score.add(at::push_threat_mg, at::push_threat_eg, n);
+    // Weak squares of their king's zone, and safe checks against it.
     let ksq = pos.king_square(them);
-    let weak_zone = (KING_ATTACKS[ksq] & a[us].all & !a[them].pieces).count_ones() as i32;
-    mg += w[WEAK_ZONE_MG] * weak_zone;
-    t.add(WEAK_ZONE_MG, s * weak_zone as f32);
+    score.add_mg(at::weak_zone_mg, (KING_ATTACKS[ksq] & a[us].all & !a[them].pieces).count_ones() as i32);
     let safe = !occ & !a[them].all;
     let (rook_lines, bishop_lines) = (rook_attacks(ksq, occ), bishop_attacks(ksq, occ));
     let from = [KNIGHT_ATTACKS[ksq], bishop_lines, rook_lines, rook_lines | bishop_lines];
-    for i in 0..4 {
-        let n = (from[i] & a[us].checkers[i] & safe).count_ones() as i32;
-        mg += w[SAFE_CHECK_MG + i] * n;
-        t.add(SAFE_CHECK_MG + i, s * n as f32);
+    for (i, lines) in from.iter().enumerate() {
+        score.add_mg(at::safe_check_mg + i, (lines & a[us].checkers[i] & safe).count_ones() as i32);
     }
-    (mg, eg)
+    (score.mg, score.eg)
 }
 
 /// What `mv` takes plus what its promotion adds, at the fixed piece values.
@@ -637,36 +599,19 @@ pub fn mg_share(pos: &Kokesu) -> f32 {
 /// The evaluation with weights `w`, reporting each weight's coefficient to `t`.
 #[inline(always)]
 pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
-    let p = &pos.pieces;
     let phase = phase(pos);
-    let white = eval_side(pos, 0, phase, w, t);
-    let black = eval_side(pos, 1, phase, w, t);
-    let mut mg = white.mg - black.mg;
-    let mut eg = white.eg - black.eg;
-    let maps = [white.attacks, black.attacks];
+    let (white_mg, white_eg, white) = eval_side(pos, 0, phase, w, t);
+    let (black_mg, black_eg, black) = eval_side(pos, 1, phase, w, t);
+    let mut mg = white_mg - black_mg;
+    let mut eg = white_eg - black_eg;
+    let maps = [white, black];
     for (us, sign) in [(0, 1), (1, -1)] {
         let (m, e) = threats(pos, us, &maps, w, t);
         mg += sign * m;
         eg += sign * e;
     }
 
-    // Mop-up: a side far ahead without pawns on the other side drives that king to the
-    // edge and brings its own king near.
-    for (strong, weak, sign) in [(0usize, 1usize, 1i32), (1, 0, -1)] {
-        let weak_side = pos.colors[weak];
-        if p[PAWN] & weak_side != 0 {
-            continue;
-        }
-        if non_pawn_material(pos, strong) - non_pawn_material(pos, weak) >= PIECE_VALUE[ROOK] {
-            let wk = pos.king_square(weak);
-            let sk = pos.king_square(strong);
-            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs() + ((wk / 8) as i32 - (sk / 8) as i32).abs();
-            let (a, b) = (center_manhattan(wk), 14 - kd);
-            eg += sign * (w[MOPUP_EG] * a + w[MOPUP_EG + 1] * b);
-            t.add(MOPUP_EG, (sign * a) as f32);
-            t.add(MOPUP_EG + 1, (sign * b) as f32);
-        }
-    }
+    eg += mop_up(pos, w, t);
 
     // What the favoured side can still win with scales the endgame score.
     let scale = eg_scale(pos, eg);
@@ -674,9 +619,30 @@ pub fn evaluate_with<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
     let eg = eg * scale / 64;
     let score = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
     // The tempo is the mover's: in sente's view before the sign turns it round.
-    t.add(TEMPO, if pos.side == 0 { 1.0 } else { -1.0 });
-    let score = if pos.side == 0 { score } else { -score } + w[TEMPO];
+    t.add(at::tempo, if pos.side == 0 { 1.0 } else { -1.0 });
+    let score = if pos.side == 0 { score } else { -score } + w[at::tempo];
     score.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// Mop-up, in sente's view (endgame): a side far ahead while the other has no pawns
+/// drives that king to the edge and brings its own king near.
+fn mop_up<T: Trace>(pos: &Kokesu, w: &Weights, t: &mut T) -> i32 {
+    let mut eg = 0;
+    for (strong, weak, sign) in [(0usize, 1usize, 1i32), (1, 0, -1)] {
+        if pos.pieces[PAWN] & pos.colors[weak] != 0 {
+            continue;
+        }
+        if non_pawn_material(pos, strong) - non_pawn_material(pos, weak) >= PIECE_VALUE[ROOK] {
+            let wk = pos.king_square(weak);
+            let sk = pos.king_square(strong);
+            let kd = ((wk % 8) as i32 - (sk % 8) as i32).abs() + ((wk / 8) as i32 - (sk / 8) as i32).abs();
+            let (a, b) = (center_manhattan(wk), 14 - kd);
+            eg += sign * (w[at::mopup_eg] * a + w[at::mopup_eg + 1] * b);
+            t.add(at::mopup_eg, (sign * a) as f32);
+            t.add(at::mopup_eg + 1, (sign * b) as f32);
+        }
+    }
+    eg
 }
 
 /// How much of the endgame score `eg` (sente's view) the side it favours can turn into a
@@ -738,10 +704,6 @@ pub fn see(pos: &Kokesu, from: usize, to: usize, promo: usize) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/reference/eval/kokesu.rs"]
-mod eval_reference;
-
-#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Game, Strategy};
@@ -757,10 +719,9 @@ mod tests {
 
     testing::weights_tests! {
         game: Kokesu,
-        title: "Kokesu",
         dir: "kokesu",
+        mirror: |sfen| testing::mirrored_sfen(sfen, false),
         min_positions: 20_000,
-        reference: eval_reference::evaluate_reference,
         coverage: |positions, _| {
             let endings = positions.iter().filter(|pos| phase(pos) < 8).count();
             assert!(endings > 1000, "{endings}");
@@ -769,7 +730,7 @@ mod tests {
 
     /// Positions reached by random play from the perft suite's positions, under both
     /// promotion rules: a deterministic sample of openings, middlegames and endings.
-    fn sample_positions() -> Vec<Kokesu> {
+    fn sample_positions() -> Vec<(KokesuRules, Kokesu)> {
         let suite = include_str!("../../../fixtures/perft/kokesu.perft");
         let rules = ["captured", "free"].map(|promotion| {
             let mut rules = KokesuRules::default();
@@ -785,7 +746,7 @@ mod tests {
     /// passed pawns against a bare king came to 6.2 cp).
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
-        let positions: Vec<Kokesu> = sample_positions().into_iter().step_by(7).collect();
+        let positions: Vec<Kokesu> = sample_positions().into_iter().map(|x| x.1).step_by(7).collect();
         testing::check_linear_form(
             &positions,
             PARAMS,
@@ -808,22 +769,22 @@ mod tests {
     fn outposts_and_connected_pawns_are_seen() {
         // Knight d5 defended by e4, no black pawn on the c or e file; e4 defended by f3.
         let sfen = "4k3/pp3ppp/8/3N4/4P3/5P2/8/4K3 b - 1";
-        assert_eq!(coefficient(sfen, OUTPOST_MG), 1.0);
-        assert_eq!(coefficient(sfen, CONNECTED_MG + 3), 1.0);
-        assert_eq!(coefficient(sfen, BACKWARD_MG), 0.0);
+        assert_eq!(coefficient(sfen, at::outpost_mg), 1.0);
+        assert_eq!(coefficient(sfen, at::connected_mg + 3), 1.0);
+        assert_eq!(coefficient(sfen, at::backward_mg), 0.0);
         // A black pawn on c7 could attack d5 from c6: no outpost. One on c5 never can.
-        assert_eq!(coefficient("4k3/ppp2ppp/8/3N4/4P3/5P2/8/4K3 b - 1", OUTPOST_MG), 0.0);
-        assert_eq!(coefficient("4k3/pp3ppp/8/2pN4/4P3/5P2/8/4K3 b - 1", OUTPOST_MG), 1.0);
+        assert_eq!(coefficient("4k3/ppp2ppp/8/3N4/4P3/5P2/8/4K3 b - 1", at::outpost_mg), 0.0);
+        assert_eq!(coefficient("4k3/pp3ppp/8/2pN4/4P3/5P2/8/4K3 b - 1", at::outpost_mg), 1.0);
     }
 
     #[test]
     fn backward_pawns_are_seen() {
         // c3 trails b4 and d4, and b5 attacks c4; c3 defends both of them.
         let sfen = "4k3/8/8/1p6/1P1P4/2P5/8/4K3 b - 1";
-        assert_eq!(coefficient(sfen, BACKWARD_MG), 1.0);
-        assert_eq!(coefficient(sfen, CONNECTED_MG + 3), 2.0);
+        assert_eq!(coefficient(sfen, at::backward_mg), 1.0);
+        assert_eq!(coefficient(sfen, at::connected_mg + 3), 2.0);
         // The same for black, mirrored: the trace is in sente's view.
-        assert_eq!(coefficient("4k3/8/2p5/1p1p4/1P6/8/8/4K3 w - 1", BACKWARD_MG), -1.0);
+        assert_eq!(coefficient("4k3/8/2p5/1p1p4/1P6/8/8/4K3 w - 1", at::backward_mg), -1.0);
     }
 
     #[test]

@@ -12,62 +12,46 @@
 //! - mobility: board steps, by kind.
 //!
 //! The evaluation is linear in the weights of `PARAMS`, read from `weights.txt`
-//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values, with which the
-//! scores are exactly those of the evaluation before the weights became data
-//! (tests/reference/eval/, kept for the tests).
+//! (docs/TUNING.md); `weights_initial.txt` holds the hand-set values the tuning
+//! started from.
 
 use super::board::*;
 use super::movegen::Move;
 use super::NumberShogi;
-use crate::tune::{offset, NoTrace, Param, Trace};
+use crate::tune::{NoTrace, Trace};
 
-/// The weights' schema, in the order of `weights.txt` (no taper in this game). A piece
-/// "kind" is its face value 1..6, then the promoted "8" (7 entries).
-pub const PARAMS: &[Param] = &[
+crate::weights_schema! {
+    // No taper in this game. A piece "kind" is its face value 1..6, then the promoted "8"
+    // (7 entries).
     // A piece on the board, by kind.
-    Param::flat("board", 7),
+    board: flat(7),
     // A piece in hand, by value 1..6.
-    Param::flat("hand", 6),
+    hand: flat(6),
     // Per empty or enemy square a board piece steps to, by kind.
-    Param::flat("mobility", 7),
+    mobility: flat(7),
     // Per value 1..6 whose capture would complete 7 for the side's hand.
-    Param::flat("win_values", 1),
+    win_values: flat(1),
     // Per enemy board piece of such a value (a target).
-    Param::flat("targets", 1),
+    targets: flat(1),
     // Per own piece that is a target of the enemy and defended.
-    Param::flat("targets_defended", 1),
+    targets_defended: flat(1),
     // Per point the hand's best subset falls short of 7.
-    Param::flat("need", 1),
+    need: flat(1),
     // The side to move's targets the opponent attacks: exactly one; two or more.
-    Param::flat("target_attacked", 2),
+    target_attacked: flat(2),
     // Other attacked pieces, by kind, counted for their owner: the side not to move's
     // (attacked by the side to move) defended, undefended; the side to move's defended,
     // undefended.
-    Param::flat("attacked_waiting", 7),
-    Param::flat("attacked_waiting_free", 7),
-    Param::flat("attacked_moving", 7),
-    Param::flat("attacked_moving_free", 7),
+    attacked_waiting: flat(7),
+    attacked_waiting_free: flat(7),
+    attacked_moving: flat(7),
+    attacked_moving_free: flat(7),
     // The side to move's bonus.
-    Param::flat("tempo", 1),
+    tempo: flat(1),
     // The side to move attacks a target: a win next move (the whole score; not tuned,
     // the tuner drops such positions).
-    Param::flat("win_now", 1),
-];
-
-const BOARD: usize = offset(PARAMS, "board");
-const HAND: usize = offset(PARAMS, "hand");
-const MOBILITY: usize = offset(PARAMS, "mobility");
-const WIN_VALUES: usize = offset(PARAMS, "win_values");
-const TARGETS_W: usize = offset(PARAMS, "targets");
-const TARGETS_DEFENDED: usize = offset(PARAMS, "targets_defended");
-const NEED: usize = offset(PARAMS, "need");
-const TARGET_ATTACKED: usize = offset(PARAMS, "target_attacked");
-const ATTACKED_WAITING: usize = offset(PARAMS, "attacked_waiting");
-const ATTACKED_WAITING_FREE: usize = offset(PARAMS, "attacked_waiting_free");
-const ATTACKED_MOVING: usize = offset(PARAMS, "attacked_moving");
-const ATTACKED_MOVING_FREE: usize = offset(PARAMS, "attacked_moving_free");
-const TEMPO: usize = offset(PARAMS, "tempo");
-const WIN_NOW: usize = offset(PARAMS, "win_now");
+    win_now: flat(1),
+}
 
 crate::weights_files!("numbershogi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
@@ -149,8 +133,8 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
         }
     }
     if targets[us] & att[us] != 0 {
-        t.add(WIN_NOW, sgu as f32);
-        return w[WIN_NOW];
+        t.add(at::win_now, sgu as f32);
+        return w[at::win_now];
     }
     // The score in sente's view.
     let mut s = 0i32;
@@ -162,36 +146,36 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
         let sg = if c == 0 { 1 } else { -1 };
         for sq in Squares(pos.occ[c]) {
             let k = kind(pos.board[sq]);
-            add(BOARD + k, sg);
-            add(MOBILITY + k, sg * (steps[sq] & !pos.occ[c]).count_ones() as i32);
+            add(at::board + k, sg);
+            add(at::mobility + k, sg * (steps[sq] & !pos.occ[c]).count_ones() as i32);
         }
         for v in 1..=6 {
             let n = pos.hand[c][v] as i32;
             if n != 0 {
-                add(HAND + v - 1, sg * n);
+                add(at::hand + v - 1, sg * n);
             }
         }
-        add(WIN_VALUES, sg * wins[c].count_ones() as i32);
-        add(TARGETS_W, sg * targets[c].count_ones() as i32);
-        add(TARGETS_DEFENDED, sg * (targets[1 - c] & att[c]).count_ones() as i32);
-        add(NEED, sg * sums[c].leading_zeros() as i32);
+        add(at::win_values, sg * wins[c].count_ones() as i32);
+        add(at::targets, sg * targets[c].count_ones() as i32);
+        add(at::targets_defended, sg * (targets[1 - c] & att[c]).count_ones() as i32);
+        add(at::need, sg * sums[c].leading_zeros() as i32);
     }
     // Our targets the opponent attacks: one must be answered, two at once usually lose.
     match (targets[them] & att[them]).count_ones() {
         0 => {}
-        1 => add(TARGET_ATTACKED, sgu),
-        _ => add(TARGET_ATTACKED + 1, sgu),
+        1 => add(at::target_attacked, sgu),
+        _ => add(at::target_attacked + 1, sgu),
     }
     // Other hanging pieces, counted for their owner.
     for sq in Squares(pos.occ[them] & att[us] & !targets[us]) {
         let k = kind(pos.board[sq]);
-        add(if att[them] & (1 << sq) != 0 { ATTACKED_WAITING } else { ATTACKED_WAITING_FREE } + k, -sgu);
+        add(if att[them] & (1 << sq) != 0 { at::attacked_waiting } else { at::attacked_waiting_free } + k, -sgu);
     }
     for sq in Squares(pos.occ[us] & att[them] & !targets[them]) {
         let k = kind(pos.board[sq]);
-        add(if att[us] & (1 << sq) != 0 { ATTACKED_MOVING } else { ATTACKED_MOVING_FREE } + k, sgu);
+        add(if att[us] & (1 << sq) != 0 { at::attacked_moving } else { at::attacked_moving_free } + k, sgu);
     }
-    add(TEMPO, sgu);
+    add(at::tempo, sgu);
     (sgu * s).clamp(-15_000, 15_000)
 }
 
@@ -227,20 +211,21 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/reference/eval/numbershogi.rs"]
-mod eval_reference;
-
-#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::tune::testing;
 
     testing::weights_tests! {
         game: NumberShogi,
-        title: "Number Shogi",
         dir: "numbershogi",
+        // Turned round, and past the placement phase's plies (the SFEN's move number tells
+        // a position in placement from a start position; the evaluation does not read it).
+        mirror: |sfen| {
+            let mirrored = testing::mirrored_sfen(sfen, true);
+            format!("{} 99", mirrored.rsplit_once(' ').map_or("", |x| x.0))
+        },
         min_positions: 10_000,
-        reference: eval_reference::evaluate_reference,
         coverage: |positions, initial| {
             let (mut promoted, mut win_now, mut two_threats) = (0, 0, 0);
             for g in positions {
@@ -255,7 +240,7 @@ mod tests {
 
     /// Positions reached by random play (captures preferred half the time) from the
     /// perft suite's positions and the start (random placement first), play phase only.
-    fn sample_positions() -> Vec<NumberShogi> {
+    fn sample_positions() -> Vec<(<NumberShogi as Game>::Rules, NumberShogi)> {
         let suite = include_str!("../../../fixtures/perft/numbershogi.perft");
         testing::sample(suite, &[(Default::default(), 200)], 80, |g: &NumberShogi| !g.is_placement())
     }
@@ -263,7 +248,7 @@ mod tests {
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
         let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-        let positions: Vec<NumberShogi> = sample_positions().into_iter().step_by(5).collect();
+        let positions: Vec<NumberShogi> = sample_positions().into_iter().map(|x| x.1).step_by(5).collect();
         for w in [weights(), &*initial] {
             testing::check_linear_form(&positions, PARAMS, w, |g, f| evaluate_with(g, w, f), mg_share, 0.01);
         }

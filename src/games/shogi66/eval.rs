@@ -10,7 +10,7 @@
 use super::board::*;
 use super::Shogi66;
 use crate::games::see::swap_off;
-use crate::tune::{offset, NoTrace, Param, Trace};
+use crate::tune::{NoTrace, Trace};
 
 /// Board value per kind, for move ordering, exchanges and the placement reserve (the
 /// evaluation's own piece values are the weights `board_value`/`hand_value`).
@@ -18,70 +18,48 @@ pub const VALUE: [i32; 15] = [0, 100, 280, 300, 480, 540, 620, 720, 0, 520, 500,
 /// Hand value per kind, for exchanges.
 pub const HAND_VALUE: [i32; 9] = [0, 115, 310, 330, 530, 590, 700, 800, 0];
 
-/// The weights' schema, in the order of `weights.txt` (no taper in this game).
-pub const PARAMS: &[Param] = &[
+crate::weights_schema! {
+    // No taper in this game.
     // By kind: -, P L N S G B R K, +P +L +N +S +B(horse) +R(dragon).
-    Param::flat("board_value", 15),
+    board_value: flat(15),
     // Pieces in hand, by kind (- P L N S G B R -).
-    Param::flat("hand_value", 9),
+    hand_value: flat(9),
     // Per rank a pawn has advanced.
-    Param::flat("pawn_advance", 1),
+    pawn_advance: flat(1),
     // Per rank (up to 4) a silver, gold or promoted minor has advanced.
-    Param::flat("general_advance", 1),
-    Param::flat("knight_edge", 1),
+    general_advance: flat(1),
+    knight_edge: flat(1),
     // King on its own two back ranks; king on the two centre files.
-    Param::flat("king_camp", 1),
-    Param::flat("king_centre", 1),
+    king_camp: flat(1),
+    king_centre: flat(1),
     // Next to the own king: gold-like or silver, pawn, any other piece.
-    Param::flat("defender", 3),
+    defender: flat(3),
     // By kind, times (3 - distance) for a piece within two steps of the enemy king.
-    Param::flat("attack", 15),
+    attack: flat(15),
     // Per empty square around the own king per enemy hand piece other than a pawn.
-    Param::flat("open_drop", 1),
-    Param::flat("tempo", 1),
+    open_drop: flat(1),
+    tempo: flat(1),
     // Attack maps (after placement). Per empty or enemy square a piece attacks, by kind.
-    Param::flat("mobility", 15),
+    mobility: flat(15),
     // Attacks on the enemy king's 3x3 zone: their number (up to 12), its square, the
     // pieces taking part (up to 6), zone squares attacked and not defended but by the king.
-    Param::flat("zone_hits", 1),
-    Param::flat("zone_hits_sq", 1),
-    Param::flat("zone_attackers", 1),
-    Param::flat("zone_weak", 1),
+    zone_hits: flat(1),
+    zone_hits_sq: flat(1),
+    zone_attackers: flat(1),
+    zone_weak: flat(1),
     // Empty squares beside the own king that the enemy attacks and no own piece but the
     // king defends, times the enemy's hand pieces other than pawns (up to 3).
-    Param::flat("drop_support", 1),
+    drop_support: flat(1),
     // Own pieces attacked and not defended: with the move; while the enemy moves.
-    Param::flat("hanging_to_move", 1),
-    Param::flat("hanging_waiting", 1),
+    hanging_to_move: flat(1),
+    hanging_waiting: flat(1),
     // Squares beside the own king it could step to: not own, not attacked.
-    Param::flat("king_flight", 1),
+    king_flight: flat(1),
     // Piece-square values (after placement), by kind (as board_value), then the rank
     // counted from the owner's far side (0..5), then the file folded onto the owner's
     // half (edge, second, centre): `kind * 18 + rank * 3 + file`.
-    Param::flat("pst", 15 * 18),
-];
-
-const BOARD_VALUE: usize = offset(PARAMS, "board_value");
-const HAND: usize = offset(PARAMS, "hand_value");
-const PAWN_ADVANCE: usize = offset(PARAMS, "pawn_advance");
-const GENERAL_ADVANCE: usize = offset(PARAMS, "general_advance");
-const KNIGHT_EDGE: usize = offset(PARAMS, "knight_edge");
-const KING_CAMP: usize = offset(PARAMS, "king_camp");
-const KING_CENTRE: usize = offset(PARAMS, "king_centre");
-const DEFENDER: usize = offset(PARAMS, "defender");
-const ATTACK: usize = offset(PARAMS, "attack");
-const OPEN_DROP: usize = offset(PARAMS, "open_drop");
-const TEMPO: usize = offset(PARAMS, "tempo");
-const MOBILITY: usize = offset(PARAMS, "mobility");
-const ZONE_HITS: usize = offset(PARAMS, "zone_hits");
-const ZONE_HITS_SQ: usize = offset(PARAMS, "zone_hits_sq");
-const ZONE_ATTACKERS: usize = offset(PARAMS, "zone_attackers");
-const ZONE_WEAK: usize = offset(PARAMS, "zone_weak");
-const DROP_SUPPORT: usize = offset(PARAMS, "drop_support");
-const HANGING_TO_MOVE: usize = offset(PARAMS, "hanging_to_move");
-const HANGING_WAITING: usize = offset(PARAMS, "hanging_waiting");
-const KING_FLIGHT: usize = offset(PARAMS, "king_flight");
-const PST: usize = offset(PARAMS, "pst");
+    pst: flat(15 * 18),
+}
 
 const fn build_zones() -> [u64; SQUARES + 1] {
     let mut z = [0u64; SQUARES + 1];
@@ -131,8 +109,8 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
     } else {
         for k in 1..8 {
             let n = pos.hand[c][k] as i32;
-            s += w[HAND + k] * n;
-            t.add(HAND + k, sg * n as f32);
+            s += w[at::hand_value + k] * n;
+            t.add(at::hand_value + k, sg * n as f32);
         }
     }
     let ksq = pos.king[c] as usize;
@@ -148,31 +126,31 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
             // a piece a gain in itself).
             s += VALUE[k as usize];
         } else {
-            s += w[BOARD_VALUE + k as usize];
-            t.add(BOARD_VALUE + k as usize, sg);
+            s += w[at::board_value + k as usize];
+            t.add(at::board_value + k as usize, sg);
         }
         let adv = 5 - rel_rank(c, sq) as i32; // 0 on own back rank .. 5 on the far rank
         match k {
             PAWN => {
-                s += w[PAWN_ADVANCE] * adv;
-                t.add(PAWN_ADVANCE, sg * adv as f32);
+                s += w[at::pawn_advance] * adv;
+                t.add(at::pawn_advance, sg * adv as f32);
             }
             SILVER | GOLD | PRO_PAWN | PRO_LANCE | PRO_KNIGHT | PRO_SILVER => {
-                s += w[GENERAL_ADVANCE] * adv.min(4);
-                t.add(GENERAL_ADVANCE, sg * adv.min(4) as f32);
+                s += w[at::general_advance] * adv.min(4);
+                t.add(at::general_advance, sg * adv.min(4) as f32);
             }
             KNIGHT if (col(sq) == 0 || col(sq) == 5) => {
-                s += w[KNIGHT_EDGE];
-                t.add(KNIGHT_EDGE, sg);
+                s += w[at::knight_edge];
+                t.add(at::knight_edge, sg);
             }
             KING => {
                 if rel_rank(c, sq) >= 4 {
-                    s += w[KING_CAMP];
-                    t.add(KING_CAMP, sg);
+                    s += w[at::king_camp];
+                    t.add(at::king_camp, sg);
                 }
                 if col(sq) == 2 || col(sq) == 3 {
-                    s += w[KING_CENTRE];
-                    t.add(KING_CENTRE, sg);
+                    s += w[at::king_centre];
+                    t.add(at::king_centre, sg);
                 }
             }
             _ => {}
@@ -181,7 +159,7 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
             continue;
         }
         let file = col(sq).min(5 - col(sq));
-        let i = PST + k as usize * 18 + rel_rank(c, sq) * 3 + file;
+        let i = at::pst + k as usize * 18 + rel_rank(c, sq) * 3 + file;
         s += w[i];
         t.add(i, sg);
         // Defenders next to the own king.
@@ -191,15 +169,15 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
                 PAWN => 1,
                 _ => 2,
             };
-            s += w[DEFENDER + i];
-            t.add(DEFENDER + i, sg);
+            s += w[at::defender + i];
+            t.add(at::defender + i, sg);
         }
         // Attackers near the enemy king.
         if eksq < SQUARES {
             let d = chebyshev(sq, eksq);
             if d <= 2 {
-                s += w[ATTACK + k as usize] * (3 - d);
-                t.add(ATTACK + k as usize, sg * (3 - d) as f32);
+                s += w[at::attack + k as usize] * (3 - d);
+                t.add(at::attack + k as usize, sg * (3 - d) as f32);
             }
         }
     }
@@ -213,8 +191,8 @@ fn side_score<T: Trace>(pos: &Position, c: usize, w: &Weights, t: &mut T) -> i32
             }
         }
         let threats: i32 = (1..8).filter(|&k| k != PAWN as usize).map(|k| pos.hand[them][k] as i32).sum();
-        s += open * threats * w[OPEN_DROP];
-        t.add(OPEN_DROP, sg * (open * threats) as f32);
+        s += open * threats * w[at::open_drop];
+        t.add(at::open_drop, sg * (open * threats) as f32);
     }
     s
 }
@@ -243,8 +221,8 @@ fn attack_terms<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> i32 {
             }
             att_nk[c] |= tg;
             let m = (tg & !pos.occ[c]).count_ones() as i32;
-            s += sg * w[MOBILITY + k] * m;
-            t.add(MOBILITY + k, sgf * m as f32);
+            s += sg * w[at::mobility + k] * m;
+            t.add(at::mobility + k, sgf * m as f32);
             let h = (tg & zone[1 - c]).count_ones() as i32;
             hits[c] += h;
             attackers[c] += i32::from(h > 0);
@@ -260,22 +238,22 @@ fn attack_terms<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> i32 {
         };
         if zone[them] != 0 {
             let h = hits[c].min(12);
-            add(ZONE_HITS, h);
-            add(ZONE_HITS_SQ, h * h);
-            add(ZONE_ATTACKERS, attackers[c].min(6));
-            add(ZONE_WEAK, (zone[them] & att[c] & !att_nk[them]).count_ones() as i32);
+            add(at::zone_hits, h);
+            add(at::zone_hits_sq, h * h);
+            add(at::zone_attackers, attackers[c].min(6));
+            add(at::zone_weak, (zone[them] & att[c] & !att_nk[them]).count_ones() as i32);
         }
         if zone[c] != 0 {
             let droppers: i32 = (2..8).map(|k| pos.hand[them][k] as i32).sum();
             let support = (zone[c] & empty & att[them] & !att_nk[c]).count_ones() as i32;
-            add(DROP_SUPPORT, support * droppers.min(3));
+            add(at::drop_support, support * droppers.min(3));
             let ksq = pos.king[c] as usize;
             let flight = (zone[c] & !(1u64 << ksq)) & !pos.occ[c] & !att[them];
-            add(KING_FLIGHT, flight.count_ones() as i32);
+            add(at::king_flight, flight.count_ones() as i32);
         }
         let king_bit = if (pos.king[c] as usize) < SQUARES { 1u64 << pos.king[c] } else { 0 };
         let hanging = ((pos.occ[c] & !king_bit) & att[them] & !att[c]).count_ones() as i32;
-        add(if pos.stm == c { HANGING_TO_MOVE } else { HANGING_WAITING }, hanging);
+        add(if pos.stm == c { at::hanging_to_move } else { at::hanging_waiting }, hanging);
     }
     s
 }
@@ -292,8 +270,8 @@ fn eval_position<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> i32 {
         v += attack_terms(pos, w, t);
     }
     let v = if pos.stm == 0 { v } else { -v };
-    t.add(TEMPO, if pos.stm == 0 { 1.0 } else { -1.0 });
-    (v + w[TEMPO]).clamp(-15000, 15000)
+    t.add(at::tempo, if pos.stm == 0 { 1.0 } else { -1.0 });
+    (v + w[at::tempo]).clamp(-15000, 15000)
 }
 
 /// The evaluation of a game position with weights `w`, reporting each weight's
@@ -390,20 +368,16 @@ pub fn see(pos: &Position, from: usize, to: usize, promo: bool) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/reference/eval/shogi66.rs"]
-mod eval_reference;
-
-#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::tune::testing;
 
     testing::weights_tests! {
         game: Shogi66,
-        title: "66 shogi",
         dir: "shogi66",
+        mirror: |sfen| testing::mirrored_sfen(sfen, true),
         min_positions: 10_000,
-        reference: |g| eval_reference::evaluate_reference(&g.pos),
         coverage: |positions, _| {
             let placing = positions.iter().filter(|g| g.pos.placing).count();
             assert!(placing > 100, "{placing}");
@@ -412,14 +386,15 @@ mod tests {
 
     /// Positions reached by random play (placements included) from the perft suite's
     /// positions and the start.
-    fn sample_positions() -> Vec<Shogi66> {
+    fn sample_positions() -> Vec<(<Shogi66 as Game>::Rules, Shogi66)> {
         let suite = include_str!("../../../fixtures/perft/shogi66.perft");
         testing::sample(suite, &[(Default::default(), 60)], 120, |_| true)
     }
 
     #[test]
     fn traced_linear_form_matches_the_evaluation() {
-        let positions: Vec<Shogi66> = sample_positions().into_iter().step_by(5).filter(|g| !g.pos.placing).collect();
+        let positions: Vec<Shogi66> =
+            sample_positions().into_iter().map(|x| x.1).step_by(5).filter(|g| !g.pos.placing).collect();
         testing::check_linear_form(
             &positions,
             PARAMS,
