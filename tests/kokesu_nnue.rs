@@ -180,7 +180,7 @@ fn an_evaluation_switch_keeps_the_position_and_a_rules_switch_does_not() {
         lines
             .into_iter()
             .filter(|l| l.starts_with("info depth 6 "))
-            .map(|l| l.split(" time ").next().unwrap_or("").to_string())
+            .map(|l| l.split(" nps ").next().unwrap_or("").to_string())
             .collect::<Vec<_>>()
     };
     assert_ne!(go("nnue"), go("classic"));
