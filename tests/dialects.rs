@@ -30,7 +30,7 @@ fn cases(text: &str) -> Vec<PerftCase> {
 fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Board> {
     let mut s = new_board(variant).expect("registered");
     for (k, v) in &case.options {
-        s.set_rule(k, v).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        s.set_switch(k, v).unwrap_or_else(|e| panic!("{}: {e}", case.id));
     }
     s.set_position(Some(sfen), &[]).unwrap_or_else(|e| panic!("{}: {sfen}: {e}", case.id));
     s
@@ -108,7 +108,8 @@ fn perft_lines(koma: &mut Koma, depth: u32) -> (BTreeMap<String, u64>, u64) {
 
 fn set_options(koma: &mut Koma, variant_option: &str, variant: &str, case: &PerftCase) {
     // Every switch of the game: the case's value, else the default.
-    for (_, opt) in koma::games::rule_options().into_iter().filter(|(v, _)| *v == variant) {
+    let rules = koma::games::switches().filter(|(v, s)| *v == variant && s.scope == koma::game::Scope::Rules);
+    for (_, opt) in rules {
         let value = case.options.iter().find(|(k, _)| k == opt.name).map_or(opt.default, |(_, v)| v.as_str());
         koma.send(&format!("setoption name {} value {value}", opt.name));
     }

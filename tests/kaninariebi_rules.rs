@@ -264,7 +264,7 @@ fn options_and_constants() {
     assert_eq!(r, Rules::default());
     assert_eq!(KaniNariEbi::REPETITION_LIMIT, 4);
     assert_eq!(KaniNariEbi::NAME, "kaninariebi");
-    assert_eq!(KaniNariEbi::rule_options()[0].default, "same-type");
+    assert_eq!(KaniNariEbi::switches()[0].info.default, "same-type");
 }
 
 #[test]

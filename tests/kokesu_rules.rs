@@ -65,10 +65,10 @@ fn names_and_constants() {
     assert_eq!((Kokesu::FILES, Kokesu::RANKS), (8, 8));
     assert_eq!(Kokesu::REPETITION_LIMIT, 3);
     const { assert!(!Kokesu::PERPETUAL_CHECK_LOSES) };
-    let names: Vec<&str> = Kokesu::rule_options().iter().map(|o| o.name).collect();
-    assert_eq!(names, ["KokesuPromotion", "KokesuStalemate"]);
-    assert_eq!(Kokesu::rule_options()[0].default, "captured");
-    assert_eq!(Kokesu::rule_options()[1].default, "draw");
+    let names: Vec<&str> = Kokesu::switches().iter().map(|o| o.info.name).collect();
+    assert_eq!(names, ["KokesuPromotion", "KokesuStalemate", "KokesuEval", "KokesuNetFile"]);
+    assert_eq!(Kokesu::switches()[0].info.default, "captured");
+    assert_eq!(Kokesu::switches()[1].info.default, "draw");
     let mut r = KokesuRules::default();
     assert!(Kokesu::set_rule(&mut r, "KokesuPromotion", "any").is_err());
     assert!(Kokesu::set_rule(&mut r, "KokesuStalemate", "win").is_err());

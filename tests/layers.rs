@@ -37,10 +37,16 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The top-level modules named by `crate::` paths in the code of `text`, with their lines.
 fn uses(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
         let code = line.trim_start();
         if code.starts_with("#[cfg(test)]") {
-            break;
+            // Test code from here on, unless the attribute is on one element of a list
+            // (a test-only entry, such as a throwaway switch): that line is still read.
+            if !lines.get(i + 1).is_some_and(|next| next.trim_end().ends_with(',')) {
+                break;
+            }
+            continue;
         }
         if code.starts_with("//") {
             continue;

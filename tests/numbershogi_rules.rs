@@ -413,7 +413,7 @@ fn piece_moves_table_switch_changes_moves() {
     let table = "1:N 2:NW,NE 3:N,W,E 4:N,W,E,S 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
     NumberShogi::set_rule(&mut r, "NumberShogiPieceMoves", table).unwrap();
     assert_eq!(r.table(), table, "written back in the documented order");
-    assert_eq!(Rules::default().table(), NumberShogi::rule_options()[0].default);
+    assert_eq!(Rules::default().table(), NumberShogi::switches()[0].info.default);
     let p = pos_with("3/3/1C1/3/3 b - 20", &r);
     assert_eq!(tokens(&p), ["2c1c", "2c2b", "2c3c"]);
     let p = pos_with("3/3/1d1/3/3 w - 20", &r);
@@ -623,11 +623,20 @@ fn winning_capture_is_ordered_first_and_evaluated_as_won() {
 
 #[test]
 fn book_move_places_own_pieces_only_on_own_camp() {
-    let fixed = BookChoice { random: 7, arrangement: Some(setup::ARRANGEMENT) };
-    let mixed = BookChoice { random: 7, arrangement: None };
-    let mut p = NumberShogi::startpos(&rules());
+    // The arrangement is an engine switch (`NumberShogiArrangement`) the position carries.
+    let choice = BookChoice { random: 7 };
+    let fixed = Rules { arrangement: Some(setup::ARRANGEMENT), ..rules() };
+    let mixed = rules();
+    let played = |r: &Rules, sfen: &str, moves: &[&str]| {
+        let mut p = pos_with(sfen, r);
+        for m in moves {
+            play(&mut p, m);
+        }
+        p
+    };
+    let mut p = NumberShogi::startpos(&fixed);
     for _ in 0..12 {
-        let m = p.book_move(&fixed).expect("a placement move");
+        let m = p.book_move(&choice).expect("a placement move");
         let mut v = Vec::new();
         p.legal_moves(&mut v);
         assert!(v.contains(&m));
@@ -636,26 +645,27 @@ fn book_move_places_own_pieces_only_on_own_camp() {
     assert!(!p.is_placement());
     // The studied arrangement (setup.rs): 3, 5, 6 in front, their complements 4, 2, 1 behind.
     assert_eq!(p.to_sfen(), "adb/cef/3/FEC/BDA b - 13");
-    assert_eq!(p.book_move(&fixed), None);
-    assert_eq!(p.book_move(&mixed), None);
+    assert_eq!(p.book_move(&choice), None);
+    let mut after = p.clone();
+    after.take_switches(&mixed);
+    assert_eq!(after.book_move(&choice), None);
     // Gote's choice does not depend on where sente's pieces stand (given the same random
     // number), whether fixed or drawn from the mix.
-    let a = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d"]);
-    let b = played("3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e"]);
-    for choice in [&fixed, &mixed] {
-        assert_eq!(a.book_move(choice), b.book_move(choice));
-    }
-    let a = played("3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d", "A*3a", "A*2e"]);
-    let b = played("3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e", "A*3a", "C*2d"]);
-    for choice in [&fixed, &mixed] {
-        assert_eq!(a.book_move(choice), b.book_move(choice));
+    for r in [&fixed, &mixed] {
+        let a = played(r, "3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d"]);
+        let b = played(r, "3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e"]);
+        assert_eq!(a.book_move(&choice), b.book_move(&choice));
+        let a = played(r, "3/3/3/3/3 b ABCDEFabcdef 1", &["D*3d", "A*3a", "A*2e"]);
+        let b = played(r, "3/3/3/3/3 b ABCDEFabcdef 1", &["F*1e", "A*3a", "C*2d"]);
+        assert_eq!(a.book_move(&choice), b.book_move(&choice));
     }
     // If a square of the arrangement is taken, another camp square is used.
     let p = played(
+        &fixed,
         "3/3/3/3/3 b ABCDEFabcdef 1",
         &["A*3d", "A*3a", "B*2d", "B*2a", "C*1d", "C*1a", "D*3e", "D*3b", "E*2e", "E*2b"],
     );
-    let m = p.book_move(&fixed).unwrap();
+    let m = p.book_move(&choice).unwrap();
     assert_eq!(p.format_move(m), "F*1e");
 }
 

@@ -313,8 +313,7 @@ impl Engine {
         let d = games::descriptor(self.variant).expect("the engine's variant is registered");
         let given = board.game.switches();
         let mut commands: Vec<Command> = d
-            .rule_options
-            .iter()
+            .rules_switches()
             .map(|o| {
                 let value = given.iter().find(|(n, _)| n == o.name).map_or(o.default, |(_, v)| v.as_str());
                 Engine::set(o.name, value)

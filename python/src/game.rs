@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use koma::game::perft;
 use koma::game::referee::{Referee, Verdict};
 use koma::game::state::GameState;
-use koma::game::{Color, Game, MoveError, Notation, RuleError, SfenError, Strategy};
+use koma::game::{Color, Game, MoveError, Notation, RuleError, Scope, SfenError, Strategy};
 use koma::games::{self, Visitor};
 use koma::search::solve::{self, Budget, Exact};
 
@@ -151,11 +151,13 @@ impl Visitor for NewGame<'_> {
     fn visit<G: Strategy + Notation>(self) -> Self::Output {
         let mut rules = G::Rules::default();
         for (name, value) in self.switches {
-            if !G::rule_options().iter().any(|o| o.name == name) {
-                let why = if G::eval_options().iter().any(|o| o.name == name) {
-                    "an evaluation switch: give it to koma.Engine".to_string()
+            let switch = G::switches().iter().find(|s| s.info.name == name).map(|s| s.info.scope);
+            if switch != Some(Scope::Rules) {
+                let why = if switch.is_some() {
+                    "an evaluation or engine switch: give it to koma.Engine".to_string()
                 } else {
-                    let names: Vec<&str> = G::rule_options().iter().map(|o| o.name).collect();
+                    let rules = G::switches().iter().filter(|s| s.info.scope == Scope::Rules);
+                    let names: Vec<&str> = rules.map(|s| s.info.name).collect();
                     format!("not a rules switch of {} (its switches: {})", G::NAME, names.join(", "))
                 };
                 return Err(NewError::Rule(RuleError { name: name.clone(), why }));

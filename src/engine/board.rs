@@ -8,8 +8,8 @@ use thiserror::Error;
 
 use crate::game::referee::Referee;
 use crate::game::state::GameState;
-use crate::game::{Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
-use crate::games::{self, Visitor};
+use crate::game::{Game, MoveError, Notation, Outcome, RuleError, Scope, SfenError, Strategy};
+use crate::games::{self, Settings, Values, Visitor};
 
 /// A `position` command that could not be applied. Nothing of it was applied.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -41,13 +41,13 @@ pub trait Board: Send {
     fn variant(&self) -> &'static str;
     /// The start position under the current rules (SFEN).
     fn startpos_sfen(&self) -> String;
-    fn rule_options(&self) -> &'static [RuleOption];
-    /// The evaluation's switches, set like rules switches ([`Board::set_rule`]).
-    fn eval_options(&self) -> &'static [RuleOption];
-    /// Changes a rules or evaluation switch. A rules switch sends the position back to the
-    /// start position (the game is another one), an evaluation switch keeps it. Returns
-    /// whether the position went back to the start.
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
+    /// Takes the game's switch values, of which one of `scope` changed: a rules switch
+    /// sends the position back to the start position (the game is another one), an
+    /// evaluation or engine switch keeps it. Returns whether the position went back to
+    /// the start; an error if the values are another game's (nothing changed then).
+    fn take_settings(&mut self, settings: &dyn Settings, scope: Scope) -> Result<bool, String>;
+    /// Changes one switch by its name, as [`Board::take_settings`] does.
+    fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
     /// `position`: applied whole or not at all. On error the board has no position.
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
     /// Why there is no position to work on, if there is none.
@@ -101,26 +101,26 @@ impl<G: Strategy> Board for Tracked<G> {
         G::startpos(&self.rules).to_sfen()
     }
 
-    fn rule_options(&self) -> &'static [RuleOption] {
-        G::rule_options()
-    }
-
-    fn eval_options(&self) -> &'static [RuleOption] {
-        G::eval_options()
-    }
-
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
-        let mut rules = self.rules;
-        games::set_switch::<G>(&mut rules, name, value)?;
+    fn take_settings(&mut self, settings: &dyn Settings, scope: Scope) -> Result<bool, String> {
+        let Some(values) = settings.as_any().downcast_ref::<Values<G>>() else {
+            return Err(format!("the switches of {} are not those of {}", settings.variant(), G::NAME));
+        };
+        let rules = values.0;
         self.rules = rules;
-        if G::eval_options().iter().any(|o| o.name == name) {
+        if scope != Scope::Rules {
             if let Ok(cur) = &mut self.current {
-                cur.change_pos_keeping_key(|pos| pos.set_eval_rules(&rules));
+                cur.change_pos_keeping_key(|pos| pos.take_switches(&rules));
                 return Ok(false);
             }
         }
         self.current = Ok(Referee::new(G::startpos(&self.rules)));
         Ok(true)
+    }
+
+    fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        let mut values = Values::<G>(self.rules);
+        let scope = values.set(name, value)?;
+        self.take_settings(&values, scope).map_err(|why| RuleError { name: name.to_string(), why })
     }
 
     fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {

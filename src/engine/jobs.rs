@@ -53,8 +53,6 @@ pub struct SearchSettings {
     pub own_book: bool,
     /// `BookSeed`: 0 draws the book's mixed choices afresh; another number repeats them.
     pub book_seed: u64,
-    /// `NumberShogiArrangement`: a fixed camp arrangement instead of the optimal mix.
-    pub arrangement: Option<[u8; 6]>,
     /// A playing level below full strength (`SkillLevel`, `USI_Elo`); `None` plays the
     /// full search.
     pub skill: Option<Skill>,
@@ -317,8 +315,7 @@ fn search_and_answer<G: Strategy>(
     // The slot hands out a table that is ready; an empty one would be a bug, not a reason
     // to allocate a big table inside the move's time.
     let table = guard.get_or_insert_with(|| Table::new(1));
-    let choice =
-        BookChoice { random: book_random(job.settings.book_seed, root.key()), arrangement: job.settings.arrangement };
+    let choice = BookChoice { random: book_random(job.settings.book_seed, root.key()) };
     let book = root.book_move(&choice).filter(|_| job.settings.own_book).filter(|m| {
         let mut legal = Vec::new();
         root.legal_moves(&mut legal);

@@ -261,25 +261,23 @@ impl Engine {
                 let Some(mut session) = new_session(next.variant, next.hash_mib) else {
                     return self.error(format!("no variant '{}'", next.variant));
                 };
-                for (opt_name, v) in &next.rules {
-                    let board = session.board_mut();
-                    if board.rule_options().iter().chain(board.eval_options()).any(|o| o.name == *opt_name) {
-                        if let Err(e) = board.set_rule(opt_name, v) {
-                            return self.error(e.to_string());
-                        }
+                // The game's switch values, each read when it was set: taken whole.
+                if let Some(settings) = next.settings(next.variant) {
+                    if let Err(e) = session.board_mut().take_settings(settings, crate::game::Scope::Rules) {
+                        return self.error(e);
                     }
                 }
                 self.session = session;
                 self.announce_variant();
             }
             Change::Hash => self.session.set_hash(next.hash_mib),
-            Change::Rule { variant, name, value } => {
-                if variant == self.variant() {
+            Change::Switch { variant, scope, name, value } => {
+                if let (true, Some(settings)) = (variant == self.variant(), next.settings(variant)) {
                     let board = self.session.board_mut();
                     let at_start = board.state().is_ok_and(|st| st.sfen == board.startpos_sfen());
-                    let reset = match board.set_rule(name, &value) {
+                    let reset = match board.take_settings(settings, scope) {
                         Ok(reset) => reset,
-                        Err(e) => return self.error(e.to_string()),
+                        Err(e) => return self.error(e),
                     };
                     // Said when it throws away a position a GUI or script had set.
                     if reset && !at_start {
@@ -345,7 +343,6 @@ impl Engine {
             threads: o.threads.min(thread_cap()),
             own_book: o.own_book,
             book_seed: o.book_seed,
-            arrangement: o.arrangement,
             skill: Skill::new(if o.level.limit_strength {
                 levels::level_for_elo(self.variant(), o.level.elo)
             } else {

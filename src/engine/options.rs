@@ -1,14 +1,12 @@
-//! The engine's options: the USI ones, koma's own, and every game's rules switches, in one
-//! table ([`table`]): name, kind, default, range and what a change does. The option lines
-//! of every dialect and the setter both read it, so an option is declared once.
-
-use std::collections::BTreeMap;
+//! The engine's options: the USI ones, koma's own, and every game's switches (declared by
+//! the game, `Game::switches`), in one table ([`table`]): name, kind, default, range and
+//! what a change does. The option lines of every dialect and the setter both read it, so
+//! an option is declared once.
 
 use thiserror::Error;
 
-use crate::game::RuleKind;
-use crate::games;
-use crate::games::numbershogi::solution;
+use crate::game::{Scope, SwitchKind};
+use crate::games::{self, Settings};
 use crate::search::{skill, time};
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
@@ -38,8 +36,9 @@ pub enum Change {
     Variant,
     /// The table's size.
     Hash,
-    /// A rules switch of the named variant: the session of that variant takes it.
-    Rule { variant: &'static str, name: &'static str, value: String },
+    /// A switch of the named variant, now in [`Options::settings`]: the session of that
+    /// variant takes them (a rules switch sends its position back to the start).
+    Switch { variant: &'static str, scope: Scope, name: &'static str, value: String },
     /// A value read at the next search; nothing to do now.
     Other,
 }
@@ -76,10 +75,6 @@ enum Target {
     OwnBook,
     /// The random numbers of the books' mixed choices (0: fresh each time).
     BookSeed,
-    /// Number Shogi: a fixed camp arrangement, or `mix` (the solved game's optimal mix).
-    Arrangement,
-    /// Number Shogi: the solved table the engine uses (`builtin`, `none` or a file).
-    Solution,
     MultiPv,
     Threads,
     MinimumThinking,
@@ -87,7 +82,8 @@ enum Target {
     ByoyomiOverhead,
     /// The playing level's three options ([`level_specs`]).
     Level(LevelTarget),
-    Rule {
+    /// A game's switch, set in that game's [`Settings`].
+    Switch {
         variant: &'static str,
     },
 }
@@ -103,11 +99,6 @@ struct Spec {
 
 fn spin(name: &'static str, default: u64, min: u64, max: u64, target: Target) -> Spec {
     let line = OptionLine { name, chess_name: name, kind: OptionKind::Spin { min, max }, default: default.to_string() };
-    Spec { line, aliases: &[], target }
-}
-
-fn text(name: &'static str, default: &str, target: Target) -> Spec {
-    let line = OptionLine { name, chess_name: name, kind: OptionKind::Text, default: default.to_string() };
     Spec { line, aliases: &[], target }
 }
 
@@ -162,24 +153,29 @@ fn table() -> Vec<Spec> {
         },
         spin("ByoyomiOverhead", time::DEFAULT_BYOYOMI_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::ByoyomiOverhead),
         spin("BookSeed", 0, 0, u32::MAX as u64, Target::BookSeed),
-        text("NumberShogiArrangement", "mix", Target::Arrangement),
-        text("NumberShogiSolution", "builtin", Target::Solution),
     ];
+    // The games' switches, values every position of the game carries, checked and set by
+    // the game: the engine's (beside the book's options), then after the level's the
+    // rules switches, then the evaluation's.
+    t.extend(switch_specs(Scope::Engine));
     t.extend(level_specs());
-    // The games' rules switches, then their evaluation switches: both are values every
-    // position of the game carries, checked and set by the game.
-    for (variant, opt) in games::rule_options().into_iter().chain(games::eval_options()) {
-        let kind = match opt.kind {
-            RuleKind::Combo(values) => OptionKind::Combo(values.to_vec()),
-            RuleKind::Text | RuleKind::File => OptionKind::Text,
-        };
-        t.push(Spec {
-            line: OptionLine { name: opt.name, chess_name: opt.name, kind, default: opt.default.to_string() },
-            aliases: &[],
-            target: Target::Rule { variant },
-        });
-    }
+    t.extend(switch_specs(Scope::Rules));
+    t.extend(switch_specs(Scope::Evaluation));
     t
+}
+
+/// Every game's switches of this scope, in registry order.
+fn switch_specs(scope: Scope) -> impl Iterator<Item = Spec> {
+    games::switches().filter(move |(_, s)| s.scope == scope).map(|(variant, s)| {
+        let kind = match s.kind {
+            SwitchKind::Check => OptionKind::Check,
+            SwitchKind::Spin { min, max } => OptionKind::Spin { min, max },
+            SwitchKind::Combo(values) => OptionKind::Combo(values.to_vec()),
+            SwitchKind::Text | SwitchKind::File => OptionKind::Text,
+        };
+        let line = OptionLine { name: s.name, chess_name: s.name, kind, default: s.default.to_string() };
+        Spec { line, aliases: &[], target: Target::Switch { variant } }
+    })
 }
 
 /// Every option as the handshake lists it.
@@ -196,16 +192,15 @@ pub struct Options {
     pub own_book: bool,
     /// `BookSeed`: 0 draws the books' mixed choices afresh; another number repeats them.
     pub book_seed: u64,
-    /// `NumberShogiArrangement`: `None` for `mix`.
-    pub arrangement: Option<[u8; 6]>,
     pub multipv: usize,
     /// Search threads (Lazy SMP).
     pub threads: usize,
     pub minimum_thinking_ms: u64,
     pub move_overhead_ms: u64,
     pub byoyomi_overhead_ms: u64,
-    /// Rules switches that were set, by name, for every variant.
-    pub rules: BTreeMap<&'static str, String>,
+    /// Every game's switch values, in registry order: each value is read once, when it
+    /// is set; a session of the game takes them whole.
+    settings: Vec<Box<dyn Settings>>,
     /// `SkillLevel`, `USI_LimitStrength`, `USI_Elo`.
     pub level: LevelOptions,
 }
@@ -218,17 +213,16 @@ impl Default for Options {
             hash_mib: DEFAULT_HASH_MIB,
             own_book: true,
             book_seed: 0,
-            arrangement: None,
             multipv: 1,
             threads: 1,
             minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
             move_overhead_ms: time::DEFAULT_OVERHEAD_MS,
             byoyomi_overhead_ms: time::DEFAULT_BYOYOMI_OVERHEAD_MS,
-            rules: BTreeMap::new(),
+            settings: games::descriptors().iter().map(|d| (d.settings)()).collect(),
             level: LevelOptions::default(),
         };
         for spec in table() {
-            if !matches!(spec.target, Target::Rule { .. }) {
+            if !matches!(spec.target, Target::Switch { .. }) {
                 o.apply(&spec, &spec.line.default).expect("every default is a valid value");
             }
         }
@@ -261,6 +255,11 @@ fn checked(name: &str, kind: &OptionKind, value: &str) -> Result<String, OptionE
 }
 
 impl Options {
+    /// The switch values of the game named `variant`.
+    pub fn settings(&self, variant: &str) -> Option<&dyn Settings> {
+        self.settings.iter().find(|s| s.variant() == variant).map(|s| &**s)
+    }
+
     /// Applies `setoption`. Names are matched without regard to case, aliases too
     /// (`UCI_Variant` is `USI_Variant`, `Hash` is `USI_Hash`).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
@@ -270,11 +269,11 @@ impl Options {
         let Some(spec) = table.iter().find(names) else {
             return Err(OptionError::Unknown(name.to_string()));
         };
-        // Errors name the option as it was written, except a rules switch's (its own name).
-        let shown = if matches!(spec.target, Target::Rule { .. }) { spec.line.name } else { name };
+        // Errors name the option as it was written, except a game switch's (its own name).
+        let shown = if matches!(spec.target, Target::Switch { .. }) { spec.line.name } else { name };
         let value = value.ok_or_else(|| OptionError::MissingValue { name: name.to_string() })?;
-        // A rules switch's combo is checked by its game (which may say more than the list).
-        if !matches!(spec.target, Target::Rule { .. }) {
+        // A game's switch is checked by its game (which may say more than the list).
+        if !matches!(spec.target, Target::Switch { .. }) {
             checked(shown, &spec.line.kind, value)?;
         }
         self.apply(spec, value).map_err(|why| bad(shown, value, why))
@@ -302,18 +301,6 @@ impl Options {
                 self.book_seed = number()?;
                 Change::Other
             }
-            Target::Arrangement => {
-                self.arrangement = if value.eq_ignore_ascii_case("mix") {
-                    None
-                } else {
-                    Some(solution::parse_arrangement(value).map_err(|e| format!("{e}, or mix"))?)
-                };
-                Change::Other
-            }
-            Target::Solution => {
-                solution::set_source(value)?;
-                Change::Other
-            }
             Target::MultiPv => {
                 self.multipv = number()? as usize;
                 Change::Other
@@ -338,16 +325,10 @@ impl Options {
                 self.level.set(which, value);
                 Change::Other
             }
-            Target::Rule { variant } => {
-                let game = games::descriptor(variant).ok_or("no variant")?;
-                let own = |n: &str| game.rule_options.iter().chain(game.eval_options).any(|o| o.name == n);
-                let earlier: Vec<(&str, &str)> = (self.rules.iter())
-                    .filter(|(n, _)| own(n) && **n != spec.line.name)
-                    .map(|(n, v)| (*n, v.as_str()))
-                    .collect();
-                game.check_rule(&earlier, spec.line.name, value).map_err(|e| e.why)?;
-                self.rules.insert(spec.line.name, value.to_string());
-                Change::Rule { variant, name: spec.line.name, value: value.to_string() }
+            Target::Switch { variant } => {
+                let settings = (self.settings.iter_mut()).find(|s| s.variant() == variant).ok_or("no variant")?;
+                let scope = settings.set(spec.line.name, value).map_err(|e| e.why)?;
+                Change::Switch { variant, scope, name: spec.line.name, value: value.to_string() }
             }
         })
     }

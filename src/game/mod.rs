@@ -14,9 +14,11 @@ pub mod perft;
 pub mod referee;
 pub mod state;
 mod strategy;
+pub mod switch;
 
 pub use notation::{ChessNotation, Notation};
 pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
+pub use switch::{Scope, Switch, SwitchInfo, SwitchKind};
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -92,36 +94,6 @@ impl RuleError {
     pub fn unknown(name: &str, value: &str) -> RuleError {
         RuleError { name: name.to_string(), why: format!("no such option (value '{value}')") }
     }
-
-    /// The choice named `value` (without regard to case or surrounding spaces) among a
-    /// combo switch's `choices`, or the error that lists them.
-    pub fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, RuleError> {
-        let v = value.trim();
-        choices.iter().find(|(word, _)| word.eq_ignore_ascii_case(v)).map(|&(_, t)| t).ok_or_else(|| {
-            let words: Vec<&str> = choices.iter().map(|(w, _)| *w).collect();
-            RuleError { name: name.to_string(), why: format!("'{v}' is not one of {}", words.join(", ")) }
-        })
-    }
-}
-
-/// How a rules switch is offered in the `usi` option list.
-#[derive(Clone, Copy, Debug)]
-pub enum RuleKind {
-    /// `type combo default D var A var B ...`
-    Combo(&'static [&'static str]),
-    /// `type string default D`
-    Text,
-    /// A path to a file the engine reads (`type string default D`). Never offered to a
-    /// web page: `koma serve` refuses it.
-    File,
-}
-
-/// One rules switch of a game (rules.md: "every switch is a setoption").
-#[derive(Clone, Copy, Debug)]
-pub struct RuleOption {
-    pub name: &'static str,
-    pub kind: RuleKind,
-    pub default: &'static str,
 }
 
 /// A game: its position type, its move type and its rules.
@@ -133,7 +105,8 @@ pub struct RuleOption {
 pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// A move as the game knows it. One value per distinct token.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
-    /// The values of this game's rules switches. Every position carries a copy.
+    /// The values of this game's switches (rules, evaluation and engine ones). Every
+    /// position carries a copy.
     type Rules: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
 
     /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
@@ -150,14 +123,16 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// Otherwise the attacker may play any move and a win by any rule counts.
     const MATE_NEEDS_CHECK: bool = false;
 
-    /// The game's rules switches, in the order `usi` lists them.
-    fn rule_options() -> &'static [RuleOption] {
+    /// The game's switches, each declared once, in the order `usi` lists them (rules
+    /// switches first, then evaluation and engine ones).
+    fn switches() -> &'static [Switch<Self::Rules>] {
         &[]
     }
-    /// Set one switch. Unknown names and bad values are errors; `rules` is left as it was.
+    /// Sets one switch by its name (any case). Unknown names and bad values are errors;
+    /// `rules` is left as it was.
     fn set_rule(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        let _ = rules;
-        Err(RuleError::unknown(name, value))
+        let switch = switch::find(Self::switches(), name).ok_or_else(|| RuleError::unknown(name, value))?;
+        switch.apply(rules, value)
     }
 
     /// `position startpos`.

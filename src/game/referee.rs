@@ -182,7 +182,7 @@ impl<G: Game> Referee<G> {
     }
 
     /// Changes the current position in a way that keeps its key and the game's history
-    /// (how it is evaluated, [`crate::game::Strategy::set_eval_rules`]).
+    /// (how it is evaluated, [`crate::game::Strategy::take_switches`]).
     pub fn change_pos_keeping_key(&mut self, change: impl FnOnce(&mut G)) {
         let key = self.pos.key();
         change(&mut self.pos);

@@ -1,6 +1,6 @@
 //! How to play a game well: what the search asks of a game beyond its rules.
 
-use super::{Game, Outcome, RuleError, RuleOption};
+use super::{Game, Outcome};
 
 /// A proven result from a solved game's shipped table: the outcome for the side to move
 /// under best play, the plies to the end (the fastest win, the slowest loss; 0 for a
@@ -13,13 +13,11 @@ pub struct Known<M> {
 }
 
 /// What the engine hands a game's book: a random number for a mixed choice (fresh, or
-/// derived from `BookSeed` and the position, so that a seed repeats a game), and a
-/// player's fixed camp arrangement (Number Shogi's `NumberShogiArrangement`, the values
-/// on the owner's six camp squares as the owner sees them).
+/// derived from `BookSeed` and the position, so that a seed repeats a game). What else a
+/// book needs is a switch of its game, in the position's settings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BookChoice {
     pub random: u64,
-    pub arrangement: Option<[u8; 6]>,
 }
 
 /// How many structural keys a game may name for the evaluation's correction
@@ -53,24 +51,11 @@ pub trait Strategy: Game {
 
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
-    /// The evaluation's switches (Kokesu's `KokesuEval`): engine options, not rules of the
-    /// game, set like rules switches (their values live in [`Game::Rules`], which every
-    /// position carries; a change keeps the position, [`Strategy::set_eval_rules`]) but listed with the
-    /// engine's options. The default has none.
-    fn eval_options() -> &'static [RuleOption] {
-        &[]
-    }
-    /// Sets one evaluation switch. Unknown names, bad values and a net that cannot be used
-    /// are errors that say why; `rules` is left as it was.
-    fn set_eval_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        let _ = rules;
-        Err(RuleError::unknown(name, value))
-    }
-    /// This position scored by the evaluation switches of `rules` (whose game rules are
-    /// this position's own): an evaluation switch keeps the position a GUI set. The same
-    /// position, key and history; a game with evaluation switches overrides this (the
-    /// default, for games without any, changes nothing).
-    fn set_eval_rules(&mut self, rules: &Self::Rules) {
+    /// This position under the evaluation and engine switches of `rules` (whose rules
+    /// switches are this position's own): a change of such a switch keeps the position a
+    /// GUI set. The same position, key and history; a game with such switches overrides
+    /// this (the default, for games without any, changes nothing).
+    fn take_switches(&mut self, rules: &Self::Rules) {
         let _ = rules;
     }
     /// Hashes of the slow-changing parts of the position the evaluation may misjudge

@@ -16,16 +16,15 @@ pub mod sfen_fields;
 pub mod shogi66;
 pub mod zobrist;
 
+use std::any::Any;
+use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use crate::game::{ChessNotation, Game, Notation, RuleError, RuleOption, Strategy};
-
-/// Checks a switch's value (name, value) after the switches set earlier.
-type CheckSwitch = fn(&[(&str, &str)], &str, &str) -> Result<(), RuleError>;
+use crate::game::{ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
 
 /// What the protocol edge and the options need to know of a game, without a position,
-/// a table or a thread: its name, board, players, rules switches and chess notation.
-#[derive(Clone, Copy, Debug)]
+/// a table or a thread: its name, board, players, switches and chess notation.
+#[derive(Clone, Debug)]
 pub struct Descriptor {
     /// The `USI_Variant` name.
     pub name: &'static str,
@@ -33,15 +32,14 @@ pub struct Descriptor {
     pub ranks: usize,
     /// What the rules call the two players, the first player first.
     pub players: [&'static str; 2],
-    /// The rules switches, in the order `usi` lists them.
-    pub rule_options: &'static [RuleOption],
-    /// The evaluation's switches ([`Strategy::eval_options`]).
-    pub eval_options: &'static [RuleOption],
+    /// The switches ([`Game::switches`]), in the order `usi` lists them.
+    pub switches: Vec<SwitchInfo>,
     /// The game in UCI and CECP; `None`: USI only.
     pub chess: Option<ChessNotation>,
     /// [`Game::HIDDEN_SETUP`].
     pub hidden_setup: bool,
-    check_rule: CheckSwitch,
+    /// The game's switch values at their defaults.
+    pub settings: fn() -> Box<dyn Settings>,
 }
 
 impl Descriptor {
@@ -51,27 +49,69 @@ impl Descriptor {
             files: G::FILES,
             ranks: G::RANKS,
             players: G::SIDE_NAMES,
-            rule_options: G::rule_options(),
-            eval_options: G::eval_options(),
+            switches: G::switches().iter().map(|s| s.info).collect(),
             chess: G::CHESS_NOTATION,
             hidden_setup: G::HIDDEN_SETUP,
-            check_rule: |earlier, name, value| {
-                let mut rules = G::Rules::default();
-                for (n, v) in earlier {
-                    // Values that were accepted before; one that no longer is (a net file
-                    // since removed) is left at its default here.
-                    let _ = set_switch::<G>(&mut rules, n, v);
-                }
-                set_switch::<G>(&mut rules, name, value)
-            },
+            settings: || Box::new(Values::<G>(G::Rules::default())),
         }
     }
 
-    /// Checks a rules or evaluation switch's value against the game without changing
-    /// anything, the switches set `earlier` applied first (`KokesuEval nnue` takes the net
-    /// of an earlier `KokesuNetFile`).
-    pub fn check_rule(&self, earlier: &[(&str, &str)], name: &str, value: &str) -> Result<(), RuleError> {
-        (self.check_rule)(earlier, name, value)
+    /// The switch named `name` (without regard to case).
+    pub fn switch(&self, name: &str) -> Option<&SwitchInfo> {
+        self.switches.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The rules switches (a change makes another game).
+    pub fn rules_switches(&self) -> impl Iterator<Item = &SwitchInfo> {
+        self.switches.iter().filter(|s| s.scope == Scope::Rules)
+    }
+}
+
+/// A game's switch values ([`Game::Rules`]) behind a face without the game's type: the
+/// options keep one per game, set by name, each value read once (a net file when it is
+/// set, not again when the game is chosen); a board of the game takes them whole.
+pub trait Settings: Send + Sync + Debug {
+    fn variant(&self) -> &'static str;
+    /// Sets switch `name` (any case) to `value` and says what it acts on; on error nothing
+    /// changed.
+    fn set(&mut self, name: &str, value: &str) -> Result<Scope, RuleError>;
+    fn clone_box(&self) -> Box<dyn Settings>;
+    /// The values, for a board of the game to take ([`Values`]).
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn Settings> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// [`Settings`] of game `G`.
+pub struct Values<G: Game>(pub G::Rules);
+
+impl<G: Game> Debug for Values<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {:?}", G::NAME, self.0)
+    }
+}
+
+impl<G: Game> Settings for Values<G> {
+    fn variant(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<Scope, RuleError> {
+        let switch = crate::game::switch::find(G::switches(), name).ok_or_else(|| RuleError::unknown(name, value))?;
+        switch.apply(&mut self.0, value)?;
+        Ok(switch.info.scope)
+    }
+
+    fn clone_box(&self) -> Box<dyn Settings> {
+        Box::new(Values::<G>(self.0))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
@@ -114,22 +154,7 @@ pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
     descriptors().iter().find(|d| d.name == name)
 }
 
-/// Every rules switch of every game, with the variant it belongs to.
-pub fn rule_options() -> Vec<(&'static str, RuleOption)> {
-    descriptors().iter().flat_map(|d| d.rule_options.iter().map(move |o| (d.name, *o))).collect()
-}
-
-/// Every evaluation switch of every game, with the variant it belongs to.
-pub fn eval_options() -> Vec<(&'static str, RuleOption)> {
-    descriptors().iter().flat_map(|d| d.eval_options.iter().map(move |o| (d.name, *o))).collect()
-}
-
-/// Sets a rules switch ([`Game::set_rule`]) or an evaluation switch
-/// ([`Strategy::set_eval_option`]) of game `G`, by its name.
-pub fn set_switch<G: Strategy>(rules: &mut G::Rules, name: &str, value: &str) -> Result<(), RuleError> {
-    if G::eval_options().iter().any(|o| o.name == name) {
-        G::set_eval_option(rules, name, value)
-    } else {
-        G::set_rule(rules, name, value)
-    }
+/// Every switch of every game, with the variant it belongs to.
+pub fn switches() -> impl Iterator<Item = (&'static str, SwitchInfo)> {
+    descriptors().iter().flat_map(|d| d.switches.iter().map(move |s| (d.name, *s)))
 }

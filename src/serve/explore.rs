@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use super::messages;
 use super::outbox::Outbox;
 use crate::game::referee::judge;
-use crate::game::{Notation, Strategy};
+use crate::game::{Notation, Scope, Strategy};
 use crate::games::{self, Visitor};
 use crate::search::solve::{Budget, Solver, Value as Proven};
 
@@ -122,7 +122,7 @@ fn explore_game<G: Strategy>(req: &Request, deadline: Instant) -> Result<Value, 
     let mut rules = G::Rules::default();
     for (name, value) in &req.rules {
         // Only the game's rules switches: never an evaluation or file switch.
-        if !G::rule_options().iter().any(|o| o.name == name) {
+        if !G::switches().iter().any(|o| o.info.name == name && o.info.scope == Scope::Rules) {
             return Err(format!("{} has no rules switch '{name}'", G::NAME));
         }
         G::set_rule(&mut rules, name, value).map_err(|e| e.to_string())?;

@@ -17,7 +17,7 @@ use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
 use super::outbox::Outbox;
 use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
 use crate::game::state::GameState;
-use crate::game::RuleKind;
+use crate::game::Scope;
 use crate::search::limits::GoParams;
 use crate::search::skill::MAX_LEVEL;
 
@@ -95,14 +95,15 @@ struct Game {
     followers: Vec<Outbox>,
 }
 
-/// Refuses rules switches that a page may not set: unknown names, and switches that
-/// name a file (a page must never make the server open a path of its choosing).
+/// Refuses switches that a page may not set: unknown names, the engine's own, and
+/// switches that name a file (a page must never make the server open a path of its
+/// choosing).
 pub fn check_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), String> {
     let Some(game) = crate::games::descriptor(variant) else { return Err(format!("no game '{variant}'")) };
     for name in rules.keys() {
-        match game.rule_options.iter().chain(game.eval_options).find(|o| o.name.eq_ignore_ascii_case(name)) {
+        match game.switch(name).filter(|o| o.scope != Scope::Engine) {
             None => return Err(format!("no rules switch '{name}' in {variant}")),
-            Some(o) if matches!(o.kind, RuleKind::File) => {
+            Some(o) if o.reaches_a_file() => {
                 return Err(format!("{} names a file: it cannot be set from the page", o.name))
             }
             Some(_) => {}
@@ -120,7 +121,7 @@ pub fn make_board(
 ) -> Result<Box<dyn Board>, String> {
     let mut board = new_board(variant).ok_or_else(|| format!("no game '{variant}'"))?;
     for (name, value) in rules {
-        board.set_rule(name, value).map_err(|e| e.to_string())?;
+        board.set_switch(name, value).map_err(|e| e.to_string())?;
     }
     board.set_position(sfen, moves).map_err(|e| format!("position rejected: {e}"))?;
     Ok(board)

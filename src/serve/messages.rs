@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::engine::levels::levels;
-use crate::game::RuleKind;
+use crate::game::SwitchKind;
 use crate::games;
 use crate::search::skill::MAX_LEVEL;
 
@@ -138,13 +138,12 @@ pub fn hello() -> String {
             let startpos = crate::engine::new_board(d.name).map(|b| b.startpos_sfen()).unwrap_or_default();
             // A switch that names a file is never offered to the page.
             let rules: Vec<Value> = d
-                .rule_options
-                .iter()
-                .filter(|o| !matches!(o.kind, RuleKind::File))
+                .rules_switches()
+                .filter(|o| !o.reaches_a_file())
                 .map(|o| {
                     let values = match o.kind {
-                        RuleKind::Combo(vs) => json!(vs),
-                        RuleKind::Text | RuleKind::File => Value::Null,
+                        SwitchKind::Combo(vs) => json!(vs),
+                        _ => Value::Null,
                     };
                     json!({ "name": o.name, "default": o.default, "values": values })
                 })

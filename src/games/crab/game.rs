@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use super::cell::Cells;
 use super::{sfen, turn, zobrist, CrabMove};
-use crate::game::{Color, Game, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError, Strategy};
+use crate::game::{Color, Game, MoveError, Notation, Outcome, SfenError, Strategy, Switch};
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
 /// values of its switches), which also gives the turn rules through [`turn::Variant`].
@@ -15,12 +15,11 @@ pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + 
     const NAME: &'static str;
     /// Mixed into the Zobrist keys, so the two games never share hash entries.
     const SALT: u64;
-    const OPTIONS: &'static [RuleOption];
+    /// Its switches (rules.md: every switch is a setoption).
+    const SWITCHES: &'static [Switch<Self>];
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
 
-    /// Sets one rules switch (a `setoption`).
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
     /// The start position's squares (black to move).
     fn start() -> Cells;
     /// The cell byte of an SFEN letter (with `+` before it: `promoted`).
@@ -80,12 +79,8 @@ impl<R: CrabGame> Game for Crab<R> {
     const RANKS: usize = 5;
     const REPETITION_LIMIT: usize = 4;
 
-    fn rule_options() -> &'static [RuleOption] {
-        R::OPTIONS
-    }
-
-    fn set_rule(rules: &mut R, name: &str, value: &str) -> Result<(), RuleError> {
-        rules.set_option(name, value)
+    fn switches() -> &'static [Switch<R>] {
+        R::SWITCHES
     }
 
     fn startpos(rules: &R) -> Self {

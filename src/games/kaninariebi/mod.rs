@@ -21,7 +21,7 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, RuleError, RuleKind, RuleOption, SfenError};
+use crate::game::{Color, Scope, SfenError, Switch, SwitchKind};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
@@ -45,15 +45,19 @@ fn captured_by(cells: &Cells, color: Color) -> usize {
 impl CrabGame for Rules {
     const NAME: &'static str = "kaninariebi";
     const SALT: u64 = 0x4b4e_4500_0000_0001;
-    const OPTIONS: &'static [RuleOption] =
-        &[RuleOption { name: rules::BONDS_OPTION, kind: RuleKind::Combo(&["same-type", "any"]), default: "same-type" }];
+    const SWITCHES: &'static [Switch<Rules>] = &[Switch::new(
+        rules::BONDS_OPTION,
+        SwitchKind::Combo(&["same-type", "any"]),
+        "same-type",
+        Scope::Rules,
+        |r, v| {
+            r.bonds = if v == "any" { Bonds::Any } else { Bonds::SameType };
+            Ok(())
+        },
+    )];
     const BENCH_POSITIONS: &'static [&'static str] =
         &["2C2/2C+C+C/1c2c/5/1Cccc b - 15", "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17"];
     const BENCH_DEPTH: u32 = 8;
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        self.set(name, value)
-    }
 
     /// Five crabs each on the home columns (black file 5, red file 1).
     fn start() -> Cells {

@@ -2,7 +2,7 @@
 //! current (both directions always allowed), sandwich-only captures, the win checks and
 //! the same-type bond.
 
-use crate::game::{Color, Outcome, RuleError};
+use crate::game::{Color, Outcome};
 use crate::games::crab::capture::{group, remove, sandwich};
 use crate::games::crab::cell::{self, Cells};
 use crate::games::crab::flow;
@@ -26,16 +26,6 @@ pub struct Rules {
 }
 
 pub const BONDS_OPTION: &str = "KaniNariEbiBonds";
-
-impl Rules {
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        if name != BONDS_OPTION {
-            return Err(RuleError::unknown(name, value));
-        }
-        self.bonds = RuleError::choose(name, value, &[("same-type", Bonds::SameType), ("any", Bonds::Any)])?;
-        Ok(())
-    }
-}
 
 /// The crab kind (a shrimp is a promoted crab).
 pub const CRAB: u8 = 1;

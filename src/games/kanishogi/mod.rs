@@ -25,7 +25,7 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, RuleError, RuleKind, RuleOption, SfenError};
+use crate::game::{Color, Scope, SfenError, Switch, SwitchKind};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
@@ -50,17 +50,22 @@ fn captured_pips(cells: &Cells, color: Color) -> Vec<u8> {
 impl CrabGame for Rules {
     const NAME: &'static str = "kanishogi";
     const SALT: u64 = 0x4b53_4800_0000_0002;
-    const OPTIONS: &'static [RuleOption] = &[RuleOption {
-        name: rules::GROWN_OPTION,
-        kind: RuleKind::Combo(&["sideways+diagonal", "diagonal"]),
-        default: "sideways+diagonal",
-    }];
+    const SWITCHES: &'static [Switch<Rules>] = &[
+        Switch::new(
+            rules::GROWN_OPTION,
+            SwitchKind::Combo(&["sideways+diagonal", "diagonal"]),
+            "sideways+diagonal",
+            Scope::Rules,
+            |r, v| {
+                r.grown = if v == "diagonal" { GrownMove::Diagonal } else { GrownMove::SidewaysDiagonal };
+                Ok(())
+            },
+        ),
+        #[cfg(test)]
+        throwaway::SWITCH,
+    ];
     const BENCH_POSITIONS: &'static [&'static str] = &["2C2/3c1/1D1kb/2AKd/3Ba w - 14", "A4/1D2c/2b2/KC1ak/2d2 w - 20"];
     const BENCH_DEPTH: u32 = 8;
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        self.set(name, value)
-    }
 
     /// Black on file 5, ranks a..e: A D K C B; red on file 1: b c k d a.
     fn start() -> Cells {
@@ -100,5 +105,78 @@ impl CrabGame for Rules {
 
     fn order_score(mv: CrabMove) -> i32 {
         eval::order_score(mv)
+    }
+}
+
+/// A new switch is one declaration: this one, added to the list above in test builds
+/// only, is offered, set and applied with nothing else written for it.
+#[cfg(test)]
+mod throwaway {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::engine::{Command, Engine, Event};
+
+    /// A check that makes a grown child step diagonally only (as `KaniShogiGrownMove
+    /// diagonal` does).
+    pub const SWITCH: Switch<Rules> =
+        Switch::new("KaniShogiThrowaway", SwitchKind::Check, "false", Scope::Rules, |r, v| {
+            r.grown = if v == "true" { GrownMove::Diagonal } else { GrownMove::SidewaysDiagonal };
+            Ok(())
+        });
+
+    /// The USI lines the engine answers `commands` with.
+    fn usi(commands: Vec<Command>) -> Vec<String> {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let out = Arc::clone(&lines);
+        let mut engine =
+            Engine::new(Arc::new(move |e: Event| out.lock().unwrap().extend(crate::protocol::usi::format(&e))));
+        for c in commands {
+            engine.handle(c);
+        }
+        drop(engine);
+        Arc::try_unwrap(lines).unwrap().into_inner().unwrap()
+    }
+
+    fn set(name: &str, value: &str) -> Command {
+        Command::SetOption { name: name.into(), value: Some(value.into()) }
+    }
+
+    #[test]
+    fn a_switch_declared_once_is_offered_set_and_applied() {
+        let offered = usi(vec![Command::Hello]);
+        assert!(
+            offered.contains(&"option name KaniShogiThrowaway type check default false".to_string()),
+            "{offered:?}"
+        );
+        // A grown child on 4e: sideways and diagonal steps, then only the diagonal ones.
+        let sfen = "1Ak2/c2Cd/5/1K3/1+B3 b - 29";
+        let moves = |switch: Option<(&str, &str)>| {
+            let mut commands = vec![set("USI_Variant", "kanishogi")];
+            commands.extend(switch.map(|(n, v)| set(n, v)));
+            commands.extend([Command::Position { sfen: Some(sfen.into()), moves: vec![] }, Command::Moves]);
+            let lines = usi(commands);
+            let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+            assert!(errors.is_empty(), "{errors:?}");
+            let all = lines.into_iter().find(|l| l.contains("4e")).unwrap_or_default();
+            // The first parts of the turns of the grown child, without their bond moves.
+            let mut first: Vec<String> = all
+                .split_whitespace()
+                .filter(|t| t.starts_with("4e") && !t.contains(','))
+                .map(str::to_string)
+                .collect();
+            first.sort();
+            first
+        };
+        let (plain, diagonal) = (moves(None), moves(Some(("KaniShogiGrownMove", "diagonal"))));
+        assert_eq!(plain, ["4e1e", "4e2e", "4e3b", "4e3e", "4e5d", "4e5e"]);
+        assert_eq!(diagonal, ["4e3b", "4e3e", "4e5d"]);
+        assert_eq!(moves(Some(("KaniShogiThrowaway", "true"))), diagonal);
+        assert_eq!(moves(Some(("kanishogithrowaway", "FALSE"))), plain);
+        let refused = usi(vec![set("KaniShogiThrowaway", "maybe")]);
+        assert_eq!(
+            refused,
+            ["info string error: option KaniShogiThrowaway: bad value 'maybe': 'maybe' is not true or false"]
+        );
     }
 }

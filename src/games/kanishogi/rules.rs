@@ -3,7 +3,7 @@
 //! at will), wall captures besides sandwiches, the bond with any friendly piece, and the
 //! end conditions with the 2-2 pip race.
 
-use crate::game::{Color, Outcome, RuleError};
+use crate::game::{Color, Outcome};
 use crate::games::crab::capture::{group, remove, sandwich, squares};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::flow;
@@ -27,17 +27,6 @@ pub struct Rules {
 }
 
 pub const GROWN_OPTION: &str = "KaniShogiGrownMove";
-
-impl Rules {
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        if name != GROWN_OPTION {
-            return Err(RuleError::unknown(name, value));
-        }
-        let choices = [("sideways+diagonal", GrownMove::SidewaysDiagonal), ("diagonal", GrownMove::Diagonal)];
-        self.grown = RuleError::choose(name, value, &choices)?;
-        Ok(())
-    }
-}
 
 /// The parent crab's kind; children are `PARENT + pip` (pips 1..=4).
 pub const PARENT: u8 = 1;

@@ -35,10 +35,10 @@ mod zobrist;
 pub use movegen::KMove;
 
 use crate::game::{
-    ChessNotation, Color, Game, MoveError, Notation, Outcome, RuleError, RuleKind, RuleOption, SfenError, Strategy,
+    ChessNotation, Color, Game, MoveError, Notation, Outcome, Scope, SfenError, Strategy, Switch, SwitchKind,
     CORRECTION_KEYS,
 };
-use crate::games::nnue::{Accumulator, NetSwitches};
+use crate::games::nnue::{self as net, Accumulator, NetSource};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -70,7 +70,7 @@ pub struct KokesuRules {
 /// The evaluation switches' values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct EvalSettings {
-    /// The net positions are scored by (`KokesuEval nnue`); `None`: the linear evaluation.
+    /// The net positions are scored by (`KokesuEval nnue`); `None`: the classic evaluation.
     pub net: Option<nnue::Net>,
     /// The net of `KokesuNetFile`; `None`: the one built into the binary.
     pub file: Option<nnue::Net>,
@@ -96,27 +96,34 @@ pub struct Kokesu {
 
 const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
 
-static RULE_OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: "KokesuPromotion", kind: RuleKind::Combo(&["captured", "free"]), default: "captured" },
-    RuleOption { name: "KokesuStalemate", kind: RuleKind::Combo(&["draw", "loss"]), default: "draw" },
-];
-
 /// `KokesuNetFile`'s value for the net built into the binary.
 pub use crate::games::nnue::BUILTIN_NET;
 
-/// `KokesuEval` and `KokesuNetFile`.
-static NET_SWITCHES: NetSwitches = NetSwitches {
-    eval: "KokesuEval",
-    values: [("linear", false), ("nnue", true)],
-    file: "KokesuNetFile",
-    features: nnue::FEATURES,
-    builtin: nnue::builtin,
-    builtin_path: "src/games/kokesu/nnue.bin",
-};
+/// Kokesu's nets, for `KokesuEval` and `KokesuNetFile`.
+static NETS: NetSource =
+    NetSource { features: nnue::FEATURES, builtin: nnue::builtin, builtin_path: "src/games/kokesu/nnue.bin" };
 
-static EVAL_OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: "KokesuEval", kind: RuleKind::Combo(&["linear", "nnue"]), default: "linear" },
-    RuleOption { name: "KokesuNetFile", kind: RuleKind::File, default: BUILTIN_NET },
+/// Kokesu's switches.
+static SWITCHES: [Switch<KokesuRules>; 4] = [
+    Switch::new("KokesuPromotion", SwitchKind::Combo(&["captured", "free"]), "captured", Scope::Rules, |r, v| {
+        r.promotion = if v == "free" { PromotionRule::Free } else { PromotionRule::Captured };
+        Ok(())
+    }),
+    Switch::new("KokesuStalemate", SwitchKind::Combo(&["draw", "loss"]), "draw", Scope::Rules, |r, v| {
+        r.stalemate = if v == "loss" { StalemateRule::Loss } else { StalemateRule::Draw };
+        Ok(())
+    }),
+    Switch::new(
+        "KokesuEval",
+        SwitchKind::Combo(net::EVAL_WORDS),
+        "classic",
+        Scope::Evaluation,
+        |r: &mut KokesuRules, v| NETS.set_eval(&mut r.eval.net, r.eval.file, v),
+    )
+    .with_aliases(net::EVAL_ALIASES),
+    Switch::new("KokesuNetFile", SwitchKind::File, BUILTIN_NET, Scope::Evaluation, |r: &mut KokesuRules, v| {
+        NETS.set_file(&mut r.eval.net, &mut r.eval.file, v)
+    }),
 ];
 
 const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -140,7 +147,7 @@ impl Kokesu {
     }
 
     /// The network's evaluation. Kept out of line: inlined into `evaluate`, it changed how
-    /// the search's code around the linear evaluation was inlined (1.3% more instructions).
+    /// the search's code around the classic evaluation was inlined (1.3% more instructions).
     #[inline(never)]
     fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
         let score = nnue::with_accumulator(net, self.ply, &self.board, |acc| net.evaluate(acc, self.side));
@@ -211,23 +218,8 @@ impl Game for Kokesu {
     const RANKS: usize = 8;
     const REPETITION_LIMIT: usize = 3;
 
-    fn rule_options() -> &'static [RuleOption] {
-        &RULE_OPTIONS
-    }
-
-    fn set_rule(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        match name {
-            "KokesuPromotion" => {
-                let choices = [("captured", PromotionRule::Captured), ("free", PromotionRule::Free)];
-                rules.promotion = RuleError::choose(name, value, &choices)?;
-            }
-            "KokesuStalemate" => {
-                let choices = [("draw", StalemateRule::Draw), ("loss", StalemateRule::Loss)];
-                rules.stalemate = RuleError::choose(name, value, &choices)?;
-            }
-            _ => return Err(RuleError::unknown(name, value)),
-        }
-        Ok(())
+    fn switches() -> &'static [Switch<KokesuRules>] {
+        &SWITCHES
     }
 
     fn startpos(rules: &KokesuRules) -> Self {
@@ -345,17 +337,8 @@ impl Strategy for Kokesu {
         }
     }
 
-    fn eval_options() -> &'static [RuleOption] {
-        &EVAL_OPTIONS
-    }
-
-    fn set_eval_rules(&mut self, rules: &KokesuRules) {
+    fn take_switches(&mut self, rules: &KokesuRules) {
         self.rules.eval = rules.eval;
-    }
-
-    fn set_eval_option(rules: &mut KokesuRules, name: &str, value: &str) -> Result<(), RuleError> {
-        let eval = &mut rules.eval;
-        NET_SWITCHES.set(&mut eval.net, &mut eval.file, name, value)
     }
 
     /// The pawns of both sides (the structure the evaluation is least sure of), then each

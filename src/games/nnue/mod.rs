@@ -171,62 +171,55 @@ impl std::fmt::Debug for Net {
     }
 }
 
-/// A game's two network switches: one picks the evaluation (the net or the game's own),
-/// the other the net file (`builtin`: the net built into the binary). Kokesu's and 66
-/// shogi's are alike but for their names.
-pub struct NetSwitches {
-    /// The evaluation switch (`KokesuEval`) and its values, the net's `true`.
-    pub eval: &'static str,
-    pub values: [(&'static str, bool); 2],
-    /// The net file switch (`KokesuNetFile`).
-    pub file: &'static str,
+/// Where a game's nets come from, for its two network switches: the evaluation switch
+/// (`KokesuEval`: [`EVAL_WORDS`], the net's `nnue`) and the net file switch
+/// (`KokesuNetFile`: [`BUILTIN_NET`] or a path). Kokesu's and 66 shogi's are alike but
+/// for their names and nets.
+pub struct NetSource {
     pub features: FeatureSet,
     /// The built-in net, and its file in the repository (for the error if it fails).
     pub builtin: fn() -> Result<Net, NetError>,
     pub builtin_path: &'static str,
 }
 
+/// The evaluation switch's words in every game: the game's own hand-written evaluation,
+/// or the network.
+pub const EVAL_WORDS: &[&str] = &["classic", "nnue"];
+/// Kokesu's name for its classic evaluation before the games used one word.
+pub const EVAL_ALIASES: &[(&str, &str)] = &[("linear", "classic")];
+
 /// The net file switch's value for the net built into the binary.
 pub const BUILTIN_NET: &str = "builtin";
 
-impl NetSwitches {
-    /// Sets switch `name` to `value`: `net` is the net positions are scored by (`None`:
-    /// the game's own evaluation), `file` the net file's (`None`: the built-in net). An
-    /// unknown name, a bad value and a net that cannot be used are errors that say why,
-    /// and then neither changes.
-    pub fn set(
-        &self,
-        net: &mut Option<Net>,
-        file: &mut Option<Net>,
-        name: &str,
-        value: &str,
-    ) -> Result<(), crate::game::RuleError> {
-        use crate::game::RuleError;
-        let (mut new_net, mut new_file) = (*net, *file);
-        let err = |why: String| RuleError { name: name.to_string(), why };
-        // The net the evaluation switch takes: the file's, else the built-in one.
-        let chosen = |file: Option<Net>| match file {
-            Some(net) => Ok(net),
-            None => (self.builtin)().map_err(|e| err(format!("the built-in net ({}): {e}", self.builtin_path))),
-        };
-        if name == self.eval {
-            let use_net = RuleError::choose(name, value, &self.values)?;
-            new_net = if use_net { Some(chosen(new_file)?) } else { None };
-        } else if name == self.file {
-            let path = value.trim();
-            new_file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
-                None
-            } else {
-                Some(load(path, self.features).map_err(|e| err(e.to_string()))?)
-            };
-            if new_net.is_some() {
-                new_net = Some(chosen(new_file)?);
-            }
-        } else {
-            return Err(RuleError::unknown(name, value));
-        }
-        (*net, *file) = (new_net, new_file);
+impl NetSource {
+    /// The evaluation switch set to `value` (one of [`EVAL_WORDS`]): `net` is the net
+    /// positions are scored by (`None`: the classic evaluation), `file` the net file's.
+    pub fn set_eval(&self, net: &mut Option<Net>, file: Option<Net>, value: &str) -> Result<(), String> {
+        *net = if value == "nnue" { Some(self.chosen(file)?) } else { None };
         Ok(())
+    }
+
+    /// The net file switch set to `value`: the file is read and checked once, here; a
+    /// net in use is replaced by the file's.
+    pub fn set_file(&self, net: &mut Option<Net>, file: &mut Option<Net>, value: &str) -> Result<(), String> {
+        let path = value.trim();
+        *file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
+            None
+        } else {
+            Some(load(path, self.features).map_err(|e| e.to_string())?)
+        };
+        if net.is_some() {
+            *net = Some(self.chosen(*file)?);
+        }
+        Ok(())
+    }
+
+    /// The net the evaluation switch takes: the file's, else the built-in one.
+    fn chosen(&self, file: Option<Net>) -> Result<Net, String> {
+        match file {
+            Some(net) => Ok(net),
+            None => (self.builtin)().map_err(|e| format!("the built-in net ({}): {e}", self.builtin_path)),
+        }
     }
 }
 

@@ -35,8 +35,7 @@ pub use movegen::Move;
 pub use rules::Rules;
 
 use crate::game::{
-    BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, RuleError, RuleOption, SfenError,
-    Strategy,
+    BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, SfenError, Strategy, Switch,
 };
 use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
 
@@ -119,11 +118,8 @@ impl Game for NumberShogi {
     /// rules.md: the seed's setup is hidden and simultaneous.
     const HIDDEN_SETUP: bool = true;
 
-    fn rule_options() -> &'static [RuleOption] {
-        &rules::OPTIONS
-    }
-    fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        rules::set_rule(rules, name, value)
+    fn switches() -> &'static [Switch<Rules>] {
+        &rules::SWITCHES
     }
 
     fn startpos(rules: &Rules) -> Self {
@@ -216,8 +212,11 @@ impl Strategy for NumberShogi {
     fn prepare() {
         // The table is read and checked once; an error is reported at the first move.
         let _ = std::thread::Builder::new().name("solution".into()).spawn(|| {
-            let _ = solution::active();
+            let _ = solution::builtin();
         });
+    }
+    fn take_switches(&mut self, rules: &Rules) {
+        (self.rules.arrangement, self.rules.table) = (rules.arrangement, rules.table);
     }
     fn known(&self) -> Option<Result<Known<Move>, String>> {
         solution::known(self)

@@ -1,33 +1,70 @@
-//! The rules switches: the direction table (`NumberShogiPieceMoves`) and promotion
-//! (`NumberShogiPromotion`).
+//! The switches: the direction table (`NumberShogiPieceMoves`) and promotion
+//! (`NumberShogiPromotion`), the rules; the engine's camp arrangement
+//! (`NumberShogiArrangement`) and solved table (`NumberShogiSolution`).
 
 use super::board::DIR_NAMES;
-use crate::game::{RuleError, RuleKind, RuleOption};
+use super::solution::{self, Arrangement, Table};
+use crate::game::{Scope, Switch, SwitchKind};
 
 pub const OPT_MOVES: &str = "NumberShogiPieceMoves";
 pub const OPT_PROMOTION: &str = "NumberShogiPromotion";
 /// The decided table of rules.md §3.
 pub const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
 
-pub static OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: OPT_MOVES, kind: RuleKind::Text, default: DEFAULT_TABLE },
-    RuleOption { name: OPT_PROMOTION, kind: RuleKind::Combo(&["on", "off"]), default: "on" },
+/// Number Shogi's switches.
+pub static SWITCHES: [Switch<Rules>; 4] = [
+    Switch::new(OPT_MOVES, SwitchKind::Text, DEFAULT_TABLE, Scope::Rules, |r, v| {
+        r.moves = parse_table(v)?;
+        Ok(())
+    }),
+    Switch::new(OPT_PROMOTION, SwitchKind::Combo(&["on", "off"]), "on", Scope::Rules, |r, v| {
+        r.promotion = v == "on";
+        Ok(())
+    }),
+    // The engine's own placement: a fixed arrangement, or `mix` (the solved game's
+    // optimal mix).
+    Switch::new("NumberShogiArrangement", SwitchKind::Text, "mix", Scope::Engine, |r, v| {
+        let v = v.trim();
+        r.arrangement = if v.eq_ignore_ascii_case("mix") {
+            None
+        } else {
+            Some(solution::parse_arrangement(v).map_err(|e| format!("{e}, or mix"))?)
+        };
+        Ok(())
+    }),
+    // The solved table the engine uses: `builtin`, `none` or a file.
+    Switch::new("NumberShogiSolution", SwitchKind::File, "builtin", Scope::Engine, |r, v| {
+        r.table = Table::parse(v)?;
+        Ok(())
+    }),
 ];
 
 /// The switch values, kept compactly so every position can carry a copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub struct Rules {
     /// Direction mask of each face value (index 1..6; bit order of [`DIR_NAMES`]).
     pub moves: [u8; 7],
     /// Whether pieces may promote to "8".
     pub promotion: bool,
+    /// The engine's placement: a fixed arrangement, or `None` for the optimal mix.
+    pub arrangement: Option<Arrangement>,
+    /// The solved table the engine uses.
+    pub table: Table,
+}
+
+impl PartialEq for Rules {
+    /// The same game: the same rules switches (the engine's switches make no other game,
+    /// so a solved table or a solver's work stays valid across them).
+    fn eq(&self, other: &Rules) -> bool {
+        self.moves == other.moves && self.promotion == other.promotion
+    }
 }
 
 impl Default for Rules {
     fn default() -> Self {
         // The default table is a constant known to parse.
         let moves = parse_table(DEFAULT_TABLE).unwrap_or([0, 0x01, 0x82, 0x83, 0xAA, 0xAB, 0xD7]);
-        Rules { moves, promotion: true }
+        Rules { moves, promotion: true, arrangement: None, table: Table::Builtin }
     }
 }
 
@@ -97,18 +134,4 @@ pub fn format_table(moves: &[u8; 7]) -> String {
         parts.push(format!("{v}:{}", dirs.join(",")));
     }
     parts.join(" ")
-}
-
-pub fn set_rule(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-    let err = |why: String| RuleError { name: name.to_string(), why };
-    if name.eq_ignore_ascii_case(OPT_MOVES) {
-        let moves = parse_table(value).map_err(err)?;
-        rules.moves = moves;
-        Ok(())
-    } else if name.eq_ignore_ascii_case(OPT_PROMOTION) {
-        rules.promotion = RuleError::choose(name, value, &[("on", true), ("off", false)])?;
-        Ok(())
-    } else {
-        Err(RuleError::unknown(name, value))
-    }
 }

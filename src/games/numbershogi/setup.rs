@@ -41,7 +41,7 @@
 
 use super::board::*;
 use super::movegen::Move;
-use super::solution::{self, slot_square, Arrangement};
+use super::solution::{slot_square, Arrangement};
 use super::NumberShogi;
 use crate::game::BookChoice;
 
@@ -62,10 +62,10 @@ pub fn arrangement(pos: &NumberShogi, choice: &BookChoice) -> Arrangement {
             *p = face(cell);
         }
     }
-    if let Some(fixed) = choice.arrangement {
+    if let Some(fixed) = pos.rules.arrangement {
         return fixed;
     }
-    let drawn = match solution::active() {
+    let drawn = match pos.rules.table.solution() {
         Ok(Some(table)) if table.rules == pos.rules => table.draw(color, &placed, choice.random),
         _ => None,
     };

@@ -36,7 +36,7 @@
 //!   refused whole.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Mutex, OnceLock};
 
 use super::board::{face, is_promoted, owner, CAMP, EMPTY, SQUARES};
 use super::movegen::Move;
@@ -192,7 +192,7 @@ impl Solution {
             "off" => false,
             other => return Err(format!("line 3: promotion '{other}' is not on or off")),
         };
-        let rules = Rules { moves, promotion };
+        let rules = Rules { moves, promotion, ..Rules::default() };
         let value = outcome_of(field(3, "value")?).map_err(|e| format!("line 4: {e}"))?;
         let mut mix = [Vec::new(), Vec::new()];
         for (k, side) in ["sente", "gote"].into_iter().enumerate() {
@@ -243,6 +243,7 @@ impl Solution {
     /// The entry of a finished setup under this table's rules.
     pub fn entry(&self, pos: &NumberShogi) -> Option<Entry> {
         if pos.rules != self.rules {
+            // Another rule set (equal settings are the same rules switches).
             return None;
         }
         let (s, g) = setup_of(pos)?;
@@ -311,57 +312,79 @@ fn setup_sfen(s: &Arrangement, g: &Arrangement) -> String {
     )
 }
 
-/// The table the engine uses: the shipped one, another file, or none
-/// (`NumberShogiSolution`).
-#[derive(Clone, Debug)]
-pub enum Source {
+/// The table the engine uses (`NumberShogiSolution`, an engine switch every position
+/// carries in its settings): the shipped one, another file's, or none.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Table {
+    #[default]
     Builtin,
     Off,
-    File(Arc<Solution>),
+    File(&'static Solution),
 }
+
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        match (self, other) {
+            (Table::File(a), Table::File(b)) => std::ptr::eq(*a, *b),
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+impl Eq for Table {}
 
 /// The most bytes a table file may have (the shipped one is about 270 KB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
-static ACTIVE: RwLock<Option<Source>> = RwLock::new(None);
-static BUILTIN_TABLE: OnceLock<Result<Arc<Solution>, String>> = OnceLock::new();
+static BUILTIN_TABLE: OnceLock<Result<Solution, String>> = OnceLock::new();
 
 /// The shipped table, read and checked on first use.
-pub fn builtin() -> Result<Arc<Solution>, String> {
-    BUILTIN_TABLE.get_or_init(|| Solution::parse(BUILTIN).map(Arc::new)).clone()
+pub fn builtin() -> Result<&'static Solution, String> {
+    BUILTIN_TABLE.get_or_init(|| Solution::parse(BUILTIN)).as_ref().map_err(Clone::clone)
 }
 
-/// Sets the table the engine uses (the option's value: `builtin`, `none` or a path). A
-/// file that cannot be read or checked is refused whole and the table stays as it was.
-pub fn set_source(value: &str) -> Result<(), String> {
-    let source = match value {
-        v if v.eq_ignore_ascii_case("builtin") => Source::Builtin,
-        v if v.eq_ignore_ascii_case("none") => Source::Off,
-        path => {
-            // The option's error names the value (the path) once; these say only why.
-            let text = crate::input::file::read_text(std::path::Path::new(path), MAX_FILE_BYTES, "a solution table")
-                .map_err(|e| e.to_string())?;
-            Source::File(Arc::new(Solution::parse(&text)?))
+impl Table {
+    /// The switch's value: `builtin`, `none` or a path. A file is read and checked here,
+    /// once; one that cannot be is refused whole. A file's table stays in memory until
+    /// the process ends; the same contents read again are the same table (no second copy).
+    pub fn parse(value: &str) -> Result<Table, String> {
+        Ok(match value.trim() {
+            v if v.eq_ignore_ascii_case("builtin") => Table::Builtin,
+            v if v.eq_ignore_ascii_case("none") => Table::Off,
+            path => {
+                // The option's error names the value (the path) once; these say only why.
+                let text =
+                    crate::input::file::read_text(std::path::Path::new(path), MAX_FILE_BYTES, "a solution table")
+                        .map_err(|e| e.to_string())?;
+                let table = Solution::parse(&text)?;
+                let end = text.rfind("\nend ").map_or("", |i| &text[i..]).to_string();
+                static LOADED: Mutex<Vec<(String, &'static Solution)>> = Mutex::new(Vec::new());
+                let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(&(_, same)) = loaded.iter().find(|(e, _)| *e == end) {
+                    return Ok(Table::File(same));
+                }
+                let leaked: &'static Solution = Box::leak(Box::new(table));
+                loaded.push((end, leaked));
+                Table::File(leaked)
+            }
+        })
+    }
+
+    /// The table in use: `Ok(None)` when switched off, `Err` when the shipped one is
+    /// damaged.
+    pub fn solution(self) -> Result<Option<&'static Solution>, String> {
+        match self {
+            Table::Builtin => builtin().map(Some).map_err(|e| format!("the shipped Number Shogi solution: {e}")),
+            Table::Off => Ok(None),
+            Table::File(s) => Ok(Some(s)),
         }
-    };
-    *ACTIVE.write().unwrap_or_else(|p| p.into_inner()) = Some(source);
-    Ok(())
-}
-
-/// The table in use: `Ok(None)` when switched off, `Err` when the shipped one is damaged.
-pub fn active() -> Result<Option<Arc<Solution>>, String> {
-    let source = ACTIVE.read().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or(Source::Builtin);
-    match source {
-        Source::Builtin => builtin().map(Some).map_err(|e| format!("the shipped Number Shogi solution: {e}")),
-        Source::Off => Ok(None),
-        Source::File(s) => Ok(Some(s)),
     }
 }
 
 /// The proven answer at a finished setup, from the table in use.
 pub fn known(pos: &NumberShogi) -> Option<Result<Known<Move>, String>> {
     setup_of(pos)?;
-    match active() {
+    match pos.rules.table.solution() {
         Err(e) => Some(Err(e)),
         Ok(None) => None,
         Ok(Some(t)) => t.entry(pos).map(|e| Ok(Known { outcome: e.outcome, plies: e.plies, best: e.best })),
@@ -372,7 +395,7 @@ pub fn known(pos: &NumberShogi) -> Option<Result<Known<Move>, String>> {
 mod tests {
     use super::*;
 
-    fn table() -> Arc<Solution> {
+    fn table() -> &'static Solution {
         builtin().expect("the shipped table reads")
     }
 

@@ -31,9 +31,9 @@ mod sfen;
 mod zobrist;
 
 use crate::game::{
-    BookChoice, ChessNotation, Color, Game, MoveError, Notation, RuleError, RuleKind, RuleOption, SfenError, Strategy,
+    BookChoice, ChessNotation, Color, Game, MoveError, Notation, Scope, SfenError, Strategy, Switch, SwitchKind,
 };
-use crate::games::nnue::{Net, NetSwitches};
+use crate::games::nnue::{self as net, Net, NetSource};
 pub use board::Move;
 use board::*;
 use movegen::Gen;
@@ -69,19 +69,19 @@ impl Default for Rules {
 /// `Shogi66NetFile`'s value for the net built into the binary.
 pub use crate::games::nnue::BUILTIN_NET;
 
-/// `Shogi66Eval` and `Shogi66NetFile`.
-static NET_SWITCHES: NetSwitches = NetSwitches {
-    eval: "Shogi66Eval",
-    values: [("classic", false), ("nnue", true)],
-    file: "Shogi66NetFile",
-    features: nnue::FEATURES,
-    builtin: nnue::builtin,
-    builtin_path: "src/games/shogi66/nnue.bin",
-};
+/// 66 shogi's nets, for `Shogi66Eval` and `Shogi66NetFile`.
+static NETS: NetSource =
+    NetSource { features: nnue::FEATURES, builtin: nnue::builtin, builtin_path: "src/games/shogi66/nnue.bin" };
 
-static EVAL_OPTIONS: [RuleOption; 2] = [
-    RuleOption { name: "Shogi66Eval", kind: RuleKind::Combo(&["nnue", "classic"]), default: "nnue" },
-    RuleOption { name: "Shogi66NetFile", kind: RuleKind::File, default: BUILTIN_NET },
+/// 66 shogi's switches: its evaluation's.
+static SWITCHES: [Switch<Rules>; 2] = [
+    Switch::new("Shogi66Eval", SwitchKind::Combo(net::EVAL_WORDS), "nnue", Scope::Evaluation, |r: &mut Rules, v| {
+        NETS.set_eval(&mut r.net, r.file, v)
+    })
+    .with_aliases(net::EVAL_ALIASES),
+    Switch::new("Shogi66NetFile", SwitchKind::File, BUILTIN_NET, Scope::Evaluation, |r: &mut Rules, v| {
+        NETS.set_file(&mut r.net, &mut r.file, v)
+    }),
 ];
 
 impl Shogi66 {
@@ -209,6 +209,10 @@ impl Game for Shogi66 {
     const RANKS: usize = 6;
     const REPETITION_LIMIT: usize = 4;
     const PERPETUAL_CHECK_LOSES: bool = true;
+
+    fn switches() -> &'static [Switch<Rules>] {
+        &SWITCHES
+    }
     const MATE_NEEDS_CHECK: bool = true;
 
     fn startpos(rules: &Rules) -> Self {
@@ -326,16 +330,8 @@ impl Strategy for Shogi66 {
         }
     }
 
-    fn eval_options() -> &'static [RuleOption] {
-        &EVAL_OPTIONS
-    }
-
-    fn set_eval_rules(&mut self, rules: &Rules) {
+    fn take_switches(&mut self, rules: &Rules) {
         self.net = rules.net;
-    }
-
-    fn set_eval_option(rules: &mut Rules, name: &str, value: &str) -> Result<(), RuleError> {
-        NET_SWITCHES.set(&mut rules.net, &mut rules.file, name, value)
     }
 
     const FUTILITY_MARGIN: i32 = 150;

@@ -1,0 +1,124 @@
+//! A game's switches (`setoption`), each declared once: its name, kind, default, what it
+//! acts on ([`Scope`]) and the function that reads a value into the game's settings
+//! ([`Game::Rules`](super::Game::Rules), which every position carries). The option lines
+//! of every dialect, the engine, `koma serve` and the Python module all read the list a
+//! game gives in [`Game::switches`](super::Game::switches).
+
+use super::RuleError;
+
+/// What a switch acts on, which decides what a change does to the game in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The rules: another game; the position goes back to the start.
+    Rules,
+    /// How positions are scored: the position is kept.
+    Evaluation,
+    /// How the engine plays (its book, a solved table): the position is kept.
+    Engine,
+}
+
+/// How a switch is offered in the option lists, with its range or choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchKind {
+    /// `type check`: `true` or `false`.
+    Check,
+    /// `type spin`: a whole number in the range.
+    Spin { min: u64, max: u64 },
+    /// `type combo default D var A var B ...`: one of the words (any case).
+    Combo(&'static [&'static str]),
+    /// `type string`: any text, checked by the game.
+    Text,
+    /// A path to a file the engine reads (`type string`). Never offered to a web page:
+    /// `koma serve` refuses it.
+    File,
+}
+
+/// A switch as the option lists and the layers above the games see it (no game type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwitchInfo {
+    pub name: &'static str,
+    pub kind: SwitchKind,
+    pub default: &'static str,
+    pub scope: Scope,
+    /// Other words a combo takes, each with the word it stands for (`linear` is
+    /// `classic`: a name from before the games used one word).
+    pub aliases: &'static [(&'static str, &'static str)],
+}
+
+/// Reads a value (checked against the kind: a combo's word as declared, `true`/`false`,
+/// a number in range) into the settings `R`, or says why not.
+pub type Setter<R> = fn(&mut R, &str) -> Result<(), String>;
+
+/// One switch of a game whose settings are `R`.
+#[derive(Clone, Copy, Debug)]
+pub struct Switch<R> {
+    pub info: SwitchInfo,
+    pub set: Setter<R>,
+}
+
+impl<R: Copy> Switch<R> {
+    /// A switch without aliases.
+    pub const fn new(
+        name: &'static str,
+        kind: SwitchKind,
+        default: &'static str,
+        scope: Scope,
+        set: Setter<R>,
+    ) -> Switch<R> {
+        Switch { info: SwitchInfo { name, kind, default, scope, aliases: &[] }, set }
+    }
+
+    /// The same switch, taking `aliases` for some of its combo's words.
+    pub const fn with_aliases(mut self, aliases: &'static [(&'static str, &'static str)]) -> Switch<R> {
+        self.info.aliases = aliases;
+        self
+    }
+
+    /// Sets the switch to `value` in `settings`; on error `settings` is as it was.
+    pub fn apply(&self, settings: &mut R, value: &str) -> Result<(), RuleError> {
+        let name = self.info.name;
+        let err = |why: String| RuleError { name: name.to_string(), why };
+        let value = self.info.checked(value).map_err(err)?;
+        let mut next = *settings;
+        (self.set)(&mut next, &value).map_err(err)?;
+        *settings = next;
+        Ok(())
+    }
+}
+
+impl SwitchInfo {
+    /// `value` checked against the kind: a combo's word (or alias, any case, surrounding
+    /// spaces ignored) as declared, `true` or `false`, a number in range; text as given.
+    pub fn checked(&self, value: &str) -> Result<String, String> {
+        let v = value.trim();
+        match self.kind {
+            SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
+                b @ ("true" | "false") => Ok(b.to_string()),
+                _ => Err(format!("'{v}' is not true or false")),
+            },
+            SwitchKind::Spin { min, max } => match v.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+                _ => Err(format!("'{v}' is not a whole number from {min} to {max}")),
+            },
+            SwitchKind::Combo(words) => {
+                let declared = words.iter().find(|w| w.eq_ignore_ascii_case(v)).copied();
+                let alias = || self.aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(v)).map(|&(_, w)| w);
+                declared
+                    .or_else(alias)
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("'{v}' is not one of {}", words.join(", ")))
+            }
+            SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
+        }
+    }
+
+    /// Whether a page may set it (`koma serve`): never a switch that names a file.
+    pub fn reaches_a_file(&self) -> bool {
+        matches!(self.kind, SwitchKind::File)
+    }
+}
+
+/// The switch named `name` (without regard to case) among `switches`.
+pub fn find<'a, R>(switches: &'a [Switch<R>], name: &str) -> Option<&'a Switch<R>> {
+    switches.iter().find(|s| s.info.name.eq_ignore_ascii_case(name))
+}
