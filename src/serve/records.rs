@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::messages::{self, Seat, Seats};
 use crate::game::Color;
+use crate::game::Scope;
 use crate::games;
 use crate::records::{self, Ending, Format, Record, Walk};
 
@@ -79,7 +80,7 @@ fn default_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), 
     let Some(d) = games::descriptor(variant) else { return Err(format!("no game '{variant}'")) };
     for (name, value) in rules {
         // The evaluation's switches change koma's play, not the game.
-        let default = d.rule_options.iter().find(|o| o.name.eq_ignore_ascii_case(name));
+        let default = d.switches.iter().find(|o| o.scope == Scope::Rules && o.name.eq_ignore_ascii_case(name));
         if default.is_some_and(|o| !o.default.eq_ignore_ascii_case(value)) {
             return Err(format!(
                 "a record holds a game under the default rules, and this game plays {name} = {value}: copy its moves instead"
