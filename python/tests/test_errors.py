@@ -11,7 +11,7 @@ def test_unknown_variant_and_switches():
         koma.Board("kokesu", KokesuPromotion="sometimes")
     with pytest.raises(ValueError, match="not a rules switch of kokesu"):
         koma.Board("kokesu", Nonsense="1")
-    with pytest.raises(ValueError, match="evaluation switch"):
+    with pytest.raises(ValueError, match="an evaluation or engine switch: give it to koma.Engine"):
         koma.Board("kokesu", KokesuEval="nnue")
 
 

@@ -90,7 +90,11 @@ pub fn start(req: Request, out: &Outbox) -> Result<(), String> {
             Ok(v) => v.to_string(),
             Err(e) => messages::error(&e),
         };
-        place.0.send(answer);
+        // The place is given back before the answer goes out: a page that asks again as
+        // soon as it has the answer is not told one is still running.
+        let out = place.0.clone();
+        drop(place);
+        out.send(answer);
     });
     Ok(())
 }
