@@ -1,7 +1,7 @@
 //! koma: reads USI commands on stdin, answers on stdout. Logging (stderr) only when
 //! RUST_LOG asks for it. `koma replay`, `koma analyse`, `koma solve`, `koma nnue-data`
 //! and `koma nnue-train` are for scripts and tests; the library does their work
-//! (`koma::cli::transcript`, `koma::cli::analyse`, `koma::search::solve`, `koma::train`).
+//! (`koma::cli`, `koma::train`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
