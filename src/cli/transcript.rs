@@ -34,6 +34,9 @@ use crate::engine::Command;
 use crate::protocol::io::Tap;
 use crate::protocol::parse_command;
 
+/// How much of a replayed engine's stderr is kept.
+const STDERR_KEPT: u64 = 64 << 10;
+
 /// How long a `<` directive waits for its line.
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -135,10 +138,13 @@ impl Engine {
                 }
             }
         });
+        // What the engine writes on stderr is kept up to a bound (only its first lines are
+        // shown) and the rest drained, so a chatty engine neither fills memory nor blocks.
         let stderr = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
+            let mut kept = Vec::new();
+            let _ = (&mut stderr).take(STDERR_KEPT).read_to_end(&mut kept);
+            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+            String::from_utf8_lossy(&kept).into_owned()
         });
         let stdin = child.stdin.take();
         Ok(Engine { child, stdin, lines, passed: Vec::new(), stderr: Some(stderr) })
