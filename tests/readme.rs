@@ -46,7 +46,7 @@ fn no_link_leaves_the_repository() {
 }
 
 /// The paths of the README's code map ("How it is built"), one a row: each row's first
-/// path (`src/input/`, `src/tune.rs`).
+/// path (`src/input/`, `src/game/mod.rs`).
 fn code_map() -> Vec<String> {
     let readme = read("README.md");
     let section = readme.split("## How it is built").nth(1).expect("README has a 'How it is built' section");
