@@ -50,8 +50,8 @@ pub fn illegal(e: MoveError) -> PyErr {
     IllegalMove::new_err(e.to_string())
 }
 
-#[pyclass(module = "koma")]
-pub struct Board {
+#[pyclass(name = "Board", module = "koma")]
+pub struct PyBoard {
     pub game: Box<dyn Tracked>,
 }
 
@@ -70,10 +70,10 @@ pub fn text_pairs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
 }
 
 #[pymethods]
-impl Board {
+impl PyBoard {
     #[new]
     #[pyo3(signature = (variant = "shogi66", sfen = None, **switches))]
-    fn new(variant: &str, sfen: Option<&str>, switches: Option<&Bound<'_, PyDict>>) -> PyResult<Board> {
+    fn new(variant: &str, sfen: Option<&str>, switches: Option<&Bound<'_, PyDict>>) -> PyResult<PyBoard> {
         let switches = text_pairs(switches)?;
         match new_game(variant, sfen, &switches) {
             None => Err(PyValueError::new_err(format!(
@@ -82,7 +82,7 @@ impl Board {
             ))),
             Some(Err(NewError::Rule(e))) => Err(PyValueError::new_err(e.to_string())),
             Some(Err(NewError::Sfen(e))) => Err(InvalidSfen::new_err(e.to_string())),
-            Some(Ok(game)) => Ok(Board { game }),
+            Some(Ok(game)) => Ok(PyBoard { game }),
         }
     }
 
@@ -170,15 +170,15 @@ impl Board {
         interruptible(py, &stop, || game.perft(depth, &stop))
     }
 
-    fn copy(&self) -> Board {
-        Board { game: self.game.boxed_clone() }
+    fn copy(&self) -> PyBoard {
+        PyBoard { game: self.game.boxed_clone() }
     }
 
-    fn __copy__(&self) -> Board {
+    fn __copy__(&self) -> PyBoard {
         self.copy()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBoard {
         self.copy()
     }
 

@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::board::{text_pairs, Board};
+use crate::board::{text_pairs, PyBoard};
 use crate::errors::SIGNAL_POLL;
 use crate::py_repr;
 
@@ -128,8 +128,8 @@ impl Analysis {
     }
 }
 
-#[pyclass(frozen, module = "koma")]
-pub struct Engine {
+#[pyclass(frozen, name = "Engine", module = "koma")]
+pub struct PyEngine {
     variant: &'static str,
     core: Mutex<engine::Engine>,
     events: Mutex<Receiver<Event>>,
@@ -173,7 +173,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Engine {
+impl PyEngine {
     /// Runs commands answered at once and returns the first error they reported.
     fn run(&self, commands: Vec<Command>) -> Result<(), String> {
         let mut core = lock(&self.core);
@@ -238,10 +238,10 @@ impl Engine {
 }
 
 #[pymethods]
-impl Engine {
+impl PyEngine {
     #[new]
     #[pyo3(signature = (variant = "shogi66", threads = 1, hash_mb = 16, **options))]
-    fn new(variant: &str, threads: usize, hash_mb: usize, options: Option<&Bound<'_, PyDict>>) -> PyResult<Engine> {
+    fn new(variant: &str, threads: usize, hash_mb: usize, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyEngine> {
         let Some(d) = games::descriptor(variant) else {
             return Err(PyValueError::new_err(format!(
                 "no variant '{variant}' (the variants: {})",
@@ -252,7 +252,7 @@ impl Engine {
         let sink: engine::Sink = Arc::new(move |e| {
             let _ = tx.send(e);
         });
-        let e = Engine {
+        let e = PyEngine {
             variant: d.name,
             core: Mutex::new(engine::Engine::new(sink)),
             events: Mutex::new(rx),
@@ -261,10 +261,10 @@ impl Engine {
         // A script's search answers as soon as it is done: no minimum thinking time
         // (the GUI race it guards against), unless asked for.
         let mut commands = vec![
-            Engine::set("USI_Variant", variant),
-            Engine::set("Threads", threads),
-            Engine::set("USI_Hash", hash_mb),
-            Engine::set("MinimumThinkingTime", 0),
+            PyEngine::set("USI_Variant", variant),
+            PyEngine::set("Threads", threads),
+            PyEngine::set("USI_Hash", hash_mb),
+            PyEngine::set("MinimumThinkingTime", 0),
         ];
         commands.extend(text_pairs(options)?.into_iter().map(|(n, v)| Command::SetOption { name: n, value: Some(v) }));
         commands.push(Command::IsReady);
@@ -284,14 +284,14 @@ impl Engine {
             Err(_) => value.str()?.to_string(),
         };
         let _turn = self.busy.take(py);
-        py.detach(|| self.run(vec![Engine::set(name, value)])).map_err(PyValueError::new_err)
+        py.detach(|| self.run(vec![PyEngine::set(name, value)])).map_err(PyValueError::new_err)
     }
 
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1))]
     fn analyse(
         &self,
         py: Python<'_>,
-        board: &Board,
+        board: &PyBoard,
         depth: Option<u32>,
         nodes: Option<u64>,
         movetime: Option<u64>,
@@ -316,11 +316,11 @@ impl Engine {
             .rules_switches()
             .map(|o| {
                 let value = given.iter().find(|(n, _)| n == o.name).map_or(o.default, |(_, v)| v.as_str());
-                Engine::set(o.name, value)
+                PyEngine::set(o.name, value)
             })
             .collect();
         commands.push(Command::Position { sfen: Some(board.game.root_sfen()), moves: board.game.moves() });
-        commands.push(Engine::set("MultiPV", multipv));
+        commands.push(PyEngine::set("MultiPV", multipv));
         let _turn = self.busy.take(py);
         py.detach(|| self.run(commands)).map_err(PyValueError::new_err)?;
         let go = GoParams { depth, nodes, movetime, ..GoParams::default() };
@@ -333,7 +333,7 @@ impl Engine {
     fn play(
         &self,
         py: Python<'_>,
-        board: &Board,
+        board: &PyBoard,
         depth: Option<u32>,
         nodes: Option<u64>,
         movetime: Option<u64>,

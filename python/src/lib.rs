@@ -33,12 +33,12 @@ fn koma_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidSfen", py.get_type::<errors::InvalidSfen>())?;
     m.add_function(wrap_pyfunction!(board::variants, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
-    m.add_class::<board::Board>()?;
+    m.add_class::<board::PyBoard>()?;
     m.add_class::<board::GameResult>()?;
-    m.add_class::<engine::Engine>()?;
+    m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<engine::Line>()?;
     m.add_class::<engine::Score>()?;
-    m.add_class::<solve::Solution>()?;
+    m.add_class::<solve::PySolution>()?;
     Ok(())
 }

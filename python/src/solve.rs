@@ -8,13 +8,13 @@ use koma::search::Signals;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::board::Board;
+use crate::board::PyBoard;
 use crate::errors::interruptible;
 use crate::py_repr;
 
 /// What the solver found, for the side to move.
-#[pyclass(frozen, get_all, module = "koma")]
-pub struct Solution {
+#[pyclass(frozen, get_all, name = "Solution", module = "koma")]
+pub struct PySolution {
     /// `"win"`, `"loss"`, `"draw"`, or `None` when the budget ran out first.
     pub value: Option<&'static str>,
     /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw
@@ -27,7 +27,7 @@ pub struct Solution {
 }
 
 #[pymethods]
-impl Solution {
+impl PySolution {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let (value, best) = (py_repr(py, self.value)?, py_repr(py, &self.bestmove)?);
         Ok(format!("Solution(value={value}, plies={}, bestmove={best})", py_repr(py, self.plies)?))
@@ -36,12 +36,12 @@ impl Solution {
 
 #[pyfunction]
 #[pyo3(signature = (board, max_ms = None, max_nodes = None))]
-pub fn solve(py: Python<'_>, board: &Board, max_ms: Option<u64>, max_nodes: Option<u64>) -> PyResult<Solution> {
+pub fn solve(py: Python<'_>, board: &PyBoard, max_ms: Option<u64>, max_nodes: Option<u64>) -> PyResult<PySolution> {
     let signals = Arc::new(Signals::default());
     let budget = Budget { max_nodes, max_ms, stop: Some(Arc::clone(&signals)) };
     let game = &*board.game;
     let exact = interruptible(py, &signals.stop, || game.solve(&budget))?.map_err(PyValueError::new_err)?;
-    Ok(Solution {
+    Ok(PySolution {
         value: exact.value.map(|v| v.name()),
         plies: exact.plies,
         bestmove: exact.bestmove,

@@ -44,7 +44,7 @@ pub enum ToGame {
 }
 
 /// What the registry sees of a running game.
-pub struct Shared {
+pub struct Presence {
     /// Connections following the game (kept by the connections themselves, so the
     /// registry sees a page leave at once).
     pub followers: AtomicUsize,
@@ -52,7 +52,7 @@ pub struct Shared {
     pub last_seen: Mutex<Instant>,
 }
 
-impl Shared {
+impl Presence {
     pub fn touch(&self) {
         *self.last_seen.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
     }
@@ -70,7 +70,7 @@ enum Pending {
 }
 
 /// A game's position and moves as the server keeps them.
-struct Game {
+struct Kept {
     id: String,
     variant: &'static str,
     rules: BTreeMap<String, String>,
@@ -142,7 +142,7 @@ pub fn start(
     new: NewGame,
     hash_mib: usize,
     slot: OwnedSemaphorePermit,
-) -> Result<(Sender<ToGame>, Arc<Shared>), String> {
+) -> Result<(Sender<ToGame>, Arc<Presence>), String> {
     let limit = new.limit.check()?;
     check_rules(&new.variant, &new.rules)?;
     let board = make_board(&new.variant, &new.rules, new.sfen.as_deref(), &new.moves)?;
@@ -150,10 +150,10 @@ pub fn start(
     let variant = board.variant();
     let (events_tx, events) = unbounded_channel();
     let engine = spawn_engine(events_tx, variant, hash_mib, &new.rules, slot);
-    let shared = Arc::new(Shared { followers: AtomicUsize::new(0), last_seen: Mutex::new(Instant::now()) });
+    let shared = Arc::new(Presence { followers: AtomicUsize::new(0), last_seen: Mutex::new(Instant::now()) });
     let state = board.state()?;
     let legal = board.legal_moves()?;
-    let game = Game {
+    let game = Kept {
         id,
         variant,
         rules: new.rules,
@@ -228,7 +228,7 @@ fn sente_view(score: Score, side: &str) -> i32 {
     }
 }
 
-impl Game {
+impl Kept {
     async fn run(mut self, mut inbox: Receiver<ToGame>, mut events: UnboundedReceiver<Event>) {
         loop {
             tokio::select! {
@@ -369,7 +369,7 @@ impl Game {
         if self.hidden().is_some() {
             return Err("koma's setup is hidden until both sides have placed their pieces".into());
         }
-        let game = super::records::Game {
+        let game = super::records::FollowedGame {
             variant: self.variant,
             rules: &self.rules,
             start: self.start.as_deref(),

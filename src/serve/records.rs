@@ -17,7 +17,7 @@ use crate::records::{self, Ending, Format, Record, Walk};
 const MAX_NAME: usize = 80;
 
 /// The game a page follows, as the server keeps it.
-pub struct Game<'a> {
+pub struct FollowedGame<'a> {
     pub variant: &'static str,
     pub rules: &'a BTreeMap<String, String>,
     pub start: Option<&'a str>,
@@ -27,7 +27,7 @@ pub struct Game<'a> {
 
 /// The `record` answer: the game written in `format` (its natural one for `None`), with
 /// its result and the rule that ended it, a file name and the time it was saved.
-pub fn save(game: &Game, format: Option<Format>, now: jiff::Timestamp) -> Result<String, String> {
+pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -> Result<String, String> {
     let format = format.unwrap_or_else(|| Format::natural(game.variant));
     if !format.supports(game.variant) {
         return Err(format!(

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::Sender;
 use tokio::sync::Semaphore;
 
-use super::game::{self, Shared, ToGame};
+use super::game::{self, Presence, ToGame};
 use super::messages::NewGame;
 
 /// How long a new game waits for an ended game's engine to wind down.
@@ -21,7 +21,7 @@ const SLOT_WAIT: Duration = Duration::from_secs(10);
 
 pub struct Handle {
     pub tx: Sender<ToGame>,
-    pub shared: Arc<Shared>,
+    pub shared: Arc<Presence>,
 }
 
 impl Clone for Handle {

@@ -17,14 +17,14 @@ const ROW_E: u32 = ROW_A << 20;
 
 /// The pieces of each side (by `Color::index`) and the promoted ones of both.
 #[derive(Clone, Copy, Debug)]
-pub struct Board {
+pub struct Occupancy {
     pub sides: [u32; 2],
     pub promoted: u32,
 }
 
-impl Board {
-    pub fn new(cells: &Cells) -> Board {
-        let mut b = Board { sides: [0; 2], promoted: 0 };
+impl Occupancy {
+    pub fn new(cells: &Cells) -> Occupancy {
+        let mut b = Occupancy { sides: [0; 2], promoted: 0 };
         for (sq, &c) in cells.iter().enumerate() {
             if let Some(color) = cell::color(c) {
                 b.sides[color.index()] |= 1 << sq;

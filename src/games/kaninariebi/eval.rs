@@ -12,7 +12,7 @@
 use super::rules::{Rules, PIECES};
 use super::KaniNariEbi;
 use crate::game::{Color, Game};
-use crate::games::crab::bits::{self, Board};
+use crate::games::crab::bits::{self, Occupancy};
 use crate::games::crab::capture::squares;
 use crate::games::crab::cell::Cells;
 use crate::games::crab::square::{enemy_home_file, file_of, home_file};
@@ -75,7 +75,7 @@ pub fn mg_share(_: &KaniNariEbi) -> f32 {
 
 #[inline(always)]
 fn eval_cells<T: Trace>(cells: &Cells, side: Color, w: &Weights, t: &mut T) -> i32 {
-    let board = Board::new(cells);
+    let board = Occupancy::new(cells);
     let v = side_score(&board, Color::Sente, side, w, t) - side_score(&board, Color::Gote, side, w, t);
     let v = if side == Color::Sente { v } else { -v };
     t.add(at::tempo, if side == Color::Sente { 1.0 } else { -1.0 });
@@ -84,7 +84,7 @@ fn eval_cells<T: Trace>(cells: &Cells, side: Color, w: &Weights, t: &mut T) -> i
 
 /// Score for `c` (positive = good for `c`); `t` gets sente's view.
 #[inline(always)]
-fn side_score<T: Trace>(board: &Board, c: Color, to_move: Color, w: &Weights, t: &mut T) -> i32 {
+fn side_score<T: Trace>(board: &Occupancy, c: Color, to_move: Color, w: &Weights, t: &mut T) -> i32 {
     let sg = if c == Color::Sente { 1.0f32 } else { -1.0 };
     let mut s = 0;
     let mut add = |i: usize, n: i32| {

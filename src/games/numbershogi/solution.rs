@@ -131,7 +131,7 @@ pub struct Entry {
 
 /// A checked table.
 #[derive(Debug)]
-pub struct Solution {
+pub struct SolutionTable {
     pub rules: Rules,
     /// The hidden-setup game's value for sente.
     pub value: Outcome,
@@ -163,9 +163,9 @@ fn parse_weight(w: &str) -> Result<f64, String> {
     Ok(p as f64 / q as f64)
 }
 
-impl Solution {
+impl SolutionTable {
     /// Reads and checks a whole file.
-    pub fn parse(text: &str) -> Result<Solution, String> {
+    pub fn parse(text: &str) -> Result<SolutionTable, String> {
         let end_at = text.rfind("\nend ").ok_or("no end line: the file is truncated")? + 1;
         let (body, end) = text.split_at(end_at);
         let mut fields = end.split_whitespace();
@@ -237,7 +237,7 @@ impl Solution {
         if count.parse::<usize>().ok() != Some(written) {
             return Err(format!("the end line counts {count} entries, the file has {written}"));
         }
-        Ok(Solution { rules, value, mix, entries })
+        Ok(SolutionTable { rules, value, mix, entries })
     }
 
     /// The entry of a finished setup under this table's rules.
@@ -319,7 +319,7 @@ pub enum Table {
     #[default]
     Builtin,
     Off,
-    File(&'static Solution),
+    File(&'static SolutionTable),
 }
 
 impl PartialEq for Table {
@@ -336,11 +336,11 @@ impl Eq for Table {}
 /// The most bytes a table file may have (the shipped one is about 270 KB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
-static BUILTIN_TABLE: OnceLock<Result<Solution, String>> = OnceLock::new();
+static BUILTIN_TABLE: OnceLock<Result<SolutionTable, String>> = OnceLock::new();
 
 /// The shipped table, read and checked on first use.
-pub fn builtin() -> Result<&'static Solution, String> {
-    BUILTIN_TABLE.get_or_init(|| Solution::parse(BUILTIN)).as_ref().map_err(Clone::clone)
+pub fn builtin() -> Result<&'static SolutionTable, String> {
+    BUILTIN_TABLE.get_or_init(|| SolutionTable::parse(BUILTIN)).as_ref().map_err(Clone::clone)
 }
 
 impl Table {
@@ -356,14 +356,14 @@ impl Table {
                 let text =
                     crate::input::file::read_text(std::path::Path::new(path), MAX_FILE_BYTES, "a solution table")
                         .map_err(|e| e.to_string())?;
-                let table = Solution::parse(&text)?;
+                let table = SolutionTable::parse(&text)?;
                 let end = text.rfind("\nend ").map_or("", |i| &text[i..]).to_string();
-                static LOADED: Mutex<Vec<(String, &'static Solution)>> = Mutex::new(Vec::new());
+                static LOADED: Mutex<Vec<(String, &'static SolutionTable)>> = Mutex::new(Vec::new());
                 let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(&(_, same)) = loaded.iter().find(|(e, _)| *e == end) {
                     return Ok(Table::File(same));
                 }
-                let leaked: &'static Solution = Box::leak(Box::new(table));
+                let leaked: &'static SolutionTable = Box::leak(Box::new(table));
                 loaded.push((end, leaked));
                 Table::File(leaked)
             }
@@ -372,7 +372,7 @@ impl Table {
 
     /// The table in use: `Ok(None)` when switched off, `Err` when the shipped one is
     /// damaged.
-    pub fn solution(self) -> Result<Option<&'static Solution>, String> {
+    pub fn solution(self) -> Result<Option<&'static SolutionTable>, String> {
         match self {
             Table::Builtin => builtin().map(Some).map_err(|e| format!("the shipped Number Shogi solution: {e}")),
             Table::Off => Ok(None),
@@ -395,7 +395,7 @@ pub fn known(pos: &NumberShogi) -> Option<Result<Known<Move>, String>> {
 mod tests {
     use super::*;
 
-    fn table() -> &'static Solution {
+    fn table() -> &'static SolutionTable {
         builtin().expect("the shipped table reads")
     }
 
@@ -419,15 +419,15 @@ mod tests {
     fn a_damaged_or_foreign_file_is_refused_whole() {
         let good = BUILTIN;
         let flipped = good.replacen(" L", " W", 1);
-        assert!(Solution::parse(&flipped).unwrap_err().contains("checksum"));
+        assert!(SolutionTable::parse(&flipped).unwrap_err().contains("checksum"));
         let truncated = &good[..good.len() / 2];
-        assert!(Solution::parse(truncated).unwrap_err().contains("truncated"));
-        assert!(Solution::parse("koma-numbershogi-solution 2\nend 0 0\n").is_err());
-        assert!(Solution::parse("").is_err());
+        assert!(SolutionTable::parse(truncated).unwrap_err().contains("truncated"));
+        assert!(SolutionTable::parse("koma-numbershogi-solution 2\nend 0 0\n").is_err());
+        assert!(SolutionTable::parse("").is_err());
         // A well-formed file with a wrong count is refused too.
         let body = good.rsplit_once("\nend ").unwrap().0.to_string() + "\n";
         let hash = format!("{:016x}", fnv1a(body.as_bytes()));
-        assert!(Solution::parse(&format!("{body}end 1 {hash}\n")).unwrap_err().contains("counts"));
+        assert!(SolutionTable::parse(&format!("{body}end 1 {hash}\n")).unwrap_err().contains("counts"));
     }
 
     #[test]
