@@ -139,7 +139,8 @@ fn shogi66_self_play_in_sudden_death_with_increment() {
 #[test]
 fn shogi66_rokurokugui_style_game_new_process_per_move() {
     // Exactly RokuRokuGUI's command sequence; byoyomi shortened for CI.
-    let g = play("shogi66", Clock { main_ms: 1000, inc_ms: 0, byoyomi_ms: 200 }, 400, true);
+    // 120 plies: the placement, the main time spent and then a hundred moves in byoyomi.
+    let g = play("shogi66", Clock { main_ms: 1000, inc_ms: 0, byoyomi_ms: 200 }, 120, true);
     assert!(g.moves.len() > 12, "{g:?}");
     assert!(g.moves[..12].iter().all(|m| m.contains('*')), "placement first: {:?}", &g.moves[..12]);
     eprintln!("rokuroku-style game: {} plies, {}: {}", g.moves.len(), g.end, g.moves.join(" "));
