@@ -3,7 +3,8 @@
 //! To add a game: write its module implementing [`crate::game::Game`],
 //! [`crate::game::Strategy`] and [`crate::game::Notation`], then add it to the `games!`
 //! list below (CONTRIBUTING.md has the whole checklist). Everything else finds it from
-//! there: the options and dialects through [`descriptors`], the engine through [`visit`].
+//! there: the options, the dialects and the page of `koma serve` through [`descriptors`],
+//! the engine through [`visit`].
 
 pub mod crab;
 pub mod kaninariebi;
@@ -20,7 +21,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use crate::game::{ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
+use crate::game::{Appearance, ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
 
 /// What the protocol edge and the options need to know of a game, without a position,
 /// a table or a thread: its name, board, players, switches and chess notation.
@@ -40,6 +41,8 @@ pub struct Descriptor {
     pub hidden_setup: bool,
     /// The game's switch values at their defaults.
     pub settings: fn() -> Box<dyn Settings>,
+    /// [`Game::APPEARANCE`]: how the page of `koma serve` shows it.
+    pub appearance: Appearance,
 }
 
 impl Descriptor {
@@ -53,6 +56,7 @@ impl Descriptor {
             chess: G::CHESS_NOTATION,
             hidden_setup: G::HIDDEN_SETUP,
             settings: || Box::new(Values::<G>(G::Rules::default())),
+            appearance: G::APPEARANCE,
         }
     }
 
