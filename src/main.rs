@@ -9,10 +9,17 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-const AFTER_HELP: &str = "\
+/// After `--help`: the games (from the registry) and the usual commands.
+static AFTER_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let games: Vec<String> = koma::games::names()
+        .into_iter()
+        .map(|n| if n == koma::engine::options::DEFAULT_VARIANT { format!("{n} (the default)") } else { n.to_string() })
+        .collect();
+    format!(
+        "\
 Without a subcommand koma speaks USI on stdin and stdout (UCI after a first line `uci`,
-CECP after `xboard`). Games (setoption name USI_Variant value NAME): shogi66 (the
-default), kokesu, numbershogi, kanishogi, kaninariebi.
+CECP after `xboard`). Games (setoption name USI_Variant value NAME):
+{}.
 
   koma                                  play through a GUI, or type USI commands
   koma \"go perft 3\" quit                run commands, then exit
@@ -22,7 +29,10 @@ default), kokesu, numbershogi, kanishogi, kaninariebi.
   koma serve --open                     play every game in a browser
 
 The protocol and every game's rules, move notation and options: protocol/README.md and
-protocol/rules.md in the source; README.md has the rest, docs/README.md every document.";
+protocol/rules.md in the source; README.md has the rest, docs/README.md every document.",
+        games.join(", ")
+    )
+});
 
 /// The commit this binary was built from (`git describe`: the nearest release tag, the
 /// commits since, the hash; `-modified` for uncommitted changes).
@@ -35,12 +45,12 @@ const COMMIT: &str = git_version::git_version!(
 static VERSION: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("{} ({COMMIT})", env!("CARGO_PKG_VERSION")));
 
-/// A USI engine for 66 shogi, Kokesu, Number Shogi, Kani Shogi and Kani Nari Ebi.
+/// A USI engine for the small games of its registry (`koma::games`).
 #[derive(Parser, Debug)]
-#[command(version = VERSION.as_str(), about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
+#[command(version = VERSION.as_str(), about, args_conflicts_with_subcommands = true, after_help = AFTER_HELP.as_str())]
 struct Args {
     /// The game to play from the start (as `setoption name USI_Variant value NAME`, which
-    /// may still change it): shogi66, kokesu, numbershogi, kanishogi or kaninariebi.
+    /// may still change it).
     #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(koma::games::names()))]
     variant: Option<String>,
     /// Write the session (every line in and out) to FILE as a transcript that

@@ -3,7 +3,9 @@
 //! cycles. Test code (`#[cfg(test)]` modules, which may build a concrete game) and
 //! comments are not counted.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::common::source::{code_lines, files};
 
 /// The top-level modules of the library, lowest layer first, as `src/lib.rs`'s
 /// documentation lists them (one bullet a layer: the `[`module`]` links before its colon),
@@ -23,39 +25,15 @@ fn layer(layers: &[Vec<String>], module: &str) -> Option<usize> {
     layers.iter().position(|l| l.iter().any(|m| m == module))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The top-level modules named by `crate::` paths in the code of `text`, with their lines.
 fn uses(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        let code = line.trim_start();
-        if code.starts_with("#[cfg(test)]") {
-            // Test code from here on, unless the attribute is on one element of a list
-            // (a test-only entry, such as a throwaway switch): that line is still read.
-            if !lines.get(i + 1).is_some_and(|next| next.trim_end().ends_with(',')) {
-                break;
-            }
-            continue;
-        }
-        if code.starts_with("//") {
-            continue;
-        }
+    for (line, code) in code_lines(text) {
         let mut rest = code;
         while let Some(at) = rest.find("crate::") {
             rest = &rest[at + "crate::".len()..];
             let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            found.push((i + 1, name));
+            found.push((line, name));
         }
     }
     found
@@ -64,13 +42,13 @@ fn uses(text: &str) -> Vec<(usize, String)> {
 #[test]
 fn every_module_uses_only_lower_layers() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let mut paths = Vec::new();
+    files(&src, &["rs"], &mut paths);
     let mut wrong = Vec::new();
     let mut modules_seen = 0;
     let layers = layers();
     assert!(layers.len() >= 8 && layers[0] == ["input"], "src/lib.rs lists the layers: {layers:?}");
-    for file in files {
+    for file in paths {
         let rel = file.strip_prefix(&src).unwrap();
         let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
         let module = first.trim_end_matches(".rs").to_string();

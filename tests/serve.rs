@@ -571,3 +571,48 @@ async fn levels_are_offered_per_game_and_koma_plays_at_one() {
     }
     assert!(server.alive());
 }
+
+/// `hello` carries each game's title and look as its module declares them
+/// (`Game::APPEARANCE`, through the registry): the page draws from nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hello_carries_each_games_look_from_the_registry() {
+    let server = Server::start(&[]);
+    let (mut ws, _) = connect_async(server.ws_url()).await.expect("the WebSocket opens");
+    let hello = next(&mut ws).await;
+    let sent = hello["games"].as_array().expect("games").clone();
+    let registry = koma::games::descriptors();
+    assert_eq!(sent.len(), registry.len(), "{hello}");
+    for (g, d) in sent.iter().zip(registry) {
+        let a = d.appearance;
+        assert_eq!(g["name"], d.name);
+        assert_eq!(g["title"], a.title);
+        let water = a.water.map(|w| json!({ "file": w.file, "name": w.name }));
+        let look = json!({ "light": a.light, "dark": a.dark, "line": a.line, "tinted": a.tinted, "water": water,
+            "pieces": a.pieces.word(), "hands": a.hands, "pointed": a.pointed, "promote": a.promote, "stay": a.stay });
+        assert_eq!(g["look"], look, "{}", d.name);
+    }
+    // What the page showed before it read `hello`, game by game.
+    let of = |name: &str| sent.iter().find(|g| g["name"] == name).unwrap_or_else(|| panic!("{name} in hello")).clone();
+    let titles: Vec<&str> = sent.iter().map(|g| g["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["66 shogi", "Kokesu", "Number Shogi", "Kani Shogi", "Kani Nari Ebi"]);
+    let kokesu = of("kokesu")["look"].clone();
+    assert_eq!(
+        (&kokesu["light"], &kokesu["dark"], &kokesu["pieces"]),
+        (&json!("#f0d9b5"), &json!("#b58863"), &json!("kokeshi"))
+    );
+    assert_eq!((&kokesu["hands"], &kokesu["pointed"]), (&json!(false), &json!(false)));
+    let numbers = of("numbershogi")["look"].clone();
+    assert_eq!(
+        (&numbers["pieces"], &numbers["hands"], &numbers["pointed"]),
+        (&json!("numbers"), &json!(true), &json!(true))
+    );
+    let river = of("kanishogi")["look"].clone();
+    assert_eq!((&river["water"], &river["promote"]), (&json!({ "file": 3, "name": "river" }), &json!("Grow")));
+    assert_eq!(river["tinted"], json!([[5, "#e3dccb"], [1, "#f4d9d4"]]));
+    let current = of("kaninariebi")["look"].clone();
+    assert_eq!(current["water"]["name"], "current");
+    assert_eq!((&current["pieces"], &current["promote"]), (&json!("crabs-and-shrimps"), &json!("Become a shrimp")));
+    assert_eq!(of("shogi66")["look"]["stay"], "Don't promote");
+    drop(ws);
+    assert_eq!(server.stop(), "");
+}

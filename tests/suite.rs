@@ -34,6 +34,7 @@ mod python;
 mod readme;
 mod records;
 mod reference_crosscheck;
+mod registry;
 mod release;
 mod scripting;
 mod search_sanity;

@@ -9,6 +9,7 @@
 //! A game module never prints and never knows the protocol or the search. The registry of
 //! games is `src/games/mod.rs`; CONTRIBUTING.md lists the steps for adding one.
 
+mod appearance;
 mod notation;
 pub mod perft;
 pub mod referee;
@@ -16,6 +17,7 @@ pub mod state;
 mod strategy;
 pub mod switch;
 
+pub use appearance::{Appearance, PieceStyle, Water};
 pub use notation::{ChessNotation, Notation};
 pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
 pub use switch::{Scope, Switch, SwitchInfo, SwitchKind};
@@ -111,6 +113,8 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
 
     /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
     const NAME: &'static str;
+    /// How the page of `koma serve` shows the game (title, board, pieces, words).
+    const APPEARANCE: Appearance;
     /// Board size, for `info string variant ... files F ranks R`.
     const FILES: usize;
     const RANKS: usize;

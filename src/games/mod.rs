@@ -3,7 +3,8 @@
 //! To add a game: write its module implementing [`crate::game::Game`],
 //! [`crate::game::Strategy`] and [`crate::game::Notation`], then add it to the `games!`
 //! list below (CONTRIBUTING.md has the whole checklist). Everything else finds it from
-//! there: the options and dialects through [`descriptors`], the engine through [`visit`].
+//! there: the options, the dialects and the page of `koma serve` through [`descriptors`],
+//! the engine through [`visit`], network training through [`trainable`] and [`visit_net`].
 
 pub mod crab;
 pub mod kaninariebi;
@@ -20,7 +21,8 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use crate::game::{ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
+use crate::game::{Appearance, ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
+use nnue::trainable::Trainable;
 
 /// What the protocol edge and the options need to know of a game, without a position,
 /// a table or a thread: its name, board, players, switches and chess notation.
@@ -40,6 +42,8 @@ pub struct Descriptor {
     pub hidden_setup: bool,
     /// The game's switch values at their defaults.
     pub settings: fn() -> Box<dyn Settings>,
+    /// [`Game::APPEARANCE`]: how the page of `koma serve` shows it.
+    pub appearance: Appearance,
 }
 
 impl Descriptor {
@@ -53,6 +57,7 @@ impl Descriptor {
             chess: G::CHESS_NOTATION,
             hidden_setup: G::HIDDEN_SETUP,
             settings: || Box::new(Values::<G>(G::Rules::default())),
+            appearance: G::APPEARANCE,
         }
     }
 
@@ -124,8 +129,23 @@ pub trait Visitor {
     fn visit<G: Strategy + Notation>(self) -> Self::Output;
 }
 
+/// Something to do with a game that has a network ([`Trainable`]), known by its feature
+/// set: how `koma nnue-data` and `koma nnue-train` reach the game's type.
+pub trait NetVisitor {
+    type Output;
+    fn visit<G: Trainable>(self) -> Self::Output;
+}
+
+/// A game with a network: its `USI_Variant` name and its feature set's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetGame {
+    pub name: &'static str,
+    pub features: u32,
+}
+
+/// The registry: `module::Type` for each game, `+ Trainable` after a game with a network.
 macro_rules! games {
-    ($($module:ident :: $ty:ident),* $(,)?) => {
+    ($($module:ident :: $ty:ident $(+ $net:ident)?),* $(,)?) => {
         /// Every game, in `USI_Variant` order.
         pub fn descriptors() -> &'static [Descriptor] {
             static ALL: OnceLock<Vec<Descriptor>> = OnceLock::new();
@@ -139,10 +159,34 @@ macro_rules! games {
             })*
             None
         }
+
+        /// The games with a network, in `USI_Variant` order.
+        pub fn trainable() -> &'static [NetGame] {
+            const NETS: &[NetGame] = &[$($(NetGame {
+                name: <$module::$ty as Game>::NAME,
+                features: <$module::$ty as $net>::FEATURES.id,
+            },)?)*];
+            NETS
+        }
+
+        /// Calls `visitor` with the type of the game whose network has feature set
+        /// `features`; `None` if no game has it.
+        pub fn visit_net<V: NetVisitor>(features: u32, visitor: V) -> Option<V::Output> {
+            $($(if features == <$module::$ty as $net>::FEATURES.id {
+                return Some(visitor.visit::<$module::$ty>());
+            })?)*
+            None
+        }
     };
 }
 
-games!(shogi66::Shogi66, kokesu::Kokesu, numbershogi::NumberShogi, kanishogi::KaniShogi, kaninariebi::KaniNariEbi);
+games!(
+    shogi66::Shogi66 + Trainable,
+    kokesu::Kokesu + Trainable,
+    numbershogi::NumberShogi,
+    kanishogi::KaniShogi,
+    kaninariebi::KaniNariEbi,
+);
 
 /// The variant names, in `USI_Variant` order.
 pub fn names() -> Vec<&'static str> {

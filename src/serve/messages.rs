@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::engine::levels::levels;
-use crate::game::SwitchKind;
+use crate::game::{Appearance, SwitchKind};
 use crate::games;
 use crate::search::skill::MAX_LEVEL;
 
@@ -130,6 +130,14 @@ pub fn error(message: &str) -> String {
     json!({ "type": "error", "message": crate::protocol::shown(message) }).to_string()
 }
 
+/// How the page draws a game (protocol/serve.md, `hello`'s `look`).
+fn look(a: &Appearance) -> Value {
+    let water = a.water.map(|w| json!({ "file": w.file, "name": w.name }));
+    json!({ "light": a.light, "dark": a.dark, "line": a.line, "tinted": a.tinted, "water": water,
+            "pieces": a.pieces.word(), "hands": a.hands, "pointed": a.pointed,
+            "promote": a.promote, "stay": a.stay })
+}
+
 /// The first message on a connection: the games, their boards and rules switches.
 pub fn hello() -> String {
     let games: Vec<Value> = games::descriptors()
@@ -150,8 +158,9 @@ pub fn hello() -> String {
                 .collect();
             let levels: Vec<Value> =
                 levels(d.name).iter().map(|l| json!({ "level": l.level, "name": l.name, "elo": l.elo })).collect();
-            json!({ "name": d.name, "files": d.files, "ranks": d.ranks, "players": d.players,
-                    "startpos": startpos, "rules": rules, "levels": levels })
+            json!({ "name": d.name, "title": d.appearance.title, "files": d.files, "ranks": d.ranks,
+                    "players": d.players, "startpos": startpos, "rules": rules, "levels": levels,
+                    "look": look(&d.appearance) })
         })
         .collect();
     json!({ "type": "hello", "engine": crate::engine::name(), "games": games, "max_message": MAX_MESSAGE }).to_string()

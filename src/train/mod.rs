@@ -2,8 +2,9 @@
 //! and writes scored positions ([`data`], in the format of [`records`]); `koma nnue-train`
 //! fits a net to them and writes the net file ([`trainer`], in the format of
 //! `crate::games::nnue::format`), which the game's net-file option loads (`KokesuNetFile`,
-//! `Shogi66NetFile`). Both are generic over the game (`Trainable`); [`TRAINABLE`] lists
-//! the games with a network.
+//! `Shogi66NetFile`). Both are generic over the game (`Trainable`); the registry says
+//! which games have a network (`crate::games::trainable`) and gives their types
+//! (`crate::games::visit_net`).
 
 pub mod data;
 pub mod records;
@@ -13,16 +14,19 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::games::kokesu::Kokesu;
 use crate::games::nnue::format;
 use crate::games::nnue::trainable::Trainable;
-use crate::games::shogi66::Shogi66;
+use crate::games::{self, NetVisitor};
 use crate::input::file::{read, same_file};
 use crate::input::number::float_in;
 use crate::input::path as shown;
 
-/// The games with a network: `--variant` names, for `koma nnue-data`.
-pub const TRAINABLE: [&str; 2] = ["kokesu", "shogi66"];
+/// The games with a network, by name in alphabetical order: `--variant`'s values.
+pub fn trainable_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = games::trainable().iter().map(|g| g.name).collect();
+    names.sort_unstable();
+    names
+}
 
 /// splitmix64: the runs' only source of chance, so a seed gives the same run.
 pub struct Rng(pub u64);
@@ -42,8 +46,8 @@ impl Rng {
 #[derive(clap::Args, Debug, Clone)]
 #[command(about = "Training positions from koma's own games, scored by a deeper search (docs/NNUE.md)")]
 pub struct DataArgs {
-    /// The game: kokesu or shogi66.
-    #[arg(long, default_value = "kokesu", value_parser = clap::builder::PossibleValuesParser::new(TRAINABLE))]
+    /// The game (one with a network).
+    #[arg(long, default_value = "kokesu", value_parser = clap::builder::PossibleValuesParser::new(trainable_names()))]
     pub variant: String,
     /// Games to play (1 to 1000000).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -162,9 +166,24 @@ pub fn data_main(a: DataArgs) -> ExitCode {
         score_nodes: a.score_nodes,
         random_plies: a.random_plies as usize,
     };
-    let written = write_whole(&a.out, |out| match a.variant.as_str() {
-        "shogi66" => data::generate::<Shogi66>(&plan, out, &mut std::io::stdout()).map(drop),
-        _ => data::generate::<Kokesu>(&plan, out, &mut std::io::stdout()).map(drop),
+    /// Writes the data of the game visited.
+    struct Generate<'a, W: Write> {
+        plan: &'a data::DataPlan,
+        out: W,
+    }
+    impl<W: Write> NetVisitor for Generate<'_, W> {
+        type Output = std::io::Result<()>;
+        fn visit<G: Trainable>(mut self) -> Self::Output {
+            data::generate::<G>(self.plan, &mut self.out, &mut std::io::stdout()).map(drop)
+        }
+    }
+    let net = games::trainable().iter().find(|g| g.name == a.variant);
+    let Some(features) = net.map(|g| g.features) else {
+        return fail(format!("nnue-data: {}: this game has no network", a.variant));
+    };
+    let written = write_whole(&a.out, |out| {
+        let no_net = || Err(std::io::Error::other(format!("feature set {features}: no game of this koma has it")));
+        games::visit_net(features, Generate { plan: &plan, out }).unwrap_or_else(no_net)
     });
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -226,10 +245,21 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         weight_decay: a.weight_decay,
     };
     let out = &mut std::io::stdout();
-    let trained = match feature_set {
-        id if id == Kokesu::FEATURES.id => trainer::train::<Kokesu>(&plan, &all, out),
-        id if id == Shogi66::FEATURES.id => trainer::train::<Shogi66>(&plan, &all, out),
-        id => return fail(format!("nnue-train: feature set {id}: no game of this koma has it")),
+    /// Trains the network of the game visited.
+    struct Train<'a, W: Write> {
+        plan: &'a trainer::TrainPlan,
+        all: &'a [records::Record],
+        out: W,
+    }
+    impl<W: Write> NetVisitor for Train<'_, W> {
+        type Output = std::io::Result<trainer::TrainSummary>;
+        fn visit<G: Trainable>(mut self) -> Self::Output {
+            trainer::train::<G>(self.plan, self.all, &mut self.out)
+        }
+    }
+    let trained = match games::visit_net(feature_set, Train { plan: &plan, all: &all, out }) {
+        Some(trained) => trained,
+        None => return fail(format!("nnue-train: feature set {feature_set}: no game of this koma has it")),
     };
     let summary = match trained {
         Ok(s) => s,

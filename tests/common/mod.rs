@@ -161,3 +161,4 @@ impl Koma {
 pub mod crab;
 pub mod nnue;
 pub mod server;
+pub mod source;

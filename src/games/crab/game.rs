@@ -7,12 +7,30 @@ use std::fmt::Debug;
 
 use super::cell::Cells;
 use super::{sfen, turn, zobrist, CrabMove};
-use crate::game::{Color, Game, MoveError, Notation, Outcome, SfenError, Strategy, Switch};
+use crate::game::{Appearance, Color, Game, MoveError, Notation, Outcome, PieceStyle, SfenError, Strategy, Switch};
+
+/// The look of a crab board: sand, the home files tinted (black's file 5, red's file 1);
+/// crabs that grow. Each game names its water (file 3).
+pub const CRAB_BOARD: Appearance = Appearance {
+    title: "",
+    light: "#efe0b9",
+    dark: "#efe0b9",
+    line: "#9a8357",
+    tinted: &[(5, "#e3dccb"), (1, "#f4d9d4")],
+    water: None,
+    pieces: PieceStyle::Crabs,
+    hands: false,
+    pointed: false,
+    promote: "Grow",
+    stay: "Stay as it is",
+};
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
 /// values of its switches), which also gives the turn rules through [`turn::Variant`].
 pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + Sync + 'static {
     const NAME: &'static str;
+    /// [`Game::APPEARANCE`]: [`CRAB_BOARD`] with the game's title, water and pieces.
+    const APPEARANCE: Appearance;
     /// Mixed into the Zobrist keys, so the two games never share hash entries.
     const SALT: u64;
     /// Its switches (rules.md: every switch is a setoption).
@@ -75,6 +93,7 @@ impl<R: CrabGame> Game for Crab<R> {
     type Rules = R;
 
     const NAME: &'static str = R::NAME;
+    const APPEARANCE: Appearance = R::APPEARANCE;
     const FILES: usize = 5;
     const RANKS: usize = 5;
     const REPETITION_LIMIT: usize = 4;

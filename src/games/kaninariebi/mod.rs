@@ -21,9 +21,9 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Scope, SfenError, Switch, SwitchKind};
+use crate::game::{Appearance, Color, PieceStyle, Scope, SfenError, Switch, SwitchKind, Water};
 use crate::games::crab::cell::{self, Cells, EMPTY};
-use crate::games::crab::game::{Crab, CrabGame};
+use crate::games::crab::game::{Crab, CrabGame, CRAB_BOARD};
 use crate::games::crab::square::square;
 use crate::games::crab::CrabMove;
 pub use rules::{Bonds, Rules};
@@ -44,6 +44,13 @@ fn captured_by(cells: &Cells, color: Color) -> usize {
 
 impl CrabGame for Rules {
     const NAME: &'static str = "kaninariebi";
+    const APPEARANCE: Appearance = Appearance {
+        title: "Kani Nari Ebi",
+        water: Some(Water { file: 3, name: "current" }),
+        pieces: PieceStyle::CrabsAndShrimps,
+        promote: "Become a shrimp",
+        ..CRAB_BOARD
+    };
     const SALT: u64 = 0x4b4e_4500_0000_0001;
     const SWITCHES: &'static [Switch<Rules>] = &[Switch::new(
         rules::BONDS_OPTION,

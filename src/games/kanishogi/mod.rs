@@ -25,9 +25,9 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Scope, SfenError, Switch, SwitchKind};
+use crate::game::{Appearance, Color, Scope, SfenError, Switch, SwitchKind, Water};
 use crate::games::crab::cell::{self, Cells, EMPTY};
-use crate::games::crab::game::{Crab, CrabGame};
+use crate::games::crab::game::{Crab, CrabGame, CRAB_BOARD};
 use crate::games::crab::square::square;
 use crate::games::crab::CrabMove;
 pub use rules::{GrownMove, Rules};
@@ -49,6 +49,8 @@ fn captured_pips(cells: &Cells, color: Color) -> Vec<u8> {
 
 impl CrabGame for Rules {
     const NAME: &'static str = "kanishogi";
+    const APPEARANCE: Appearance =
+        Appearance { title: "Kani Shogi", water: Some(Water { file: 3, name: "river" }), ..CRAB_BOARD };
     const SALT: u64 = 0x4b53_4800_0000_0002;
     const SWITCHES: &'static [Switch<Rules>] = &[
         Switch::new(

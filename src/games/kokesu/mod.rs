@@ -35,8 +35,8 @@ mod zobrist;
 pub use movegen::KMove;
 
 use crate::game::{
-    ChessNotation, Color, Game, MoveError, Notation, Outcome, Scope, SfenError, Strategy, Switch, SwitchKind,
-    CORRECTION_KEYS,
+    Appearance, ChessNotation, Color, Game, MoveError, Notation, Outcome, PieceStyle, Scope, SfenError, Strategy,
+    Switch, SwitchKind, CORRECTION_KEYS,
 };
 use crate::games::nnue::{self as net, Accumulator, NetSource};
 use board::*;
@@ -214,6 +214,16 @@ impl Game for Kokesu {
     type Rules = KokesuRules;
 
     const NAME: &'static str = "kokesu";
+    const APPEARANCE: Appearance = Appearance {
+        title: "Kokesu",
+        light: "#f0d9b5",
+        dark: "#b58863",
+        line: "#7a5a3a",
+        pieces: PieceStyle::Kokeshi,
+        hands: false,
+        pointed: false,
+        ..Appearance::SHOGI
+    };
     const FILES: usize = 8;
     const RANKS: usize = 8;
     const REPETITION_LIMIT: usize = 3;

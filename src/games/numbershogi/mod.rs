@@ -35,7 +35,8 @@ pub use movegen::Move;
 pub use rules::Rules;
 
 use crate::game::{
-    BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, SfenError, Strategy, Switch,
+    Appearance, BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, PieceStyle, SfenError,
+    Strategy, Switch,
 };
 use board::{parse_square, value_of_letter, Bb, Cell, EMPTY, SQUARES};
 
@@ -112,6 +113,13 @@ impl Game for NumberShogi {
     type Rules = Rules;
 
     const NAME: &'static str = "numbershogi";
+    const APPEARANCE: Appearance = Appearance {
+        title: "Number Shogi",
+        light: "#edca85",
+        dark: "#edca85",
+        pieces: PieceStyle::Numbers,
+        ..Appearance::SHOGI
+    };
     const FILES: usize = board::FILES;
     const RANKS: usize = board::RANKS;
     const REPETITION_LIMIT: usize = 4;

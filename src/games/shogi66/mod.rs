@@ -31,7 +31,8 @@ mod sfen;
 mod zobrist;
 
 use crate::game::{
-    BookChoice, ChessNotation, Color, Game, MoveError, Notation, Scope, SfenError, Strategy, Switch, SwitchKind,
+    Appearance, BookChoice, ChessNotation, Color, Game, MoveError, Notation, Scope, SfenError, Strategy, Switch,
+    SwitchKind,
 };
 use crate::games::nnue::{self as net, Net, NetSource};
 pub use board::Move;
@@ -205,6 +206,7 @@ impl Game for Shogi66 {
     type Rules = Rules;
 
     const NAME: &'static str = "shogi66";
+    const APPEARANCE: Appearance = Appearance { title: "66 shogi", ..Appearance::SHOGI };
     const FILES: usize = 6;
     const RANKS: usize = 6;
     const REPETITION_LIMIT: usize = 4;

@@ -2,7 +2,7 @@
 // clicking. Every legal move comes from the server's `legal` list (the engine's `moves`):
 // the page only matches clicks against those tokens (rules.md, "Move tokens").
 
-import { readBoard, readHand, drawBoard, drawHand, isCrab } from "./board.js";
+import { readBoard, readHand, drawBoard, drawHand } from "./board.js";
 import { el } from "./pieces.js";
 import { scoreText, levelOptions, hiddenText } from "./words.js";
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
@@ -11,7 +11,7 @@ import { initRecords, showRecords, recordAnswer } from "./records.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
-let games = {};        // name -> {files, ranks, players, startpos, rules}
+let games = {};        // name -> its `hello` entry: {title, files, ranks, players, startpos, rules, levels, look}
 let game = null;       // the last `state` message
 let sel = null;        // selected origin: a square "5d" or a hand letter "P*"
 let first = null;      // a crab turn's normal move, while its bond move is picked
@@ -92,19 +92,18 @@ function clickHand(owner, letter) {
   render();
 }
 
-const SUFFIX_NAMES = { "+": "Promote", q: "Queen", r: "Rook", b: "Bishop", n: "Knight" };
+const SUFFIX_NAMES = { q: "Queen", r: "Rook", b: "Bishop", n: "Knight" };
 
 function choose(tokens) {
   if (tokens.length === 1) { picked(tokens[0]); return; }
   const box = $("choice-buttons");
   box.replaceChildren();
-  const crab = isCrab(game.variant);
+  const look = games[game.variant].look;
   for (const t of tokens) {
     const s = part(t).suffix;
     const b = document.createElement("button");
     b.dataset.choice = s || "=";
-    b.textContent = s === "+" ? (game.variant === "kaninariebi" ? "Become a shrimp" : crab ? "Grow" : "Promote")
-      : s ? SUFFIX_NAMES[s] || s : crab ? "Stay as it is" : "Don't promote";
+    b.textContent = s === "+" ? look.promote : s ? SUFFIX_NAMES[s] || s : look.stay;
     b.onclick = () => { $("choice").hidden = true; picked(t); };
     box.appendChild(b);
   }
@@ -113,7 +112,8 @@ function choose(tokens) {
 
 function picked(token) {
   sel = null;
-  if (first === null && isCrab(game.variant) && game.legal.some((t) => t.startsWith(token + ","))) {
+  // A compound turn (a crab's normal move, then its bond move) goes on.
+  if (first === null && game.legal.some((t) => t.startsWith(token + ","))) {
     first = token;
     say(`Bond move after ${token}: pick a piece of the group and where it steps, or pass.`);
     render();
@@ -156,16 +156,15 @@ function render() {
   const parts = humanToMove() ? choices().map(part).filter(Boolean) : [];
   const targets = new Set(parts.filter((p) => p.from === sel).map((p) => p.to));
   const movable = new Set(sel ? [] : parts.map((p) => p.from).filter((f) => !f.endsWith("*")));
-  drawBoard($("board"), { variant: game.variant, files: g.files, ranks: g.ranks, pieces: readBoard(shownBoard(), g.files),
+  drawBoard($("board"), { look: g.look, files: g.files, ranks: g.ranks, pieces: readBoard(shownBoard(), g.files),
     flipped, selected: sel, targets, movable, last: lastSquares(), arrows: arrows() });
   const drops = new Set(parts.map((p) => p.from).filter((f) => f.endsWith("*")).map((f) => f[0]));
   const selLetter = sel && sel.endsWith("*") ? sel[0] : null;
   const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
-  const hasHands = game.variant === "shogi66" || game.variant === "numbershogi";
   for (const [id, side] of [["hand-top", top], ["hand-bottom", bottom]]) {
     const box = $(id);
-    box.hidden = !hasHands;
-    drawHand(box.querySelector(".pieces"), game.variant, readHand(game.state.hands[side]), side,
+    box.hidden = !g.look.hands;
+    drawHand(box.querySelector(".pieces"), g.look.pieces, readHand(game.state.hands[side]), side,
       side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set());
     box.querySelector(".who").textContent = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
   }
@@ -359,7 +358,7 @@ function receive(msg) {
     const sel = $("variant");
     const chosen = sel.value;
     sel.replaceChildren();
-    for (const g of msg.games) { const o = document.createElement("option"); o.value = g.name; o.textContent = TITLES[g.name] || g.name; sel.appendChild(o); }
+    for (const g of msg.games) { const o = document.createElement("option"); o.value = g.name; o.textContent = g.title; sel.appendChild(o); }
     if (game) { if (games[chosen]) sel.value = chosen; showRules(); } else restoreSettings();
     const id = game ? game.game : gameId();
     if (id) send({ type: "join", game: id }); else newGame();
@@ -375,6 +374,7 @@ function receive(msg) {
     history.replaceState(null, "", `#game=${msg.game}`);
     localStorage.setItem("koma-game", msg.game);
     document.body.dataset.variant = msg.variant;
+    document.body.dataset.files = String(games[msg.variant] ? games[msg.variant].files : "");
     document.body.dataset.ply = String(msg.moves.length);
     const searched = info && info.time !== undefined ? info.time : 0;
     render();
@@ -428,7 +428,7 @@ function openHowto() {
   const key = JSON.stringify([variant, rules]);
   if (key !== howtoShown || $("howto").hidden) {
     howtoShown = key;
-    whenHowto(() => showHowto(variant, g, TITLES[variant] || variant, rules));
+    whenHowto(() => showHowto(variant, g, rules));
   }
   $("howto").hidden = false;
   $("howto-open").setAttribute("aria-expanded", "true");
@@ -438,8 +438,6 @@ function closeHowto() {
   $("howto").hidden = true;
   $("howto-open").setAttribute("aria-expanded", "false");
 }
-
-const TITLES = { shogi66: "66 shogi", kokesu: "Kokesu", numbershogi: "Number Shogi", kanishogi: "Kani Shogi", kaninariebi: "Kani Nari Ebi" };
 
 function copy(text, what) {
   const done = () => say(`${what} copied.`);

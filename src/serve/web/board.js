@@ -41,23 +41,15 @@ export function readHand(field) {
   return out;
 }
 
-const LOOK = {
-  shogi66: { light: "#e9c27c", dark: "#e9c27c", line: "#6b4a1f" },
-  numbershogi: { light: "#edca85", dark: "#edca85", line: "#6b4a1f" },
-  kokesu: { light: "#f0d9b5", dark: "#b58863", line: "#7a5a3a" },
-  kanishogi: { light: "#efe0b9", dark: "#efe0b9", line: "#9a8357" },
-  kaninariebi: { light: "#efe0b9", dark: "#efe0b9", line: "#9a8357" },
-};
+const WATER = "#a9d8ef", WAVES = "#5aa6cf";
 
-export function isCrab(variant) {
-  return variant === "kanishogi" || variant === "kaninariebi";
-}
-
-// Draws the board into `svg`. view: {variant, files, ranks, pieces, flipped, selected,
-// targets (Set of squares), movable (Set), last (squares of the last move)}.
+// Draws the board into `svg`. view: {look (the game's `look` in `hello`), files, ranks,
+// pieces, flipped, selected, targets (Set of squares), movable (Set), last (squares of
+// the last move)}.
 export function drawBoard(svg, view) {
-  const { variant, files, ranks } = view;
-  const look = LOOK[variant] || LOOK.shogi66;
+  const { look, files, ranks } = view;
+  const water = look.water ? look.water.file : null;
+  const tints = new Map(look.tinted);
   svg.replaceChildren();
   const W = files * CELL + 2 * MARGIN, H = ranks * CELL + 2 * MARGIN;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -79,14 +71,11 @@ export function drawBoard(svg, view) {
       const sq = `${f}${String.fromCharCode(97 + r)}`;
       const x = MARGIN + col(f) * CELL, y = MARGIN + row(r) * CELL;
       const g = el("g", { "data-sq": sq, class: "sq", transform: `translate(${x},${y})` }, svg);
-      let fill = (f + r) % 2 === 0 ? look.light : look.dark;
-      if (isCrab(variant) && f === 3) fill = "#a9d8ef";
-      if (isCrab(variant) && f === files) fill = "#e3dccb";
-      if (isCrab(variant) && f === 1) fill = "#f4d9d4";
+      const fill = f === water ? WATER : tints.get(f) || ((f + r) % 2 === 0 ? look.light : look.dark);
       el("rect", { width: CELL, height: CELL, fill, stroke: look.line, "stroke-width": 1 }, g);
-      if (isCrab(variant) && f === 3) {
+      if (f === water) {
         for (const dy of [18, 40]) {
-          el("path", { d: `M6,${dy} q6,-5 12,0 t12,0 t12,0 t12,0`, stroke: "#5aa6cf", "stroke-width": 1.5, fill: "none" }, g);
+          el("path", { d: `M6,${dy} q6,-5 12,0 t12,0 t12,0 t12,0`, stroke: WAVES, "stroke-width": 1.5, fill: "none" }, g);
         }
       }
       if (view.last && view.last.includes(sq)) el("rect", { width: CELL, height: CELL, class: "last" }, g);
@@ -95,17 +84,17 @@ export function drawBoard(svg, view) {
       const p = view.pieces[sq];
       if (p) {
         const holder = el("g", { transform: `translate(${CELL / 2},${CELL / 2})` }, g);
-        const shown = drawPiece(holder, variant, p.letter, p.promoted);
-        if (view.flipped && !isCrab(variant) && variant !== "kokesu") shown.setAttribute("transform", "rotate(180)");
+        const shown = drawPiece(holder, look.pieces, p.letter, p.promoted);
+        if (view.flipped && look.pointed) shown.setAttribute("transform", "rotate(180)");
       }
       if (view.targets && view.targets.has(sq)) {
         el("circle", { cx: CELL / 2, cy: CELL / 2, r: p ? 26 : 9, class: p ? "target capture" : "target" }, g);
       }
     }
   }
-  if (isCrab(variant)) {
-    const t = el("text", { x: MARGIN + col(3) * CELL + CELL / 2, y: H - 9, class: "coord river", "text-anchor": "middle" }, svg);
-    t.textContent = variant === "kanishogi" ? "river" : "current";
+  if (look.water) {
+    const t = el("text", { x: MARGIN + col(water) * CELL + CELL / 2, y: H - 9, class: "coord river", "text-anchor": "middle" }, svg);
+    t.textContent = look.water.name;
   }
   const centre = (sq) => {
     const m = /^(\d+)([a-z])$/.exec(sq);
@@ -139,8 +128,9 @@ function drawArrow(svg, a, centre) {
   el("polygon", { points: `${tipX},${tipY} ${baseX - uy * w},${baseY + ux * w} ${baseX + uy * w},${baseY - ux * w}` }, g);
 }
 
-// Draws one side's hand into `box` (a div): buttons with a piece and its count.
-export function drawHand(box, variant, letters, owner, selected, droppable) {
+// Draws one side's hand into `box` (a div): buttons with a piece (drawn in `style`, the
+// game's `look.pieces`) and its count.
+export function drawHand(box, style, letters, owner, selected, droppable) {
   box.replaceChildren();
   for (const [letter, count] of letters) {
     const up = letter.toUpperCase();
@@ -149,7 +139,7 @@ export function drawHand(box, variant, letters, owner, selected, droppable) {
     b.dataset.hand = owner;
     b.dataset.letter = up;
     const svg = el("svg", { viewBox: "-30 -30 60 60", width: 44, height: 44 });
-    drawPiece(svg, variant, owner === "b" ? up : up.toLowerCase(), false);
+    drawPiece(svg, style, owner === "b" ? up : up.toLowerCase(), false);
     b.appendChild(svg);
     if (count > 1) {
       const c = document.createElement("span");

@@ -88,12 +88,12 @@ function winning(md) {
   return blocks(md).filter((b) => b.kind === "li" && /^\*\*(Winning|Other ends|Draws)/.test(b.text));
 }
 
-function pieceBoards(box, variant, g, pieces) {
+function pieceBoards(box, g, pieces) {
   for (const p of pieces) {
     const fig = node("figure", undefined, "howto-piece");
     fig.dataset.piece = p.piece;
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    drawBoard(svg, { variant, files: g.files, ranks: g.ranks, pieces: readBoard(p.sfen.split(" ")[0], g.files),
+    drawBoard(svg, { look: g.look, files: g.files, ranks: g.ranks, pieces: readBoard(p.sfen.split(" ")[0], g.files),
       flipped: false, selected: p.square, targets: new Set(p.targets), movable: new Set(), last: [] });
     fig.appendChild(svg);
     fig.appendChild(node("figcaption", `${p.piece} on ${p.square}: ${p.targets.length} ${p.targets.length === 1 ? "square" : "squares"}`));
@@ -102,10 +102,10 @@ function pieceBoards(box, variant, g, pieces) {
 }
 
 // Fills the panel for `variant` (g: its `hello` entry; rules: the switches in play).
-export function showHowto(variant, g, title, rules) {
+export function showHowto(variant, g, rules) {
   const box = $("howto-body");
   box.replaceChildren();
-  $("howto-title").textContent = `How to play ${title}`;
+  $("howto-title").textContent = `How to play ${g.title}`;
   const h = gameHelp(variant);
   if (!h.rules) { box.appendChild(node("p", "The rules could not be loaded.")); return; }
   box.appendChild(node("h3", "How the game is won"));
@@ -123,7 +123,7 @@ export function showHowto(variant, g, title, rules) {
   box.appendChild(node("h3", "How the pieces move"));
   box.appendChild(node("p", "Each piece on an otherwise quiet board; the dots are the squares the engine lets it go to.", "howto-note"));
   const grid = node("div", undefined, "howto-pieces");
-  pieceBoards(grid, variant, g, h.pieces || []);
+  pieceBoards(grid, g, h.pieces || []);
   box.appendChild(grid);
   box.appendChild(node("h3", "The rules in full (protocol/rules.md)"));
   const full = node("div", undefined, "howto-rules");

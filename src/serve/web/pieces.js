@@ -1,5 +1,6 @@
-// Piece pictures, drawn as SVG in a cell of 60x60 units centred on 0,0. Nothing here
-// knows a rule: it draws the SFEN letter it is given.
+// Piece pictures, drawn as SVG in a cell of 60x60 units centred on 0,0, in the style a
+// game's `look.pieces` names (`hello`). Nothing here knows a rule: it draws the SFEN
+// letter it is given.
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -17,13 +18,13 @@ function text(g, x, y, s, size, fill, weight = "bold") {
   return t;
 }
 
-// A shogi piece: a pentagon pointing at the opponent, with its letter (66 shogi) or
-// value (Number Shogi; a turned piece shows the "8" and its face value).
-function shogi(g, variant, letter, promoted, owner) {
+// A shogi piece: a pentagon pointing at the opponent, with its letter or its value
+// (`numbers`: a turned piece shows the "8" and its face value).
+function shogi(g, numbers, letter, promoted, owner) {
   const body = el("g", owner === "w" ? { transform: "rotate(180)" } : {}, g);
   el("path", { d: "M0,-26 L17,-19 L22,25 L-22,25 L-17,-19 Z", fill: "#f5dfae", stroke: "#5b3f17",
     "stroke-width": 1.6, "stroke-linejoin": "round" }, body);
-  if (variant === "numbershogi") {
+  if (numbers) {
     const value = letter.toUpperCase().charCodeAt(0) - 64;
     if (promoted) {
       text(body, 0, 2, "8", 30, "#b3121f");
@@ -78,7 +79,7 @@ function crab(g, letter, promoted, owner, pips) {
   }
 }
 
-// A shrimp (Kani Nari Ebi's promoted crab): a curled, banded body with a tail fan.
+// A shrimp (a promoted crab of style `crabs-and-shrimps`): a curled, banded body with a tail fan.
 function shrimp(g, owner) {
   const color = owner === "b" ? "#3a3a3a" : "#e0533d";
   const band = owner === "b" ? "#8d8d8d" : "#ffb199";
@@ -91,13 +92,14 @@ function shrimp(g, owner) {
   for (const x of [-2, 5, 11]) el("line", { x1: x, y1: -6, x2: x - 3, y2: 2, stroke: color, "stroke-width": 1.6 }, g);
 }
 
-// Draws the piece `letter` (SFEN: uppercase sente, lowercase gote) into a new group.
-export function drawPiece(parent, variant, letter, promoted) {
+// Draws the piece `letter` (SFEN: uppercase sente, lowercase gote) in `style` (letters,
+// numbers, kokeshi, crabs, crabs-and-shrimps) into a new group.
+export function drawPiece(parent, style, letter, promoted) {
   const owner = letter === letter.toUpperCase() ? "b" : "w";
   const g = el("g", { class: "piece" }, parent);
-  if (variant === "kokesu") kokeshi(g, letter, owner);
-  else if (variant === "kaninariebi" && promoted) shrimp(g, owner);
-  else if (variant === "kanishogi" || variant === "kaninariebi") crab(g, letter, promoted, owner, variant === "kanishogi");
-  else shogi(g, variant, letter, promoted, owner);
+  if (style === "kokeshi") kokeshi(g, letter, owner);
+  else if (style === "crabs-and-shrimps" && promoted) shrimp(g, owner);
+  else if (style === "crabs" || style === "crabs-and-shrimps") crab(g, letter, promoted, owner, style === "crabs");
+  else shogi(g, style === "numbers", letter, promoted, owner);
   return g;
 }
