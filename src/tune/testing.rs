@@ -92,8 +92,9 @@ macro_rules! weights_tests {
     ) => {
         /// The scores with the weights in use and with the initial weights.
         fn both_scores(g: &$game) -> [i32; 2] {
-            let initial = parse(INITIAL_WEIGHTS_TEXT).unwrap();
-            [evaluate_with(g, weights(), &mut NoTrace), evaluate_with(g, &initial, &mut NoTrace)]
+            static INITIAL: std::sync::OnceLock<Box<Weights>> = std::sync::OnceLock::new();
+            let initial = INITIAL.get_or_init(|| parse(INITIAL_WEIGHTS_TEXT).unwrap());
+            [evaluate_with(g, weights(), &mut NoTrace), evaluate_with(g, initial, &mut NoTrace)]
         }
 
         #[test]
