@@ -314,7 +314,7 @@ async fn max_games_bounds_the_engines_under_a_flood_of_new_games() {
     }
     let koma_game = new_game("kokesu", "koma", "koma", json!({ "movetime": 60000 })).to_string();
     let mut most = 0;
-    for round in 0..60 {
+    for round in 0..30 {
         for ws in conns.iter_mut() {
             ws.send(Message::Text(koma_game.clone().into())).await.unwrap();
         }
@@ -327,7 +327,7 @@ async fn max_games_bounds_the_engines_under_a_flood_of_new_games() {
     for ws in conns.iter_mut() {
         let deadline = tokio::time::Instant::now() + WAIT;
         let mut got = 0;
-        while got < 60 {
+        while got < 30 {
             let m = tokio::time::timeout_at(deadline, next(ws)).await.expect("every new game is answered");
             if m["type"] == "state" || m["type"] == "error" {
                 got += 1;
