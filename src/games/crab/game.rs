@@ -10,8 +10,12 @@ use super::{sfen, turn, zobrist, CrabMove};
 use crate::game::{Color, Game, MoveError, Notation, Outcome, SfenError, Strategy, Switch};
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
-/// values of its switches), which also gives the turn rules through [`turn::Variant`].
-pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + Sync + 'static {
+/// values of its switches), which also gives the turn rules through [`turn::Variant`],
+/// its letters through [`CrabLetters`] (in its `sfen.rs`) and its evaluation through
+/// [`CrabEval`] (in its `eval.rs`).
+pub trait CrabGame:
+    turn::Variant + CrabLetters + CrabEval + Copy + Default + Debug + PartialEq + Send + Sync + 'static
+{
     const NAME: &'static str;
     /// Mixed into the Zobrist keys, so the two games never share hash entries.
     const SALT: u64;
@@ -22,6 +26,12 @@ pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + 
 
     /// The start position's squares (black to move).
     fn start() -> Cells;
+    /// The diagram's status after side and ply (captures, promotions, ...).
+    fn status(cells: &Cells) -> String;
+}
+
+/// A crab game's SFEN letters.
+pub trait CrabLetters {
     /// The cell byte of an SFEN letter (with `+` before it: `promoted`).
     fn piece(ch: char, promoted: bool) -> Result<u8, String>;
     /// The SFEN letter of a cell byte.
@@ -30,8 +40,10 @@ pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + 
     fn validate(_cells: &Cells) -> Result<(), SfenError> {
         Ok(())
     }
-    /// The diagram's status after side and ply (captures, promotions, ...).
-    fn status(cells: &Cells) -> String;
+}
+
+/// A crab game's evaluation and move ordering.
+pub trait CrabEval {
     /// Static evaluation from `side`'s view.
     fn evaluate(&self, cells: &Cells, side: Color) -> i32;
     /// Move ordering hint, larger first.

@@ -21,11 +21,10 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Scope, SfenError, Switch, SwitchKind};
+use crate::game::{Color, Scope, Switch, SwitchKind};
 use crate::games::crab::cell::{self, Cells, EMPTY};
 use crate::games::crab::game::{Crab, CrabGame};
 use crate::games::crab::square::square;
-use crate::games::crab::CrabMove;
 pub use rules::{Bonds, Rules};
 
 /// A Kani Nari Ebi position.
@@ -69,18 +68,6 @@ impl CrabGame for Rules {
         cells
     }
 
-    fn piece(ch: char, promoted: bool) -> Result<u8, String> {
-        sfen::piece(ch, promoted)
-    }
-
-    fn letter(c: u8) -> char {
-        sfen::letter(c)
-    }
-
-    fn validate(cells: &Cells) -> Result<(), SfenError> {
-        sfen::validate(cells)
-    }
-
     fn status(cells: &Cells) -> String {
         format!(
             "captured: black {} red {}  shrimps: black {} red {}",
@@ -89,13 +76,5 @@ impl CrabGame for Rules {
             rules::shrimps(cells, Color::Sente),
             rules::shrimps(cells, Color::Gote),
         )
-    }
-
-    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
-        eval::evaluate(cells, side, self)
-    }
-
-    fn order_score(mv: CrabMove) -> i32 {
-        eval::order_score(mv)
     }
 }
