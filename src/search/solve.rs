@@ -321,6 +321,34 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         moves
     }
 
+    /// The start of `W(p, h)` (`goal` a win) or `L(p, h)` (a loss): `Err` with the answer
+    /// when the table knows it, the budget is out, or `p` has no move; else the moves to
+    /// try, the table's best first.
+    fn open(&mut self, p: &G, h: u16, level: usize, goal: Outcome) -> Result<Vec<G::Move>, bool> {
+        let best = match self.entry(p) {
+            Some(e) => {
+                let (no, yes) = if goal == Outcome::Win { (e.win_no, e.win_yes) } else { (e.loss_no, e.loss_yes) };
+                if h >= yes {
+                    return Err(true);
+                }
+                if h <= no {
+                    return Err(false);
+                }
+                e.best
+            }
+            None => None,
+        };
+        if self.tick() {
+            return Err(false);
+        }
+        let moves = self.ordered(p, level, best);
+        if moves.is_empty() {
+            self.stack[level] = moves;
+            return Err(p.no_move_outcome() == goal);
+        }
+        Ok(moves)
+    }
+
     /// `W(p, h)`. A `false` after `aborted` means nothing (and is never stored).
     fn wins(&mut self, p: &G, h: u16, level: usize) -> bool {
         if let Some(o) = p.result() {
@@ -331,20 +359,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if h == 0 || self.aborted {
             return false;
         }
-        let best = match self.entry(p) {
-            Some(e) if h >= e.win_yes => return true,
-            Some(e) if h <= e.win_no => return false,
-            Some(e) => e.best,
-            None => None,
+        let moves = match self.open(p, h, level, Outcome::Win) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
-        if self.tick() {
-            return false;
-        }
-        let moves = self.ordered(p, level, best);
-        if moves.is_empty() {
-            self.stack[level] = moves;
-            return p.no_move_outcome() == Outcome::Win;
-        }
         let mut proof = None;
         for &m in &moves {
             let mut c = p.clone();
@@ -385,20 +403,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if self.aborted {
             return false;
         }
-        let best = match self.entry(p) {
-            Some(e) if h >= e.loss_yes => return true,
-            Some(e) if h <= e.loss_no => return false,
-            Some(e) => e.best,
-            None => None,
+        let moves = match self.open(p, h, level, Outcome::Loss) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
-        if self.tick() {
-            return false;
-        }
-        let moves = self.ordered(p, level, best);
-        if moves.is_empty() {
-            self.stack[level] = moves;
-            return p.no_move_outcome() == Outcome::Loss;
-        }
         if h == 0 {
             self.stack[level] = moves;
             return false;
