@@ -205,6 +205,17 @@ struct Entry<G: Game> {
     best: Option<G::Move>,
 }
 
+impl<G: Game> Entry<G> {
+    /// `(no, yes)` of `goal`: `win_no` and `win_yes` for a win, else the loss's.
+    fn bounds(&self, goal: Outcome) -> (u16, u16) {
+        if goal == Outcome::Win {
+            (self.win_no, self.win_yes)
+        } else {
+            (self.loss_no, self.loss_yes)
+        }
+    }
+}
+
 /// The rule result of a position, if it has one (sum of seven, or no legal move).
 /// Repetition is not a rule result here (see the module doc).
 fn rule_end<G: Game>(p: &G, moves: &mut Vec<G::Move>) -> Option<Outcome> {
@@ -327,7 +338,7 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
     fn open(&mut self, p: &G, h: u16, level: usize, goal: Outcome) -> Result<Vec<G::Move>, bool> {
         let best = match self.entry(p) {
             Some(e) => {
-                let (no, yes) = if goal == Outcome::Win { (e.win_no, e.win_yes) } else { (e.loss_no, e.loss_yes) };
+                let (no, yes) = e.bounds(goal);
                 if h >= yes {
                     return Err(true);
                 }
@@ -347,6 +358,25 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
             return Err(p.no_move_outcome() == goal);
         }
         Ok(moves)
+    }
+
+    /// Stores what the search of `goal` (a win: `W`, a loss: `L`) at `p` within `h` plies
+    /// found: whether it `holds`, and the move that showed it (a proof or a refutation),
+    /// tried first next time. Returns `holds`.
+    fn settle(&mut self, p: &G, h: u16, goal: Outcome, holds: bool, shown_by: Option<G::Move>) -> bool {
+        self.update(p, |e| {
+            let (no, yes) =
+                if goal == Outcome::Win { (&mut e.win_no, &mut e.win_yes) } else { (&mut e.loss_no, &mut e.loss_yes) };
+            if holds {
+                *yes = (*yes).min(h);
+            } else {
+                *no = (*no).max(h);
+            }
+            if shown_by.is_some() {
+                e.best = shown_by;
+            }
+        });
+        holds
     }
 
     /// `W(p, h)`. A `false` after `aborted` means nothing (and is never stored).
@@ -376,21 +406,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
             }
         }
         self.stack[level] = moves;
-        match proof {
-            Some(m) => {
-                self.update(p, |e| {
-                    e.win_yes = e.win_yes.min(h);
-                    e.best = Some(m);
-                });
-                true
-            }
-            None => {
-                if !self.aborted {
-                    self.update(p, |e| e.win_no = e.win_no.max(h));
-                }
-                false
-            }
+        if proof.is_none() && self.aborted {
+            return false;
         }
+        self.settle(p, h, Outcome::Win, proof.is_some(), proof)
     }
 
     /// `L(p, h)`. A `false` after `aborted` means nothing (and is never stored).
@@ -424,19 +443,7 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if self.aborted {
             return false;
         }
-        match refutation {
-            Some(m) => {
-                self.update(p, |e| {
-                    e.loss_no = e.loss_no.max(h);
-                    e.best = Some(m);
-                });
-                false
-            }
-            None => {
-                self.update(p, |e| e.loss_yes = e.loss_yes.min(h));
-                true
-            }
-        }
+        self.settle(p, h, Outcome::Loss, refutation.is_none(), refutation)
     }
 }
 
