@@ -97,13 +97,7 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
             legal[rng.below(legal.len())]
         } else {
             let signals = Signals::default();
-            let limits = Limits {
-                time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
-                depth: None,
-                nodes: Some(args.nodes),
-                multipv: 1,
-                searchmoves: Vec::new(),
-            };
+            let limits = node_limits(args.nodes);
             let tt = &tts[usize::from(!sente)];
             let mut s = Searcher::<G>::new(tt, &signals, game.history());
             let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
@@ -129,6 +123,17 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
         game.play(mv);
     }
     (out, 0.5, PLY_CAP, End::PlyCap)
+}
+
+/// A search of `nodes` nodes, no clock (so a seed gives the same data).
+fn node_limits<M>(nodes: u64) -> Limits<M> {
+    Limits {
+        time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
+        depth: None,
+        nodes: Some(nodes),
+        multipv: 1,
+        searchmoves: Vec::new(),
+    }
 }
 
 fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
@@ -188,13 +193,7 @@ fn rescore<G: Strategy>(args: &Args, path: &str) {
         let pos = G::from_sfen(sfen, &G::Rules::default()).expect("sfen");
         let tt = Table::<G::Move>::new(4);
         let signals = Signals::default();
-        let limits = Limits {
-            time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
-            depth: None,
-            nodes: Some(args.nodes),
-            multipv: 1,
-            searchmoves: Vec::new(),
-        };
+        let limits = node_limits(args.nodes);
         let history = [(pos.key(), pos.in_check())];
         let res = Searcher::<G>::new(&tt, &signals, &history).run(&pos, &limits, Instant::now(), &mut |_| {});
         writeln!(w, "{r} {} {sfen}", res.score).unwrap();
