@@ -5,7 +5,8 @@
 
 use std::fmt::Debug;
 
-use super::cell::Cells;
+use super::cell::{self, Cells, EMPTY};
+use super::square::square;
 use super::{sfen, turn, zobrist, CrabMove};
 use crate::game::{Color, Game, MoveError, Notation, Outcome, SfenError, Strategy, Switch};
 
@@ -24,8 +25,9 @@ pub trait CrabGame:
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
 
-    /// The start position's squares (black to move).
-    fn start() -> Cells;
+    /// The start position (black to move): the kinds on black's home column (file 5) and
+    /// on red's (file 1), ranks a to e; every other square empty.
+    const HOME: [[u8; 5]; 2];
     /// The diagram's status after side and ply (captures, promotions, ...).
     fn status(cells: &Cells) -> String;
 }
@@ -96,7 +98,12 @@ impl<R: CrabGame> Game for Crab<R> {
     }
 
     fn startpos(rules: &R) -> Self {
-        Crab::new(R::start(), Color::Sente, 1, *rules)
+        let mut cells = [EMPTY; 25];
+        for r in 0..5 {
+            cells[square(5, r)] = cell::make(Color::Sente, R::HOME[0][r], false);
+            cells[square(1, r)] = cell::make(Color::Gote, R::HOME[1][r], false);
+        }
+        Crab::new(cells, Color::Sente, 1, *rules)
     }
 
     fn from_sfen(text: &str, rules: &R) -> Result<Self, SfenError> {

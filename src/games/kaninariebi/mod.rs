@@ -22,9 +22,8 @@ pub mod rules;
 pub mod sfen;
 
 use crate::game::{Color, Scope, Switch, SwitchKind};
-use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame};
-use crate::games::crab::square::square;
 pub use rules::{Bonds, Rules};
 
 /// A Kani Nari Ebi position.
@@ -59,14 +58,7 @@ impl CrabGame for Rules {
     const BENCH_DEPTH: u32 = 8;
 
     /// Five crabs each on the home columns (black file 5, red file 1).
-    fn start() -> Cells {
-        let mut cells = [EMPTY; 25];
-        for r in 0..5 {
-            cells[square(5, r)] = cell::make(Color::Sente, rules::CRAB, false);
-            cells[square(1, r)] = cell::make(Color::Gote, rules::CRAB, false);
-        }
-        cells
-    }
+    const HOME: [[u8; 5]; 2] = [[rules::CRAB; 5]; 2];
 
     fn status(cells: &Cells) -> String {
         format!(

@@ -26,9 +26,8 @@ pub mod rules;
 pub mod sfen;
 
 use crate::game::{Color, Scope, Switch, SwitchKind};
-use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame};
-use crate::games::crab::square::square;
 pub use rules::{GrownMove, Rules};
 
 /// A Kani Shogi position.
@@ -67,16 +66,7 @@ impl CrabGame for Rules {
     const BENCH_DEPTH: u32 = 8;
 
     /// Black on file 5, ranks a..e: A D K C B; red on file 1: b c k d a.
-    fn start() -> Cells {
-        let mut cells = [EMPTY; 25];
-        let black = [2u8, 5, 1, 4, 3];
-        let red = [3u8, 4, 1, 5, 2];
-        for r in 0..5 {
-            cells[square(5, r)] = cell::make(Color::Sente, black[r], false);
-            cells[square(1, r)] = cell::make(Color::Gote, red[r], false);
-        }
-        cells
-    }
+    const HOME: [[u8; 5]; 2] = [[2, 5, 1, 4, 3], [3, 4, 1, 5, 2]];
 
     fn status(cells: &Cells) -> String {
         format!(
