@@ -5,6 +5,7 @@
 //! list below (CONTRIBUTING.md has the whole checklist). Everything else finds it from
 //! there: the options and dialects through [`descriptors`], the engine through [`visit`].
 
+pub mod bitboard;
 pub mod crab;
 pub mod kaninariebi;
 pub mod kanishogi;

@@ -21,6 +21,8 @@ pub const START_COUNT: [u32; 6] = [8, 2, 2, 2, 1, 1];
 /// Piece letters (lowercase) by kind.
 pub const LETTERS: [u8; 6] = *b"pnbrqk";
 
+pub use crate::games::bitboard::Bits;
+
 pub const fn bit(sq: usize) -> u64 {
     1u64 << sq
 }
@@ -162,23 +164,6 @@ pub fn rook_rays(sq: usize) -> u64 {
 #[inline(always)]
 pub fn bishop_rays(sq: usize) -> u64 {
     RAYS[NORTH_EAST][sq] | RAYS[NORTH_WEST][sq] | RAYS[SOUTH_WEST][sq] | RAYS[SOUTH_EAST][sq]
-}
-
-/// Iterates over the set bits of a bitboard, lowest first.
-pub struct Bits(pub u64);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            None
-        } else {
-            let s = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            Some(s)
-        }
-    }
 }
 
 #[cfg(test)]
