@@ -21,7 +21,7 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Scope, Switch, SwitchKind};
+use crate::game::{Color, Switch};
 use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame};
 pub use rules::{Bonds, Rules};
@@ -43,16 +43,10 @@ fn captured_by(cells: &Cells, color: Color) -> usize {
 impl CrabGame for Rules {
     const NAME: &'static str = "kaninariebi";
     const SALT: u64 = 0x4b4e_4500_0000_0001;
-    const SWITCHES: &'static [Switch<Rules>] = &[Switch::new(
-        rules::BONDS_OPTION,
-        SwitchKind::Combo(&["same-type", "any"]),
-        "same-type",
-        Scope::Rules,
-        |r, v| {
-            r.bonds = if v == "any" { Bonds::Any } else { Bonds::SameType };
-            Ok(())
-        },
-    )];
+    const SWITCHES: &'static [Switch<Rules>] = &[Bonds::switch(rules::BONDS_OPTION, |r, v| {
+        r.bonds = Bonds::from_word(v);
+        Ok(())
+    })];
     const BENCH_POSITIONS: &'static [&'static str] =
         &["2C2/2C+C+C/1c2c/5/1Cccc b - 15", "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17"];
     const BENCH_DEPTH: u32 = 8;

@@ -25,7 +25,7 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Color, Scope, Switch, SwitchKind};
+use crate::game::{Color, Switch};
 use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame};
 pub use rules::{GrownMove, Rules};
@@ -49,16 +49,10 @@ impl CrabGame for Rules {
     const NAME: &'static str = "kanishogi";
     const SALT: u64 = 0x4b53_4800_0000_0002;
     const SWITCHES: &'static [Switch<Rules>] = &[
-        Switch::new(
-            rules::GROWN_OPTION,
-            SwitchKind::Combo(&["sideways+diagonal", "diagonal"]),
-            "sideways+diagonal",
-            Scope::Rules,
-            |r, v| {
-                r.grown = if v == "diagonal" { GrownMove::Diagonal } else { GrownMove::SidewaysDiagonal };
-                Ok(())
-            },
-        ),
+        GrownMove::switch(rules::GROWN_OPTION, |r, v| {
+            r.grown = GrownMove::from_word(v);
+            Ok(())
+        }),
         #[cfg(test)]
         throwaway::SWITCH,
     ];
@@ -85,6 +79,7 @@ mod throwaway {
 
     use super::*;
     use crate::engine::{Command, Engine, Event};
+    use crate::game::{Scope, SwitchKind};
 
     /// A check that makes a grown child step diagonally only (as `KaniShogiGrownMove
     /// diagonal` does).
