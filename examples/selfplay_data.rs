@@ -34,13 +34,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use koma::game::referee::Referee;
-use koma::game::{Color, Strategy};
-use koma::games::kaninariebi::KaniNariEbi;
-use koma::games::kanishogi::KaniShogi;
-use koma::games::kokesu::Kokesu;
-use koma::games::numbershogi::NumberShogi;
-use koma::games::shogi66::Shogi66;
-use koma::games::zobrist;
+use koma::game::{Color, Notation, Strategy};
+use koma::games::{self, zobrist, Visitor};
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, Limits, Searcher, Signals};
@@ -102,13 +97,7 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
             legal[rng.below(legal.len())]
         } else {
             let signals = Signals::default();
-            let limits = Limits {
-                time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
-                depth: None,
-                nodes: Some(args.nodes),
-                multipv: 1,
-                searchmoves: Vec::new(),
-            };
+            let limits = node_limits(args.nodes);
             let tt = &tts[usize::from(!sente)];
             let mut s = Searcher::<G>::new(tt, &signals, game.history());
             let r = s.run(pos, &limits, Instant::now(), &mut |_| {});
@@ -134,6 +123,17 @@ fn game<G: Strategy>(args: &Args, rng: &mut Rng, opening: usize) -> (Vec<(String
         game.play(mv);
     }
     (out, 0.5, PLY_CAP, End::PlyCap)
+}
+
+/// A search of `nodes` nodes, no clock (so a seed gives the same data).
+fn node_limits<M>(nodes: u64) -> Limits<M> {
+    Limits {
+        time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
+        depth: None,
+        nodes: Some(nodes),
+        multipv: 1,
+        searchmoves: Vec::new(),
+    }
 }
 
 fn run<G: Strategy>(args: &Args, base_opening: usize, extra: usize) {
@@ -193,13 +193,7 @@ fn rescore<G: Strategy>(args: &Args, path: &str) {
         let pos = G::from_sfen(sfen, &G::Rules::default()).expect("sfen");
         let tt = Table::<G::Move>::new(4);
         let signals = Signals::default();
-        let limits = Limits {
-            time: TimePlan { optimum: None, maximum: None, minimum: std::time::Duration::ZERO, use_all: false },
-            depth: None,
-            nodes: Some(args.nodes),
-            multipv: 1,
-            searchmoves: Vec::new(),
-        };
+        let limits = node_limits(args.nodes);
         let history = [(pos.key(), pos.in_check())];
         let res = Searcher::<G>::new(&tt, &signals, &history).run(&pos, &limits, Instant::now(), &mut |_| {});
         writeln!(w, "{r} {} {sfen}", res.score).unwrap();
@@ -227,45 +221,39 @@ fn main() {
         }
         i += 2;
     }
-    if let Some(path) = args.rescore.clone() {
-        match args.variant.as_str() {
-            "kokesu" => rescore::<Kokesu>(&args, &path),
-            "shogi66" => rescore::<Shogi66>(&args, &path),
-            "kanishogi" => rescore::<KaniShogi>(&args, &path),
-            "kaninariebi" => rescore::<KaniNariEbi>(&args, &path),
-            "numbershogi" => rescore::<NumberShogi>(&args, &path),
-            other => panic!("no tuner data for variant {other}"),
-        }
-        return;
-    }
-    match args.variant.as_str() {
+    let variant = args.variant.clone();
+    games::visit(&variant, Task(&args)).unwrap_or_else(|| panic!("no tuner data for variant {variant}"));
+}
+
+/// The random opening of a game: the plies played at random unless `--random-plies`
+/// says, and the most more at random.
+fn opening(variant: &str) -> (usize, usize) {
+    match variant {
         // 4 to 8 random plies from the start position.
-        "kokesu" => {
-            let base = if args.random_plies == usize::MAX { 4 } else { args.random_plies };
-            run::<Kokesu>(&args, base, 4)
-        }
+        "kokesu" => (4, 4),
         // The 12 placement plies at random, then 0 to 2 more.
-        "shogi66" => {
-            let base = if args.random_plies == usize::MAX { 12 } else { args.random_plies };
-            run::<Shogi66>(&args, base, 2)
-        }
-        // 2 to 4 random plies from the start position (tools/match.py opens crab games
-        // with 2).
-        "kanishogi" => {
-            let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
-            run::<KaniShogi>(&args, base, 2)
-        }
-        // Kani Nari Ebi: likewise 2 to 4 random plies.
-        "kaninariebi" => {
-            let base = if args.random_plies == usize::MAX { 2 } else { args.random_plies };
-            run::<KaniNariEbi>(&args, base, 2)
-        }
+        "shogi66" => (12, 2),
         // The 12 placement plies at random (as tools/match.py opens Number Shogi games),
         // then 0 or 1 more; placement positions are never written.
-        "numbershogi" => {
-            let base = if args.random_plies == usize::MAX { 12 } else { args.random_plies };
-            run::<NumberShogi>(&args, base, 1)
-        }
+        "numbershogi" => (12, 1),
+        // 2 to 4 random plies from the start position (tools/match.py opens crab games
+        // with 2).
+        "kanishogi" | "kaninariebi" => (2, 2),
         other => panic!("no tuner data for variant {other}"),
+    }
+}
+
+/// The run for the game named by `--variant`: a rescore, or new games.
+struct Task<'a>(&'a Args);
+
+impl Visitor for Task<'_> {
+    type Output = ();
+    fn visit<G: Strategy + Notation>(self) {
+        let args = self.0;
+        if let Some(path) = &args.rescore {
+            return rescore::<G>(args, path);
+        }
+        let (base, extra) = opening(G::NAME);
+        run::<G>(args, if args.random_plies == usize::MAX { base } else { args.random_plies }, extra)
     }
 }

@@ -29,6 +29,25 @@ use koma::tune::{
     error, fit_k, format_weights, parse_weights, tapers, tune, weight_name, Features, Param, Sample, TuneOptions,
 };
 
+/// Tunes game `$game` whose evaluation module is `$eval` (each module has its own
+/// `Weights` type, hence a macro): each data line's position, unless `$skip` leaves it
+/// out or its evaluation with the starting weights is 3000 or more, gives its linear form.
+macro_rules! tune_game {
+    ($o:expr, $game:ty, $eval:ident, $skip:expr) => {{
+        let t = tapers($eval::PARAMS);
+        let initial = $eval::parse($eval::INITIAL_WEIGHTS_TEXT).unwrap();
+        run($o, $eval::PARAMS, $eval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
+            let pos = <$game>::from_sfen(sfen, &Default::default()).ok()?;
+            if $skip(&pos) {
+                return None;
+            }
+            let mut f = Features::default();
+            let e = $eval::evaluate_with(&pos, &initial, &mut f);
+            (e.abs() < 3000).then(|| f.finish(&t, $eval::mg_share(&pos), pos.side_to_move().index() == 0))
+        })
+    }};
+}
+
 struct Opts {
     variant: String,
     data: String,
@@ -189,61 +208,12 @@ fn main() {
         i += 2;
     }
     match o.variant.as_str() {
-        "kokesu" => {
-            let t = tapers(keval::PARAMS);
-            let initial = keval::parse(keval::INITIAL_WEIGHTS_TEXT).unwrap();
-            let rules = Default::default();
-            run(&o, keval::PARAMS, keval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
-                let pos = Kokesu::from_sfen(sfen, &rules).ok()?;
-                let mut f = Features::default();
-                let e = keval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, keval::mg_share(&pos), pos.side_to_move().index() == 0))
-            })
-        }
-        "shogi66" => {
-            let t = tapers(seval::PARAMS);
-            let initial = seval::parse(seval::INITIAL_WEIGHTS_TEXT).unwrap();
-            run(&o, seval::PARAMS, seval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
-                let pos = Shogi66::from_sfen(sfen, &Default::default()).ok()?;
-                let mut f = Features::default();
-                let e = seval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, seval::mg_share(&pos), pos.side_to_move().index() == 0))
-            })
-        }
-        "kanishogi" => {
-            let t = tapers(kseval::PARAMS);
-            let initial = kseval::parse(kseval::INITIAL_WEIGHTS_TEXT).unwrap();
-            run(&o, kseval::PARAMS, kseval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
-                let pos = KaniShogi::from_sfen(sfen, &Default::default()).ok()?;
-                let mut f = Features::default();
-                let e = kseval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, kseval::mg_share(&pos), pos.side_to_move().index() == 0))
-            })
-        }
-        "kaninariebi" => {
-            let t = tapers(neval::PARAMS);
-            let initial = neval::parse(neval::INITIAL_WEIGHTS_TEXT).unwrap();
-            run(&o, neval::PARAMS, neval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
-                let pos = KaniNariEbi::from_sfen(sfen, &Default::default()).ok()?;
-                let mut f = Features::default();
-                let e = neval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, neval::mg_share(&pos), pos.side_to_move().index() == 0))
-            })
-        }
+        "kokesu" => tune_game!(&o, Kokesu, keval, |_| false),
+        "shogi66" => tune_game!(&o, Shogi66, seval, |_| false),
+        "kanishogi" => tune_game!(&o, KaniShogi, kseval, |_| false),
+        "kaninariebi" => tune_game!(&o, KaniNariEbi, neval, |_| false),
         // Placement positions (no evaluation) and won positions (win_now) are left out.
-        "numbershogi" => {
-            let t = tapers(nseval::PARAMS);
-            let initial = nseval::parse(nseval::INITIAL_WEIGHTS_TEXT).unwrap();
-            run(&o, nseval::PARAMS, nseval::INITIAL_WEIGHTS_TEXT, &move |sfen| {
-                let pos = NumberShogi::from_sfen(sfen, &Default::default()).ok()?;
-                if pos.is_placement() {
-                    return None;
-                }
-                let mut f = Features::default();
-                let e = nseval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, nseval::mg_share(&pos), pos.side_to_move().index() == 0))
-            })
-        }
+        "numbershogi" => tune_game!(&o, NumberShogi, nseval, |pos: &NumberShogi| pos.is_placement()),
         other => panic!("no tuner for variant {other}"),
     }
 }

@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::common::nnue::{errors, koma_lines, koma_succeeds};
 
 use koma::game::{Game, Strategy};
-use koma::games::kokesu::nnue::{builtin, refreshed, stats};
+use koma::games::kokesu::nnue::{refreshed, stats, NETS};
 use koma::games::kokesu::{Kokesu, KokesuRules};
 use koma::games::nnue::{format, Kernels};
 
@@ -35,7 +35,7 @@ fn temp(name: &str) -> PathBuf {
 #[test]
 fn incremental_accumulators_equal_a_refresh_after_random_moves() {
     let rules = rules("nnue");
-    let net = builtin().unwrap().0;
+    let net = NETS.builtin().unwrap().0;
     let before = stats();
     let mut checked = 0;
     random_walk(1, 30, &rules, |parent, child, look| {
@@ -60,7 +60,7 @@ fn incremental_accumulators_equal_a_refresh_after_random_moves() {
 
 #[test]
 fn simd_and_portable_kernels_give_the_same_evaluations() {
-    let net = builtin().unwrap().0;
+    let net = NETS.builtin().unwrap().0;
     if !Kernels::Avx2.available() {
         eprintln!("no AVX2 on this CPU: only the portable kernels run");
         return;
@@ -83,7 +83,7 @@ fn simd_and_portable_kernels_give_the_same_evaluations() {
 #[test]
 fn the_option_switches_the_evaluation() {
     let (classic, nnue) = (rules("classic"), rules("nnue"));
-    let net = builtin().unwrap().0;
+    let net = NETS.builtin().unwrap().0;
     let mut differ = 0;
     random_walk(3, 5, &classic, |_, pos, _| {
         let sfen = pos.to_sfen();
@@ -110,7 +110,7 @@ fn bench_nodes(lines: &[String]) -> u64 {
 
 #[test]
 fn bad_net_files_are_refused_with_one_error_and_the_classic_evaluation_stays() {
-    let good = format::write(builtin().unwrap().0);
+    let good = format::write(NETS.builtin().unwrap().0);
     let mut wrong_magic = good.clone();
     wrong_magic[0] = b'X';
     let mut wrong_width = good.clone();

@@ -119,7 +119,7 @@ fn the_mirror_image_of_a_position_is_a_position_of_the_same_moves() {
 fn the_switch_takes_the_built_in_net_or_a_66_shogi_net_file_and_refuses_kokesus() {
     let good = temp("good.nnue");
     std::fs::write(&good, format::write(random_net(13))).unwrap();
-    let kokesu = format::write(koma::games::kokesu::nnue::builtin().unwrap().0);
+    let kokesu = format::write(koma::games::kokesu::nnue::NETS.builtin().unwrap().0);
     let wrong = temp("kokesu.nnue");
     std::fs::write(&wrong, kokesu).unwrap();
     let set = |name: &str, value: &str| format!("setoption name {name} value {value}");

@@ -32,7 +32,7 @@ import sys
 import time
 
 from tools.lib.paths import FSF_VARIANTS
-from tools.lib.ray import EXIT_OK, EXIT_UNANSWERED, EXIT_USAGE, clock, files_on_ray
+from tools.lib.ray import EXIT_USAGE, clock, files_on_ray, run_status
 
 HEADER = b"KOMADATA" + struct.pack("<II", 1, 32)
 RECORD = 32
@@ -182,14 +182,10 @@ def main(argv=None):
     if args.nodes < 1 or args.retries < 0 or (args.cpus is not None and args.cpus < 1):
         print("fsf_relabel: --nodes and --cpus must be at least 1, --retries at least 0", file=sys.stderr)
         return EXIT_USAGE
-    try:
-        made, failed = run(
-            args.data, args.out_dir, args.fsf, args.nodes, args.address, args.cpus, args.retries, args.hash
-        )
-    except FileNotFoundError as e:
-        print("fsf_relabel: %s" % e, file=sys.stderr)
-        return EXIT_USAGE
-    return EXIT_UNANSWERED if failed else EXIT_OK
+    return run_status(
+        "fsf_relabel",
+        lambda: run(args.data, args.out_dir, args.fsf, args.nodes, args.address, args.cpus, args.retries, args.hash),
+    )
 
 
 if __name__ == "__main__":

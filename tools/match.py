@@ -59,7 +59,7 @@ import sys
 import time
 
 from tools.lib import stats
-from tools.lib.engine import EngineError, new_referee, position_command, reported_ms, start_koma
+from tools.lib.engine import EngineError, new_referee, position_command, reported_ms, running, start_koma
 
 VARIANTS = {
     # How a pair's opening is made (the game's rules are the referee's): the random
@@ -142,13 +142,8 @@ class KomaPlayer:
         self.e = None
 
     def new_game(self, opening):
-        if self.e is None or not self.e.alive():
-            if self.e is not None:
-                self.e.close()
-            self.e = start_koma(self.path, self.variant, self.options, self.name)
-        self.e.send("usinewgame")
-        self.e.send("isready")
-        self.e.until("readyok", timeout=self.timeout)
+        self.e = running(self.e, lambda: start_koma(self.path, self.variant, self.options, self.name))
+        self.e.new_game("usinewgame", self.timeout)
 
     def best(self, moves, legal, clock=None):
         """`clock`: (first player's ms, second player's ms, increment ms) for a clock game."""

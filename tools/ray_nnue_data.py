@@ -38,7 +38,7 @@ import tempfile
 import time
 
 from tools.lib.paths import DEFAULT_KOMA
-from tools.lib.ray import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNANSWERED, EXIT_USAGE, clock, files_on_ray
+from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run_status
 
 # src/train/records.rs: the header and record bytes of data format versions 1 and 2.
 SIZES = {1: (16, 32), 2: (24, 72)}
@@ -193,24 +193,23 @@ def main(argv=None):
     if args.random_plies is not None:
         options += ["--random-plies", str(args.random_plies)]
     try:
-        made, failed = run(
-            seeds,
-            args.dir,
-            args.koma,
-            options,
-            args.address,
-            args.cpus,
-            args.retries,
-            progress_every=args.progress_every,
-            variant=args.variant,
+        return run_status(
+            "ray_nnue_data",
+            lambda: run(
+                seeds,
+                args.dir,
+                args.koma,
+                options,
+                args.address,
+                args.cpus,
+                args.retries,
+                progress_every=args.progress_every,
+                variant=args.variant,
+            ),
         )
     except KeyboardInterrupt:
         print("ray_nnue_data: interrupted; the seeds written stay, a rerun makes the rest", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except FileNotFoundError as e:
-        print("ray_nnue_data: %s" % e, file=sys.stderr)
-        return EXIT_USAGE
-    return EXIT_UNANSWERED if failed else EXIT_OK
 
 
 if __name__ == "__main__":

@@ -15,6 +15,35 @@ cd "$(dirname "$0")/.."
 mkdir -p target/tune
 nice -n 10 cargo build --release --example selfplay_data --example tune
 bin=target/release/examples
+# Kokesu and 66 shogi positions are scored by Fairy-Stockfish: its path is checked before
+# any game is played.
+case "$variant" in
+kokesu | shogi66) : "${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}" ;;
+esac
+
+# games VARIANT GAMES NODES SEED SEED DATA: the data generator's games from two seeds (a
+# file each), then both in target/tune/DATA.
+games() {
+    for seed in $4 $5; do
+        nice -n 10 $bin/selfplay_data --variant "$1" --games "$2" --nodes "$3" --seed "$seed" > "target/tune/$1-s$seed.txt"
+    done
+    cat "target/tune/$1-s$4.txt" "target/tune/$1-s$5.txt" > "target/tune/$6"
+}
+
+# fsf_label VARIANT IN OUT: every position of target/tune/IN scored by a 10000-node
+# Fairy-Stockfish search, into target/tune/OUT.
+fsf_label() {
+    nice -n 10 python3 -m tools.fsf_label --variant "$1" --fsf "$FSF" --nodes 10000 --jobs 2 \
+        --in "target/tune/$2" --out "target/tune/$3"
+}
+
+# tune VARIANT DATA OPTION...: the tuner on target/tune/DATA; it writes the game's weights.txt.
+tune() {
+    game=$1 data=$2
+    shift 2
+    nice -n 10 $bin/tune --variant "$game" --data "target/tune/$data" "$@" --out "src/games/$game/weights.txt"
+}
+
 case "$variant" in
 kokesu)
     # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 4-8 random opening plies,
@@ -22,15 +51,10 @@ kokesu)
     # search (tools/fsf_label.py, kokesu with promotion to captured kinds; the scores'
     # scale fitted to the results, --score-k fit); the target mixes the game result in at
     # a quarter (--lambda 0.25); starting from the weights in use.
-    fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
-    for seed in 1 2; do
-        nice -n 10 $bin/selfplay_data --variant kokesu --games 400 --nodes 8000 --seed $seed > target/tune/kokesu-g$seed.txt
-    done
-    cat target/tune/kokesu-g1.txt target/tune/kokesu-g2.txt > target/tune/kokesu-800.txt
-    nice -n 10 python3 -m tools.fsf_label --variant kokesu --fsf "$fsf" --nodes 10000 --jobs 2 \
-        --in target/tune/kokesu-800.txt --out target/tune/kokesu-800-fsf.txt
-    nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800-fsf.txt --from src/games/kokesu/weights.txt \
-        --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit --out src/games/kokesu/weights.txt
+    games kokesu 400 8000 1 2 kokesu-800.txt
+    fsf_label kokesu kokesu-800.txt kokesu-800-fsf.txt
+    tune kokesu kokesu-800-fsf.txt --from src/games/kokesu/weights.txt \
+        --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit
     ;;
 shogi66)
     # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move, with
@@ -39,45 +63,33 @@ shogi66)
     # the target mixes the game result in at a quarter (--lambda 0.25); starting from the
     # weights in use.
     # The rounds so far appended each round's games to the earlier ones (docs/TUNING.md).
-    fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
-    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 1 > target/tune/shogi66-s1.txt
-    nice -n 10 $bin/selfplay_data --variant shogi66 --games 400 --nodes 8000 --seed 2 > target/tune/shogi66-s2.txt
-    cat target/tune/shogi66-s1.txt target/tune/shogi66-s2.txt > target/tune/shogi66-800.txt
-    nice -n 10 python3 -m tools.fsf_label --variant shogi66 --fsf "$fsf" --nodes 10000 --jobs 2 \
-        --in target/tune/shogi66-800.txt --out target/tune/shogi66-800-fsf.txt
-    nice -n 10 $bin/tune --variant shogi66 --data target/tune/shogi66-800-fsf.txt --from src/games/shogi66/weights.txt \
-        --epochs 600 --rate 1 --l2 0.000000001 --lambda 0.25 --score-k fit --out src/games/shogi66/weights.txt
+    games shogi66 400 8000 1 2 shogi66-800.txt
+    fsf_label shogi66 shogi66-800.txt shogi66-800-fsf.txt
+    tune shogi66 shogi66-800-fsf.txt --from src/games/shogi66/weights.txt \
+        --epochs 600 --rate 1 --l2 0.000000001 --lambda 0.25 --score-k fit
     ;;
 kanishogi)
     # 800 games (seeds 1 and 2, 400 each), 8000 nodes a move, 2-4 random opening plies;
     # the games' own search scores; starting from the hand-set weights.
-    nice -n 10 $bin/selfplay_data --variant kanishogi --games 400 --nodes 8000 --seed 1 > target/tune/kanishogi-s1.txt
-    nice -n 10 $bin/selfplay_data --variant kanishogi --games 400 --nodes 8000 --seed 2 > target/tune/kanishogi-s2.txt
-    cat target/tune/kanishogi-s1.txt target/tune/kanishogi-s2.txt > target/tune/kanishogi-800.txt
-    nice -n 10 $bin/tune --variant kanishogi --data target/tune/kanishogi-800.txt \
-        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kanishogi/weights.txt
+    games kanishogi 400 8000 1 2 kanishogi-800.txt
+    tune kanishogi kanishogi-800.txt --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25
     ;;
 kaninariebi)
     # One round: 800 games (seeds 3 and 4, 400 each), 8000 nodes a move, 2-4 random
     # opening plies, with the weights in use; the games' own search scores; starting from
     # the weights in use. (The first round, commit 5f34ca8, played seeds 1 and 2 with the
     # hand-set weights and started from them, without --from.)
-    nice -n 10 $bin/selfplay_data --variant kaninariebi --games 400 --nodes 8000 --seed 3 > target/tune/kaninariebi-s3.txt
-    nice -n 10 $bin/selfplay_data --variant kaninariebi --games 400 --nodes 8000 --seed 4 > target/tune/kaninariebi-s4.txt
-    cat target/tune/kaninariebi-s3.txt target/tune/kaninariebi-s4.txt > target/tune/kaninariebi-r2.txt
-    nice -n 10 $bin/tune --variant kaninariebi --data target/tune/kaninariebi-r2.txt --from src/games/kaninariebi/weights.txt \
-        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/kaninariebi/weights.txt
+    games kaninariebi 400 8000 3 4 kaninariebi-r2.txt
+    tune kaninariebi kaninariebi-r2.txt --from src/games/kaninariebi/weights.txt \
+        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25
     ;;
 numbershogi)
     # 24000 games (seeds 1 and 2, 12000 each) from random placements, 1500 nodes a move
     # (the games are short and tactical: few nodes keep the undecided positions); the
     # games' own search scores; starting from the hand-set weights. The data of the
     # weights in use was played with weights.txt == weights_initial.txt (commit 9ebca1e).
-    nice -n 10 $bin/selfplay_data --variant numbershogi --games 12000 --nodes 1500 --seed 1 > target/tune/numbershogi-s1.txt
-    nice -n 10 $bin/selfplay_data --variant numbershogi --games 12000 --nodes 1500 --seed 2 > target/tune/numbershogi-s2.txt
-    cat target/tune/numbershogi-s1.txt target/tune/numbershogi-s2.txt > target/tune/numbershogi-24000.txt
-    nice -n 10 $bin/tune --variant numbershogi --data target/tune/numbershogi-24000.txt \
-        --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25 --out src/games/numbershogi/weights.txt
+    games numbershogi 12000 1500 1 2 numbershogi-24000.txt
+    tune numbershogi numbershogi-24000.txt --epochs 400 --rate 1 --l2 0.0000002 --lambda 0.25
     ;;
 *)
     echo "no tuning pipeline for $variant" >&2

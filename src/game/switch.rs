@@ -122,3 +122,51 @@ impl SwitchInfo {
 pub fn find<'a, R>(switches: &'a [Switch<R>], name: &str) -> Option<&'a Switch<R>> {
     switches.iter().find(|s| s.info.name.eq_ignore_ascii_case(name))
 }
+
+/// Declares the values of a rules switch offered as a combo: an enum whose variants stand
+/// beside their words (the first the default), with `WORDS` (the combo's words, the
+/// default first), `from_word` and `switch` (the combo switch itself, given its name and
+/// how a value goes into the settings), so the words are written once.
+#[macro_export]
+macro_rules! combo_values {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $(#[$first_meta:meta])* $first:ident = $first_word:literal,
+        $($(#[$other_meta:meta])* $other:ident = $word:literal),+ $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis enum $name {
+            $(#[$first_meta])*
+            #[default]
+            $first,
+            $($(#[$other_meta])* $other,)+
+        }
+
+        impl $name {
+            /// The switch's words, the default first.
+            pub const WORDS: &'static [&'static str] = &[$first_word, $($word),+];
+
+            /// The value a word (one of [`Self::WORDS`], as the switch has checked) stands for.
+            pub fn from_word(word: &str) -> $name {
+                $(if word == $word {
+                    return $name::$other;
+                })+
+                $name::$first
+            }
+
+            /// The rules switch `name` offering these values, `set` putting one into the settings.
+            pub const fn switch<R: Copy>(
+                name: &'static str,
+                set: $crate::game::switch::Setter<R>,
+            ) -> $crate::game::switch::Switch<R> {
+                $crate::game::switch::Switch::new(
+                    name,
+                    $crate::game::switch::SwitchKind::Combo(Self::WORDS),
+                    $first_word,
+                    $crate::game::switch::Scope::Rules,
+                    set,
+                )
+            }
+        }
+    };
+}

@@ -6,6 +6,7 @@
 //! there: the options, the dialects and the page of `koma serve` through [`descriptors`],
 //! the engine through [`visit`], network training through [`trainable`] and [`visit_net`].
 
+pub mod bitboard;
 pub mod crab;
 pub mod kaninariebi;
 pub mod kanishogi;

@@ -205,6 +205,17 @@ struct Entry<G: Game> {
     best: Option<G::Move>,
 }
 
+impl<G: Game> Entry<G> {
+    /// `(no, yes)` of `goal`: `win_no` and `win_yes` for a win, else the loss's.
+    fn bounds(&self, goal: Outcome) -> (u16, u16) {
+        if goal == Outcome::Win {
+            (self.win_no, self.win_yes)
+        } else {
+            (self.loss_no, self.loss_yes)
+        }
+    }
+}
+
 /// The rule result of a position, if it has one (sum of seven, or no legal move).
 /// Repetition is not a rule result here (see the module doc).
 fn rule_end<G: Game>(p: &G, moves: &mut Vec<G::Move>) -> Option<Outcome> {
@@ -321,6 +332,53 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         moves
     }
 
+    /// The start of `W(p, h)` (`goal` a win) or `L(p, h)` (a loss): `Err` with the answer
+    /// when the table knows it, the budget is out, or `p` has no move; else the moves to
+    /// try, the table's best first.
+    fn open(&mut self, p: &G, h: u16, level: usize, goal: Outcome) -> Result<Vec<G::Move>, bool> {
+        let best = match self.entry(p) {
+            Some(e) => {
+                let (no, yes) = e.bounds(goal);
+                if h >= yes {
+                    return Err(true);
+                }
+                if h <= no {
+                    return Err(false);
+                }
+                e.best
+            }
+            None => None,
+        };
+        if self.tick() {
+            return Err(false);
+        }
+        let moves = self.ordered(p, level, best);
+        if moves.is_empty() {
+            self.stack[level] = moves;
+            return Err(p.no_move_outcome() == goal);
+        }
+        Ok(moves)
+    }
+
+    /// Stores what the search of `goal` (a win: `W`, a loss: `L`) at `p` within `h` plies
+    /// found: whether it `holds`, and the move that showed it (a proof or a refutation),
+    /// tried first next time. Returns `holds`.
+    fn settle(&mut self, p: &G, h: u16, goal: Outcome, holds: bool, shown_by: Option<G::Move>) -> bool {
+        self.update(p, |e| {
+            let (no, yes) =
+                if goal == Outcome::Win { (&mut e.win_no, &mut e.win_yes) } else { (&mut e.loss_no, &mut e.loss_yes) };
+            if holds {
+                *yes = (*yes).min(h);
+            } else {
+                *no = (*no).max(h);
+            }
+            if shown_by.is_some() {
+                e.best = shown_by;
+            }
+        });
+        holds
+    }
+
     /// `W(p, h)`. A `false` after `aborted` means nothing (and is never stored).
     fn wins(&mut self, p: &G, h: u16, level: usize) -> bool {
         if let Some(o) = p.result() {
@@ -331,20 +389,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if h == 0 || self.aborted {
             return false;
         }
-        let best = match self.entry(p) {
-            Some(e) if h >= e.win_yes => return true,
-            Some(e) if h <= e.win_no => return false,
-            Some(e) => e.best,
-            None => None,
+        let moves = match self.open(p, h, level, Outcome::Win) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
-        if self.tick() {
-            return false;
-        }
-        let moves = self.ordered(p, level, best);
-        if moves.is_empty() {
-            self.stack[level] = moves;
-            return p.no_move_outcome() == Outcome::Win;
-        }
         let mut proof = None;
         for &m in &moves {
             let mut c = p.clone();
@@ -358,21 +406,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
             }
         }
         self.stack[level] = moves;
-        match proof {
-            Some(m) => {
-                self.update(p, |e| {
-                    e.win_yes = e.win_yes.min(h);
-                    e.best = Some(m);
-                });
-                true
-            }
-            None => {
-                if !self.aborted {
-                    self.update(p, |e| e.win_no = e.win_no.max(h));
-                }
-                false
-            }
+        if proof.is_none() && self.aborted {
+            return false;
         }
+        self.settle(p, h, Outcome::Win, proof.is_some(), proof)
     }
 
     /// `L(p, h)`. A `false` after `aborted` means nothing (and is never stored).
@@ -385,20 +422,10 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if self.aborted {
             return false;
         }
-        let best = match self.entry(p) {
-            Some(e) if h >= e.loss_yes => return true,
-            Some(e) if h <= e.loss_no => return false,
-            Some(e) => e.best,
-            None => None,
+        let moves = match self.open(p, h, level, Outcome::Loss) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
-        if self.tick() {
-            return false;
-        }
-        let moves = self.ordered(p, level, best);
-        if moves.is_empty() {
-            self.stack[level] = moves;
-            return p.no_move_outcome() == Outcome::Loss;
-        }
         if h == 0 {
             self.stack[level] = moves;
             return false;
@@ -416,19 +443,7 @@ impl<G: Game + Strategy + PartialEq> Prover<G> {
         if self.aborted {
             return false;
         }
-        match refutation {
-            Some(m) => {
-                self.update(p, |e| {
-                    e.loss_no = e.loss_no.max(h);
-                    e.best = Some(m);
-                });
-                false
-            }
-            None => {
-                self.update(p, |e| e.loss_yes = e.loss_yes.min(h));
-                true
-            }
-        }
+        self.settle(p, h, Outcome::Loss, refutation.is_none(), refutation)
     }
 }
 

@@ -61,6 +61,13 @@ class Engine:
     def alive(self):
         return self.p.poll() is None
 
+    def new_game(self, command, timeout=None):
+        """`command` (`usinewgame` or `ucinewgame`), then `isready` answered; EngineError
+        after `timeout` seconds."""
+        self.send(command)
+        self.send("isready")
+        self.until("readyok", timeout=timeout)
+
     def close(self, timeout=5):
         """`quit`, end of input, and a kill if the process is still there after `timeout`
         seconds."""
@@ -79,6 +86,16 @@ class Engine:
             self.p.wait()
         self._sel.close()
         self.p.stdout.close()
+
+
+def running(e, start):
+    """`e` if its process still runs, else a new engine from `start()` (`e`, when there
+    is one, closed first)."""
+    if e is not None and e.alive():
+        return e
+    if e is not None:
+        e.close()
+    return start()
 
 
 def reported_ms(lines):

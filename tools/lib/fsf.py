@@ -25,7 +25,7 @@ move list against move list, and a koma move FSF does not know is reported once 
 
 import sys
 
-from tools.lib.engine import reported_ms, start_uci
+from tools.lib.engine import reported_ms, running, start_uci
 from tools.lib.paths import FSF_VARIANTS
 
 try:
@@ -154,13 +154,8 @@ class FsfPlayer:
         self.warned = False
 
     def new_game(self, opening):
-        if self.e is None or not self.e.alive():
-            if self.e is not None:
-                self.e.close()
-            self.e = start_fsf(self.path, self.fsf_variant, self.options, self.name)
-        self.e.send("ucinewgame")
-        self.e.send("isready")
-        self.e.until("readyok", timeout=self.timeout)
+        self.e = running(self.e, lambda: start_fsf(self.path, self.fsf_variant, self.options, self.name))
+        self.e.new_game("ucinewgame", self.timeout)
         self.fen = None
         if self.base:
             if len(opening) < self.base:

@@ -13,6 +13,18 @@ EXIT_OK, EXIT_LINE_ERRORS, EXIT_USAGE, EXIT_UNANSWERED, EXIT_INTERRUPTED = 0, 1,
 SETUP = ".venv/bin/python -m pip install -e '.[test]'"
 
 
+def run_status(tool, work):
+    """The exit status of a run: `work()` returns (what was made, whether some task was
+    left unanswered); a missing binary (FileNotFoundError) is a usage error, said on
+    stderr in one line."""
+    try:
+        _, failed = work()
+    except FileNotFoundError as e:
+        print("%s: %s" % (tool, e), file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_UNANSWERED if failed else EXIT_OK
+
+
 def need_ray(tool="this tool"):
     """The `ray` module, or ImportError saying how to install it."""
     try:

@@ -5,7 +5,8 @@
 
 use std::fmt::Debug;
 
-use super::cell::Cells;
+use super::cell::{self, Cells, EMPTY};
+use super::square::square;
 use super::{sfen, turn, zobrist, CrabMove};
 use crate::game::{Appearance, Color, Game, MoveError, Notation, Outcome, PieceStyle, SfenError, Strategy, Switch};
 
@@ -26,8 +27,12 @@ pub const CRAB_BOARD: Appearance = Appearance {
 };
 
 /// What one crab game adds to the shared core, implemented by its rules type (the
-/// values of its switches), which also gives the turn rules through [`turn::Variant`].
-pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + Sync + 'static {
+/// values of its switches), which also gives the turn rules through [`turn::Variant`],
+/// its letters through [`CrabLetters`] (in its `sfen.rs`) and its evaluation through
+/// [`CrabEval`] (in its `eval.rs`).
+pub trait CrabGame:
+    turn::Variant + CrabLetters + CrabEval + Copy + Default + Debug + PartialEq + Send + Sync + 'static
+{
     const NAME: &'static str;
     /// [`Game::APPEARANCE`]: [`CRAB_BOARD`] with the game's title, water and pieces.
     const APPEARANCE: Appearance;
@@ -38,8 +43,15 @@ pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + 
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
 
-    /// The start position's squares (black to move).
-    fn start() -> Cells;
+    /// The start position (black to move): the kinds on black's home column (file 5) and
+    /// on red's (file 1), ranks a to e; every other square empty.
+    const HOME: [[u8; 5]; 2];
+    /// The diagram's status after side and ply (captures, promotions, ...).
+    fn status(cells: &Cells) -> String;
+}
+
+/// A crab game's SFEN letters.
+pub trait CrabLetters {
     /// The cell byte of an SFEN letter (with `+` before it: `promoted`).
     fn piece(ch: char, promoted: bool) -> Result<u8, String>;
     /// The SFEN letter of a cell byte.
@@ -48,8 +60,10 @@ pub trait CrabGame: turn::Variant + Copy + Default + Debug + PartialEq + Send + 
     fn validate(_cells: &Cells) -> Result<(), SfenError> {
         Ok(())
     }
-    /// The diagram's status after side and ply (captures, promotions, ...).
-    fn status(cells: &Cells) -> String;
+}
+
+/// A crab game's evaluation and move ordering.
+pub trait CrabEval {
     /// Static evaluation from `side`'s view.
     fn evaluate(&self, cells: &Cells, side: Color) -> i32;
     /// Move ordering hint, larger first.
@@ -103,7 +117,12 @@ impl<R: CrabGame> Game for Crab<R> {
     }
 
     fn startpos(rules: &R) -> Self {
-        Crab::new(R::start(), Color::Sente, 1, *rules)
+        let mut cells = [EMPTY; 25];
+        for r in 0..5 {
+            cells[square(5, r)] = cell::make(Color::Sente, R::HOME[0][r], false);
+            cells[square(1, r)] = cell::make(Color::Gote, R::HOME[1][r], false);
+        }
+        Crab::new(cells, Color::Sente, 1, *rules)
     }
 
     fn from_sfen(text: &str, rules: &R) -> Result<Self, SfenError> {

@@ -15,6 +15,7 @@ use crate::game::{Color, Game};
 use crate::games::crab::bits::{self, Occupancy};
 use crate::games::crab::capture::squares;
 use crate::games::crab::cell::Cells;
+use crate::games::crab::game::CrabEval;
 use crate::games::crab::square::{enemy_home_file, file_of, home_file};
 use crate::games::crab::CrabMove;
 use crate::tune::{NoTrace, Trace};
@@ -54,12 +55,19 @@ crate::weights_schema! {
 
 crate::weights_files!("kaninariebi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
-/// Static evaluation from `side`'s view.
-///
-/// Both bond switches move pieces alike (a crab slides, a shrimp steps diagonally) and
-/// only normal moves are counted, so the rules do not change the evaluation.
-pub fn evaluate(cells: &Cells, side: Color, _rules: &Rules) -> i32 {
-    eval_cells(cells, side, weights(), &mut NoTrace)
+impl CrabEval for Rules {
+    /// Static evaluation from `side`'s view.
+    ///
+    /// Both bond switches move pieces alike (a crab slides, a shrimp steps diagonally) and
+    /// only normal moves are counted, so the rules do not change the evaluation.
+    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
+        eval_cells(cells, side, weights(), &mut NoTrace)
+    }
+
+    /// Move ordering: captures first, then promotions, then bond turns.
+    fn order_score(mv: CrabMove) -> i32 {
+        mv.gain() as i32 * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+    }
 }
 
 /// The evaluation of a game position with weights `w`, reporting each weight's
@@ -134,11 +142,6 @@ fn side_score<T: Trace>(board: &Occupancy, c: Color, to_move: Color, w: &Weights
 
 /// The squares of the current (file 3).
 const FLOW: u32 = 0b00100_00100_00100_00100_00100;
-
-/// Move ordering: captures first, then promotions, then bond turns.
-pub fn order_score(mv: CrabMove) -> i32 {
-    mv.gain() as i32 * 1000 + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
-}
 
 #[cfg(test)]
 mod tests {

@@ -21,11 +21,9 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Appearance, Color, PieceStyle, Scope, SfenError, Switch, SwitchKind, Water};
-use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::game::{Appearance, Color, PieceStyle, Switch, Water};
+use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame, CRAB_BOARD};
-use crate::games::crab::square::square;
-use crate::games::crab::CrabMove;
 pub use rules::{Bonds, Rules};
 
 /// A Kani Nari Ebi position.
@@ -52,41 +50,16 @@ impl CrabGame for Rules {
         ..CRAB_BOARD
     };
     const SALT: u64 = 0x4b4e_4500_0000_0001;
-    const SWITCHES: &'static [Switch<Rules>] = &[Switch::new(
-        rules::BONDS_OPTION,
-        SwitchKind::Combo(&["same-type", "any"]),
-        "same-type",
-        Scope::Rules,
-        |r, v| {
-            r.bonds = if v == "any" { Bonds::Any } else { Bonds::SameType };
-            Ok(())
-        },
-    )];
+    const SWITCHES: &'static [Switch<Rules>] = &[Bonds::switch(rules::BONDS_OPTION, |r, v| {
+        r.bonds = Bonds::from_word(v);
+        Ok(())
+    })];
     const BENCH_POSITIONS: &'static [&'static str] =
         &["2C2/2C+C+C/1c2c/5/1Cccc b - 15", "C1cC1/3Cc/2C2/+c1cc1/1C3 b - 17"];
     const BENCH_DEPTH: u32 = 8;
 
     /// Five crabs each on the home columns (black file 5, red file 1).
-    fn start() -> Cells {
-        let mut cells = [EMPTY; 25];
-        for r in 0..5 {
-            cells[square(5, r)] = cell::make(Color::Sente, rules::CRAB, false);
-            cells[square(1, r)] = cell::make(Color::Gote, rules::CRAB, false);
-        }
-        cells
-    }
-
-    fn piece(ch: char, promoted: bool) -> Result<u8, String> {
-        sfen::piece(ch, promoted)
-    }
-
-    fn letter(c: u8) -> char {
-        sfen::letter(c)
-    }
-
-    fn validate(cells: &Cells) -> Result<(), SfenError> {
-        sfen::validate(cells)
-    }
+    const HOME: [[u8; 5]; 2] = [[rules::CRAB; 5]; 2];
 
     fn status(cells: &Cells) -> String {
         format!(
@@ -96,13 +69,5 @@ impl CrabGame for Rules {
             rules::shrimps(cells, Color::Sente),
             rules::shrimps(cells, Color::Gote),
         )
-    }
-
-    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
-        eval::evaluate(cells, side, self)
-    }
-
-    fn order_score(mv: CrabMove) -> i32 {
-        eval::order_score(mv)
     }
 }

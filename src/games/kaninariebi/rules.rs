@@ -9,14 +9,14 @@ use crate::games::crab::flow;
 use crate::games::crab::square::{enemy_home_file, file_of};
 use crate::games::crab::turn::{diagonal_steps, slides, Squares, Variant};
 
-/// Who may make the bond move: switch `KaniNariEbiBonds`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Bonds {
-    /// The moved piece's orthogonally connected group of its own type (default).
-    #[default]
-    SameType,
-    /// The moved piece's orthogonally connected group of any friendly pieces.
-    Any,
+crate::combo_values! {
+    /// Who may make the bond move: switch `KaniNariEbiBonds`.
+    pub enum Bonds {
+        /// The moved piece's orthogonally connected group of its own type (default).
+        SameType = "same-type",
+        /// The moved piece's orthogonally connected group of any friendly pieces.
+        Any = "any",
+    }
 }
 
 /// The rules switches of Kani Nari Ebi.

@@ -15,6 +15,7 @@ use super::KaniShogi;
 use crate::game::{Color, Game};
 use crate::games::crab::capture::{group, squares};
 use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::games::crab::game::CrabEval;
 use crate::games::crab::square::{file_of, home_file, in_flow, on_edge, step, ORTHOGONAL};
 use crate::games::crab::turn::{Squares, Variant};
 use crate::games::crab::CrabMove;
@@ -58,9 +59,26 @@ crate::weights_schema! {
 
 crate::weights_files!("kanishogi", include_str!("weights.txt"), include_str!("weights_initial.txt"));
 
-/// Static evaluation from `side`'s view.
-pub fn evaluate(cells: &Cells, side: Color, rules: &Rules) -> i32 {
-    eval_cells(cells, side, rules, weights(), &mut NoTrace)
+impl CrabEval for Rules {
+    /// Static evaluation from `side`'s view.
+    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
+        eval_cells(cells, side, self, weights(), &mut NoTrace)
+    }
+
+    /// Move ordering: capturing the parent, then children by pip, then growth, then bonds.
+    fn order_score(mv: CrabMove) -> i32 {
+        let set = mv.gain();
+        let mut score = 0;
+        if set & 1 != 0 {
+            score += 100_000;
+        }
+        for p in 1..=4 {
+            if set & (1 << p) != 0 {
+                score += 1000 + 100 * p;
+            }
+        }
+        score + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
+    }
 }
 
 /// The evaluation of a game position with weights `w`, reporting each weight's
@@ -199,21 +217,6 @@ fn parent_danger(cells: &Cells, sq: usize, c: Color, add: &mut impl FnMut(usize,
     }
     add(at::parent_wall, wall);
     (sandwich, wall)
-}
-
-/// Move ordering: capturing the parent, then children by pip, then growth, then bonds.
-pub fn order_score(mv: CrabMove) -> i32 {
-    let set = mv.gain();
-    let mut score = 0;
-    if set & 1 != 0 {
-        score += 100_000;
-    }
-    for p in 1..=4 {
-        if set & (1 << p) != 0 {
-            score += 1000 + 100 * p;
-        }
-    }
-    score + if mv.promotes() { 400 } else { 0 } + if mv.has_bond() { 30 } else { 0 }
 }
 
 #[cfg(test)]

@@ -25,11 +25,9 @@ pub mod eval;
 pub mod rules;
 pub mod sfen;
 
-use crate::game::{Appearance, Color, Scope, SfenError, Switch, SwitchKind, Water};
-use crate::games::crab::cell::{self, Cells, EMPTY};
+use crate::game::{Appearance, Color, Switch, Water};
+use crate::games::crab::cell::Cells;
 use crate::games::crab::game::{Crab, CrabGame, CRAB_BOARD};
-use crate::games::crab::square::square;
-use crate::games::crab::CrabMove;
 pub use rules::{GrownMove, Rules};
 
 /// A Kani Shogi position.
@@ -53,16 +51,10 @@ impl CrabGame for Rules {
         Appearance { title: "Kani Shogi", water: Some(Water { file: 3, name: "river" }), ..CRAB_BOARD };
     const SALT: u64 = 0x4b53_4800_0000_0002;
     const SWITCHES: &'static [Switch<Rules>] = &[
-        Switch::new(
-            rules::GROWN_OPTION,
-            SwitchKind::Combo(&["sideways+diagonal", "diagonal"]),
-            "sideways+diagonal",
-            Scope::Rules,
-            |r, v| {
-                r.grown = if v == "diagonal" { GrownMove::Diagonal } else { GrownMove::SidewaysDiagonal };
-                Ok(())
-            },
-        ),
+        GrownMove::switch(rules::GROWN_OPTION, |r, v| {
+            r.grown = GrownMove::from_word(v);
+            Ok(())
+        }),
         #[cfg(test)]
         throwaway::SWITCH,
     ];
@@ -70,28 +62,7 @@ impl CrabGame for Rules {
     const BENCH_DEPTH: u32 = 8;
 
     /// Black on file 5, ranks a..e: A D K C B; red on file 1: b c k d a.
-    fn start() -> Cells {
-        let mut cells = [EMPTY; 25];
-        let black = [2u8, 5, 1, 4, 3];
-        let red = [3u8, 4, 1, 5, 2];
-        for r in 0..5 {
-            cells[square(5, r)] = cell::make(Color::Sente, black[r], false);
-            cells[square(1, r)] = cell::make(Color::Gote, red[r], false);
-        }
-        cells
-    }
-
-    fn piece(ch: char, promoted: bool) -> Result<u8, String> {
-        sfen::piece(ch, promoted)
-    }
-
-    fn letter(c: u8) -> char {
-        sfen::letter(c)
-    }
-
-    fn validate(cells: &Cells) -> Result<(), SfenError> {
-        sfen::validate(cells)
-    }
+    const HOME: [[u8; 5]; 2] = [[2, 5, 1, 4, 3], [3, 4, 1, 5, 2]];
 
     fn status(cells: &Cells) -> String {
         format!(
@@ -99,14 +70,6 @@ impl CrabGame for Rules {
             captured_pips(cells, Color::Sente),
             captured_pips(cells, Color::Gote),
         )
-    }
-
-    fn evaluate(&self, cells: &Cells, side: Color) -> i32 {
-        eval::evaluate(cells, side, self)
-    }
-
-    fn order_score(mv: CrabMove) -> i32 {
-        eval::order_score(mv)
     }
 }
 
@@ -118,6 +81,7 @@ mod throwaway {
 
     use super::*;
     use crate::engine::{Command, Engine, Event};
+    use crate::game::{Scope, SwitchKind};
 
     /// A check that makes a grown child step diagonally only (as `KaniShogiGrownMove
     /// diagonal` does).

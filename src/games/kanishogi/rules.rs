@@ -10,14 +10,14 @@ use crate::games::crab::flow;
 use crate::games::crab::square::{enemy_home_file, file_of, on_edge, rank_of, step, ORTHOGONAL};
 use crate::games::crab::turn::{diagonal_steps, slides, Squares, Variant};
 
-/// How a grown child moves: switch `KaniShogiGrownMove`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum GrownMove {
-    /// Sideways like every crab, and one step diagonally (default).
-    #[default]
-    SidewaysDiagonal,
-    /// One step diagonally only.
-    Diagonal,
+crate::combo_values! {
+    /// How a grown child moves: switch `KaniShogiGrownMove`.
+    pub enum GrownMove {
+        /// Sideways like every crab, and one step diagonally (default).
+        SidewaysDiagonal = "sideways+diagonal",
+        /// One step diagonally only.
+        Diagonal = "diagonal",
+    }
 }
 
 /// The rules switches of Kani Shogi.

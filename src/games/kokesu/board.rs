@@ -21,6 +21,8 @@ pub const START_COUNT: [u32; 6] = [8, 2, 2, 2, 1, 1];
 /// Piece letters (lowercase) by kind.
 pub const LETTERS: [u8; 6] = *b"pnbrqk";
 
+pub use crate::games::bitboard::Bits;
+
 pub const fn bit(sq: usize) -> u64 {
     1u64 << sq
 }
@@ -84,21 +86,19 @@ const fn ray_table() -> [[u64; 64]; 8] {
     t
 }
 
-const fn between_table() -> [[u64; 64]; 64] {
+/// `BETWEEN` from the rays: for `b` on the ray from `a` in a direction, the ray's
+/// squares before `b` (those from `a` less those from `b` on, `b` itself included).
+const fn between_table(rays: &[[u64; 64]; 8]) -> [[u64; 64]; 64] {
     let mut t = [[0u64; 64]; 64];
     let mut a = 0;
     while a < 64 {
         let mut d = 0;
         while d < 8 {
-            let mut f = (a % 8) as i32 + DIRS[d].0;
-            let mut r = (a / 8) as i32 + DIRS[d].1;
-            let mut acc = 0u64;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                let b = (r * 8 + f) as usize;
-                t[a][b] = acc;
-                acc |= 1u64 << b;
-                f += DIRS[d].0;
-                r += DIRS[d].1;
+            let mut rest = rays[d][a];
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                t[a][b] = rays[d][a] & !(rays[d][b] | bit(b));
+                rest &= rest - 1;
             }
             d += 1;
         }
@@ -115,7 +115,7 @@ pub static KING_ATTACKS: [u64; 64] =
 pub static PAWN_ATTACKS: [[u64; 64]; 2] = [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
 pub static RAYS: [[u64; 64]; 8] = ray_table();
 /// `BETWEEN[a][b]`: the squares strictly between two aligned squares, else 0.
-pub static BETWEEN: [[u64; 64]; 64] = between_table();
+pub static BETWEEN: [[u64; 64]; 64] = between_table(&ray_table());
 
 #[inline(always)]
 fn ray_up(d: usize, sq: usize, occ: u64) -> u64 {
@@ -162,23 +162,6 @@ pub fn rook_rays(sq: usize) -> u64 {
 #[inline(always)]
 pub fn bishop_rays(sq: usize) -> u64 {
     RAYS[NORTH_EAST][sq] | RAYS[NORTH_WEST][sq] | RAYS[SOUTH_WEST][sq] | RAYS[SOUTH_EAST][sq]
-}
-
-/// Iterates over the set bits of a bitboard, lowest first.
-pub struct Bits(pub u64);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            None
-        } else {
-            let s = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            Some(s)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ use crate::game::{
     Appearance, ChessNotation, Color, Game, MoveError, Notation, Outcome, PieceStyle, Scope, SfenError, Strategy,
     Switch, SwitchKind, CORRECTION_KEYS,
 };
-use crate::games::nnue::{self as net, Accumulator, NetSource};
+use crate::games::nnue::{self as net, Accumulator};
 use board::*;
 
 /// Switch `KokesuPromotion`.
@@ -99,10 +99,6 @@ const START_SFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
 /// `KokesuNetFile`'s value for the net built into the binary.
 pub use crate::games::nnue::BUILTIN_NET;
 
-/// Kokesu's nets, for `KokesuEval` and `KokesuNetFile`.
-static NETS: NetSource =
-    NetSource { features: nnue::FEATURES, builtin: nnue::builtin, builtin_path: "src/games/kokesu/nnue.bin" };
-
 /// Kokesu's switches.
 static SWITCHES: [Switch<KokesuRules>; 4] = [
     Switch::new("KokesuPromotion", SwitchKind::Combo(&["captured", "free"]), "captured", Scope::Rules, |r, v| {
@@ -118,11 +114,11 @@ static SWITCHES: [Switch<KokesuRules>; 4] = [
         SwitchKind::Combo(net::EVAL_WORDS),
         "classic",
         Scope::Evaluation,
-        |r: &mut KokesuRules, v| NETS.set_eval(&mut r.eval.net, r.eval.file, v),
+        |r: &mut KokesuRules, v| nnue::NETS.set_eval(&mut r.eval.net, r.eval.file, v),
     )
     .with_aliases(net::EVAL_ALIASES),
     Switch::new("KokesuNetFile", SwitchKind::File, BUILTIN_NET, Scope::Evaluation, |r: &mut KokesuRules, v| {
-        NETS.set_file(&mut r.eval.net, &mut r.eval.file, v)
+        nnue::NETS.set_file(&mut r.eval.net, &mut r.eval.file, v)
     }),
 ];
 

@@ -202,31 +202,21 @@ impl Kokesu {
             }
         }
 
-        // Sliders.
-        let diag = (p[BISHOP] | p[QUEEN]) & own;
-        let orth = (p[ROOK] | p[QUEEN]) & own;
-        for from in Bits(diag) {
-            let mut mask = target;
-            if pinned & bit(from) != 0 {
-                if checkers != 0 {
-                    continue;
+        // Sliders: the diagonal ones (bishops, queens), then the orthogonal ones.
+        let sliders =
+            [(p[BISHOP] | p[QUEEN], bishop_attacks as fn(usize, u64) -> u64), (p[ROOK] | p[QUEEN], rook_attacks)];
+        for (kinds, attacks) in sliders {
+            for from in Bits(kinds & own) {
+                let mut mask = target;
+                if pinned & bit(from) != 0 {
+                    if checkers != 0 {
+                        continue;
+                    }
+                    mask &= pin_mask(from);
                 }
-                mask &= pin_mask(from);
-            }
-            for to in Bits(bishop_attacks(from, occ) & mask) {
-                out.push(KMove::new(from, to, 0));
-            }
-        }
-        for from in Bits(orth) {
-            let mut mask = target;
-            if pinned & bit(from) != 0 {
-                if checkers != 0 {
-                    continue;
+                for to in Bits(attacks(from, occ) & mask) {
+                    out.push(KMove::new(from, to, 0));
                 }
-                mask &= pin_mask(from);
-            }
-            for to in Bits(rook_attacks(from, occ) & mask) {
-                out.push(KMove::new(from, to, 0));
             }
         }
     }

@@ -7,14 +7,12 @@
 //! are kept per thread and ply by `crate::games::nnue::stack`, which reads Kokesu's board
 //! as its 64 cells ([`Squares`]).
 
-use std::sync::OnceLock;
-
 use super::board::*;
 use super::{Kokesu, KokesuRules};
 use crate::game::Game;
 use crate::games::nnue::stack::{self, Cells};
 use crate::games::nnue::trainable::Trainable;
-use crate::games::nnue::{self, Accumulator, FeatureSet, NetError, Network};
+use crate::games::nnue::{Accumulator, FeatureSet, NetSource, Network};
 
 pub use crate::games::nnue::stack::{stats, Stats};
 pub use crate::games::nnue::Net;
@@ -22,8 +20,9 @@ pub use crate::games::nnue::Net;
 /// Kokesu's features: for each perspective, own and enemy piece by kind and square.
 pub const FEATURES: FeatureSet = FeatureSet { id: 1, inputs: 768, name: "kokesu-768" };
 
-/// The net built into the binary.
-pub const BUILTIN_BYTES: &[u8] = include_bytes!("nnue.bin");
+/// Kokesu's nets, for `KokesuEval` and `KokesuNetFile`: the one built into the binary
+/// (`nnue.bin` beside this file) or a file's.
+pub static NETS: NetSource = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/kokesu/nnue.bin");
 
 /// The index of the feature "piece `piece` (`color * 6 + kind`) on `sq`" from the view of
 /// `perspective` (0 sente, 1 gote): format.rs's `kokesu-768`.
@@ -32,12 +31,6 @@ pub fn feature(perspective: usize, piece: usize, sq: usize) -> usize {
     let (color, kind) = (piece / 6, piece % 6);
     let relative = if perspective == 0 { sq } else { sq ^ 56 };
     usize::from(color != perspective) * 384 + kind * 64 + relative
-}
-
-/// The net built into the binary, checked on first use.
-pub fn builtin() -> Result<Net, NetError> {
-    static BUILTIN: OnceLock<Result<Network, NetError>> = OnceLock::new();
-    nnue::builtin(&BUILTIN, BUILTIN_BYTES, FEATURES)
 }
 
 /// Kokesu's cells: the squares, `color * 6 + kind` or [`EMPTY`].

@@ -176,10 +176,12 @@ impl std::fmt::Debug for Net {
 /// (`KokesuNetFile`: [`BUILTIN_NET`] or a path). Kokesu's and 66 shogi's are alike but
 /// for their names and nets.
 pub struct NetSource {
-    pub features: FeatureSet,
-    /// The built-in net, and its file in the repository (for the error if it fails).
-    pub builtin: fn() -> Result<Net, NetError>,
-    pub builtin_path: &'static str,
+    features: FeatureSet,
+    /// The built-in net's bytes, and its file in the repository (for the error if it fails).
+    bytes: &'static [u8],
+    path: &'static str,
+    /// The built-in net, read and checked on first use.
+    builtin: OnceLock<Result<Network, NetError>>,
 }
 
 /// The evaluation switch's words in every game: the game's own hand-written evaluation,
@@ -192,16 +194,30 @@ pub const EVAL_ALIASES: &[(&str, &str)] = &[("linear", "classic")];
 pub const BUILTIN_NET: &str = "builtin";
 
 impl NetSource {
+    /// The nets of a game with `features`, `bytes` (its file in the repository: `path`)
+    /// built into the binary.
+    pub const fn new(features: FeatureSet, bytes: &'static [u8], path: &'static str) -> NetSource {
+        NetSource { features, bytes, path, builtin: OnceLock::new() }
+    }
+
+    /// The net built into the binary, checked on first use.
+    pub fn builtin(&'static self) -> Result<Net, NetError> {
+        match self.builtin.get_or_init(|| format::parse(self.bytes, self.features)) {
+            Ok(net) => Ok(Net(net)),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
     /// The evaluation switch set to `value` (one of [`EVAL_WORDS`]): `net` is the net
     /// positions are scored by (`None`: the classic evaluation), `file` the net file's.
-    pub fn set_eval(&self, net: &mut Option<Net>, file: Option<Net>, value: &str) -> Result<(), String> {
+    pub fn set_eval(&'static self, net: &mut Option<Net>, file: Option<Net>, value: &str) -> Result<(), String> {
         *net = if value == "nnue" { Some(self.chosen(file)?) } else { None };
         Ok(())
     }
 
     /// The net file switch set to `value`: the file is read and checked once, here; a
     /// net in use is replaced by the file's.
-    pub fn set_file(&self, net: &mut Option<Net>, file: &mut Option<Net>, value: &str) -> Result<(), String> {
+    pub fn set_file(&'static self, net: &mut Option<Net>, file: &mut Option<Net>, value: &str) -> Result<(), String> {
         let path = value.trim();
         *file = if path.eq_ignore_ascii_case(BUILTIN_NET) {
             None
@@ -215,23 +231,11 @@ impl NetSource {
     }
 
     /// The net the evaluation switch takes: the file's, else the built-in one.
-    fn chosen(&self, file: Option<Net>) -> Result<Net, String> {
+    fn chosen(&'static self, file: Option<Net>) -> Result<Net, String> {
         match file {
             Some(net) => Ok(net),
-            None => (self.builtin)().map_err(|e| format!("the built-in net ({}): {e}", self.builtin_path)),
+            None => self.builtin().map_err(|e| format!("the built-in net ({}): {e}", self.path)),
         }
-    }
-}
-
-/// A game's net built into the binary (`bytes`), checked on first use and kept in `cell`.
-pub fn builtin(
-    cell: &'static OnceLock<Result<Network, NetError>>,
-    bytes: &[u8],
-    features: FeatureSet,
-) -> Result<Net, NetError> {
-    match cell.get_or_init(|| format::parse(bytes, features)) {
-        Ok(net) => Ok(Net(net)),
-        Err(e) => Err(e.clone()),
     }
 }
 

@@ -120,21 +120,7 @@ const fn build_targets() -> [[[Bb; 256]; SQUARES]; 2] {
 /// `mask` steps to.
 pub static TARGETS: [[[Bb; 256]; SQUARES]; 2] = build_targets();
 
-/// Iterates the squares of a set, lowest first.
-pub struct Squares(pub Bb);
-impl Iterator for Squares {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            Some(sq)
-        }
-    }
-}
+pub use crate::games::bitboard::Bits;
 
 /// Sums reachable by a subset of a hand (`counts[v]` pieces of value v), as a bit set
 /// of 0..=7 (sums above 7 are dropped; they never matter).

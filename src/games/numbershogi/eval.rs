@@ -116,7 +116,7 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
     let mut steps = [0 as Bb; SQUARES];
     let mut att = [0 as Bb; 2];
     for (c, a) in att.iter_mut().enumerate() {
-        for sq in Squares(pos.occ[c]) {
+        for sq in Bits::from(pos.occ[c]) {
             steps[sq] = pos.steps(sq);
             *a |= steps[sq];
         }
@@ -126,7 +126,7 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
     // Enemy board pieces whose capture completes 7 for colour c.
     let mut targets = [0 as Bb; 2];
     for c in 0..2 {
-        for sq in Squares(pos.occ[1 - c]) {
+        for sq in Bits::from(pos.occ[1 - c]) {
             if wins[c] & (1 << face(pos.board[sq])) != 0 {
                 targets[c] |= 1 << sq;
             }
@@ -144,7 +144,7 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
     };
     for c in 0..2 {
         let sg = if c == 0 { 1 } else { -1 };
-        for sq in Squares(pos.occ[c]) {
+        for sq in Bits::from(pos.occ[c]) {
             let k = kind(pos.board[sq]);
             add(at::board + k, sg);
             add(at::mobility + k, sg * (steps[sq] & !pos.occ[c]).count_ones() as i32);
@@ -167,11 +167,11 @@ pub fn evaluate_with<T: Trace>(pos: &NumberShogi, w: &Weights, t: &mut T) -> i32
         _ => add(at::target_attacked + 1, sgu),
     }
     // Other hanging pieces, counted for their owner.
-    for sq in Squares(pos.occ[them] & att[us] & !targets[us]) {
+    for sq in Bits::from(pos.occ[them] & att[us] & !targets[us]) {
         let k = kind(pos.board[sq]);
         add(if att[them] & (1 << sq) != 0 { at::attacked_waiting } else { at::attacked_waiting_free } + k, -sgu);
     }
-    for sq in Squares(pos.occ[us] & att[them] & !targets[them]) {
+    for sq in Bits::from(pos.occ[us] & att[them] & !targets[them]) {
         let k = kind(pos.board[sq]);
         add(if att[us] & (1 << sq) != 0 { at::attacked_moving } else { at::attacked_moving_free } + k, sgu);
     }
@@ -189,7 +189,7 @@ pub fn order_score(pos: &NumberShogi, mv: Move) -> i32 {
             hand[v as usize] = hand[v as usize].saturating_sub(1);
             let wins = winning_values(&hand);
             let reach = TARGETS[us][mv.to()][pos.rules.moves[v as usize] as usize] & pos.occ[1 - us];
-            let hits = Squares(reach).filter(|&sq| wins & (1 << face(pos.board[sq])) != 0).count() as i32;
+            let hits = Bits::from(reach).filter(|&sq| wins & (1 << face(pos.board[sq])) != 0).count() as i32;
             hits * 300
         }
         Some(from) => {

@@ -84,7 +84,7 @@ impl NumberShogi {
             let camp = CAMP[us] & empty;
             for v in 1..=6u8 {
                 if self.hand[us][v as usize] > 0 {
-                    for to in Squares(camp) {
+                    for to in Bits::from(camp) {
                         out.push(Move::drop(v, to));
                     }
                 }
@@ -93,11 +93,11 @@ impl NumberShogi {
         }
         let far = FAR_RANK[us];
         let own = self.occ[us];
-        for from in Squares(own) {
+        for from in Bits::from(own) {
             let cell = self.board[from];
             let targets = TARGETS[us][from][self.mask_of(cell) as usize] & !own;
             let can_promote = self.rules.promotion && !is_promoted(cell);
-            for to in Squares(targets) {
+            for to in Bits::from(targets) {
                 out.push(Move::board(from, to, false));
                 if can_promote && (far & (1 << from | 1 << to)) != 0 {
                     out.push(Move::board(from, to, true));
@@ -106,7 +106,7 @@ impl NumberShogi {
         }
         for v in 1..=6u8 {
             if self.hand[us][v as usize] > 0 {
-                for to in Squares(empty) {
+                for to in Bits::from(empty) {
                     out.push(Move::drop(v, to));
                 }
             }

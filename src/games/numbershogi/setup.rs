@@ -88,7 +88,7 @@ pub fn book_move(pos: &NumberShogi, choice: &BookChoice) -> Option<Move> {
         if empty & (1 << sq) != 0 {
             return Some(Move::drop(v, sq));
         }
-        let first = Squares(empty).next()?;
+        let first = Bits::from(empty).next()?;
         return Some(Move::drop(v, first));
     }
     None

@@ -34,7 +34,7 @@ use crate::game::{
     Appearance, BookChoice, ChessNotation, Color, Game, MoveError, Notation, Scope, SfenError, Strategy, Switch,
     SwitchKind,
 };
-use crate::games::nnue::{self as net, Net, NetSource};
+use crate::games::nnue::{self as net, Net};
 pub use board::Move;
 use board::*;
 use movegen::Gen;
@@ -63,25 +63,21 @@ impl Default for Rules {
     /// The built-in net (checked by a test, so a shipped binary always has it; were it
     /// unreadable, the classic evaluation).
     fn default() -> Rules {
-        Rules { net: nnue::builtin().ok(), file: None }
+        Rules { net: nnue::NETS.builtin().ok(), file: None }
     }
 }
 
 /// `Shogi66NetFile`'s value for the net built into the binary.
 pub use crate::games::nnue::BUILTIN_NET;
 
-/// 66 shogi's nets, for `Shogi66Eval` and `Shogi66NetFile`.
-static NETS: NetSource =
-    NetSource { features: nnue::FEATURES, builtin: nnue::builtin, builtin_path: "src/games/shogi66/nnue.bin" };
-
 /// 66 shogi's switches: its evaluation's.
 static SWITCHES: [Switch<Rules>; 2] = [
     Switch::new("Shogi66Eval", SwitchKind::Combo(net::EVAL_WORDS), "nnue", Scope::Evaluation, |r: &mut Rules, v| {
-        NETS.set_eval(&mut r.net, r.file, v)
+        nnue::NETS.set_eval(&mut r.net, r.file, v)
     })
     .with_aliases(net::EVAL_ALIASES),
     Switch::new("Shogi66NetFile", SwitchKind::File, BUILTIN_NET, Scope::Evaluation, |r: &mut Rules, v| {
-        NETS.set_file(&mut r.net, &mut r.file, v)
+        nnue::NETS.set_file(&mut r.net, &mut r.file, v)
     }),
 ];
 

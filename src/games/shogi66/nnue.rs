@@ -12,32 +12,24 @@
 //! in the placement phase are scored by the classic evaluation (the net is trained on
 //! positions of play only).
 
-use std::sync::OnceLock;
-
 use super::board::*;
 use super::{sfen, Shogi66};
 use crate::games::nnue::stack::{self, Cells};
 use crate::games::nnue::trainable::Trainable;
-use crate::games::nnue::{self, Accumulator, FeatureSet, NetError, Network};
+use crate::games::nnue::{Accumulator, FeatureSet, NetSource, Network};
 
 /// 66 shogi's features.
 pub const FEATURES: FeatureSet = FeatureSet { id: 2, inputs: 1200, name: "shogi66-1200" };
+
+/// 66 shogi's nets, for `Shogi66Eval` and `Shogi66NetFile`: the one built into the
+/// binary (`nnue.bin` beside this file; how it was made in docs/NNUE.md) or a file's.
+pub static NETS: NetSource = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/shogi66/nnue.bin");
 
 /// The first hand cell.
 const HAND_CELL: usize = SQUARES;
 /// Hand counts above this share its feature.
 const MAX_COUNT: usize = 12;
 const BOARD_FEATURES: usize = 2 * 14 * SQUARES;
-
-/// The net built into the binary (`nnue.bin` beside this file; how it was made in
-/// docs/NNUE.md).
-pub const BUILTIN_BYTES: &[u8] = include_bytes!("nnue.bin");
-
-/// The net built into the binary, checked on first use.
-pub fn builtin() -> Result<nnue::Net, NetError> {
-    static BUILTIN: OnceLock<Result<Network, NetError>> = OnceLock::new();
-    nnue::builtin(&BUILTIN, BUILTIN_BYTES, FEATURES)
-}
 
 /// 66 shogi's cells: squares, then hand counts.
 pub struct Cells66;
