@@ -10,8 +10,8 @@
 //! their scale is fitted to the game results on its own).
 //!
 //! Reads the positions `examples/selfplay_data.rs` wrote (`RESULT SFEN`, the result for
-//! the side to move), takes each position's linear form from the evaluation's trace,
-//! fits K with the starting weights (default: the game's `weights_initial.txt`), then
+//! the side to move), takes each position's linear form and king danger sums from the
+//! evaluation's trace, fits K with the starting weights (default: the game's `weights_initial.txt`), then
 //! runs full-batch Adam on the squared error of sigmoid(K * eval) with a pull towards
 //! the starting weights, and writes the rounded weights. The last tenth of the file (its
 //! last games) is held out and its error reported, before and after. Deterministic: the
@@ -45,7 +45,7 @@ struct Opts {
     score_k_fit: bool,
 }
 
-type Featurize = dyn Fn(&str) -> Option<Vec<(u32, f32)>>;
+type Featurize = dyn Fn(&str) -> Option<Sample>;
 
 fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
     let start = Instant::now();
@@ -60,8 +60,8 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
             Some((s, sfen)) if s.parse::<i32>().is_ok() => (s.parse::<i32>().ok(), sfen),
             _ => (None, rest),
         };
-        if let Some(features) = featurize(sfen) {
-            samples.push(Sample { result, features });
+        if let Some(sample) = featurize(sfen) {
+            samples.push(Sample { result, ..sample });
             scores.push(score);
         }
     }
@@ -76,7 +76,9 @@ fn run(o: &Opts, params: &[Param], initial: &str, featurize: &Featurize) {
         let scored: Vec<Sample> = samples[..split]
             .iter()
             .zip(&scores)
-            .filter_map(|(s, sc)| sc.map(|sc| Sample { result: s.result, features: vec![(0, sc as f32)] }))
+            .filter_map(|(s, sc)| {
+                sc.map(|sc| Sample { result: s.result, features: vec![(0, sc as f32)], danger: Vec::new() })
+            })
             .collect();
         let k = fit_k(&scored, &[1.0]);
         eprintln!("K of the evaluation {k_results:.6}/cp, of the data's scores {k:.6}/cp");
@@ -197,7 +199,7 @@ fn main() {
                 let pos = Kokesu::from_sfen(sfen, &rules).ok()?;
                 let mut f = Features::default();
                 let e = keval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, keval::mg_share(&pos), pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.sample(&t, keval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         "shogi66" => {
@@ -207,7 +209,7 @@ fn main() {
                 let pos = Shogi66::from_sfen(sfen, &Default::default()).ok()?;
                 let mut f = Features::default();
                 let e = seval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, seval::mg_share(&pos), pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.sample(&t, seval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         "kanishogi" => {
@@ -217,7 +219,7 @@ fn main() {
                 let pos = KaniShogi::from_sfen(sfen, &Default::default()).ok()?;
                 let mut f = Features::default();
                 let e = kseval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, kseval::mg_share(&pos), pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.sample(&t, kseval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         "kaninariebi" => {
@@ -227,7 +229,7 @@ fn main() {
                 let pos = KaniNariEbi::from_sfen(sfen, &Default::default()).ok()?;
                 let mut f = Features::default();
                 let e = neval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, neval::mg_share(&pos), pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.sample(&t, neval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         // Placement positions (no evaluation) and won positions (win_now) are left out.
@@ -241,7 +243,7 @@ fn main() {
                 }
                 let mut f = Features::default();
                 let e = nseval::evaluate_with(&pos, &initial, &mut f);
-                (e.abs() < 3000).then(|| f.finish(&t, nseval::mg_share(&pos), pos.side_to_move().index() == 0))
+                (e.abs() < 3000).then(|| f.sample(&t, nseval::mg_share(&pos), pos.side_to_move().index() == 0))
             })
         }
         other => panic!("no tuner for variant {other}"),

@@ -8,6 +8,9 @@
 //! weights to game results: minimise the mean squared error between
 //! `sigmoid(K * eval)` and the result (1, 0.5, 0 for the side to move) over many quiet
 //! positions, K fitted first with the starting weights, then Adam over the weights.
+//! One kind of term is not linear: a king danger sum `d` of weights times counts, which
+//! scores [`danger_mg`]`(d)` (its square) and [`danger_eg`]`(d)`; the trace reports its
+//! counts apart ([`Trace::danger`]) and the tuner's gradient goes through the square.
 //!
 //! Weights file: `#` starts a comment; otherwise whitespace-separated tokens, a name
 //! followed by its integers. Every parameter of the schema must appear once, with its
@@ -231,6 +234,26 @@ pub trait Trace {
     /// The endgame score was multiplied by `factor` before the taper (a factor of the
     /// position, not a weight: kokesu's pawnless endings). Not called: 1.
     fn scale_eg(&mut self, _factor: f32) {}
+    /// Weight `i` times `v` went into the king danger of the side `attacker` (0 sente)
+    /// scores against the other king: a sum `d` that adds [`danger_mg`] and [`danger_eg`]
+    /// of it (nothing while it is not positive) for the attacker, not the weight itself.
+    fn danger(&mut self, _attacker: usize, _i: usize, _v: f32) {}
+}
+
+/// The middlegame score of a king danger sum `d` (kokesu): `d^2 / 4096`, 0 unless `d > 0`.
+#[inline(always)]
+pub fn danger_mg(d: i32) -> i32 {
+    if d > 0 {
+        d * d / 4096
+    } else {
+        0
+    }
+}
+
+/// The endgame score of a king danger sum `d`: `d / 16`, 0 unless `d > 0`.
+#[inline(always)]
+pub fn danger_eg(d: i32) -> i32 {
+    d.max(0) / 16
 }
 
 /// The search's trace: nothing (compiled away).
@@ -247,6 +270,8 @@ pub struct Features {
     pub raw: Vec<(u32, f32)>,
     /// The endgame score's factor, if the evaluation reported one.
     pub eg_scale: Option<f32>,
+    /// The king danger sums' coefficients, by attacker (sente, gote).
+    pub danger: [Vec<(u32, f32)>; 2],
 }
 
 impl Trace for Features {
@@ -256,6 +281,10 @@ impl Trace for Features {
 
     fn scale_eg(&mut self, factor: f32) {
         self.eg_scale = Some(factor);
+    }
+
+    fn danger(&mut self, attacker: usize, i: usize, v: f32) {
+        self.danger[attacker].push((i as u32, v));
     }
 }
 
@@ -289,20 +318,62 @@ impl Features {
         out.retain(|x| x.1.abs() > 1e-6);
         out
     }
+
+    /// The position as a training sample (result 0.5): the linear form of [`finish`]
+    /// and the king danger sums, each with its sign and taper.
+    ///
+    /// [`finish`]: Features::finish
+    pub fn sample(&self, tapers: &[Taper], mg_share: f32, sente_to_move: bool) -> Sample {
+        let eg = (1.0 - mg_share) * self.eg_scale.unwrap_or(1.0);
+        let danger = (0..2)
+            .filter(|&a| !self.danger[a].is_empty())
+            .map(|a| {
+                let sign = if (a == 0) == sente_to_move { 1.0 } else { -1.0 };
+                Danger { sign, mg: mg_share, eg, sum: self.danger[a].clone() }
+            })
+            .collect();
+        Sample { result: 0.5, features: self.finish(tapers, mg_share, sente_to_move), danger }
+    }
 }
 
-/// One training position: the result for the side to move (1, 0.5, 0) and the linear
-/// form of its evaluation.
-#[derive(Clone, Debug)]
+/// One king danger sum of a sample: `sign * (mg * danger_mg(d) + eg * danger_eg(d))`
+/// with `d` the sum of the weights times their coefficients (in reals, not rounded).
+#[derive(Clone, Debug, Default)]
+pub struct Danger {
+    /// +1 if the attacker is the side to move, -1 if not.
+    pub sign: f32,
+    /// The middlegame and endgame shares of the taper (the endgame's with its factor).
+    pub mg: f32,
+    pub eg: f32,
+    pub sum: Vec<(u32, f32)>,
+}
+
+impl Danger {
+    /// The danger sum `d` (0 or less: no effect), and the score's derivative by `d`.
+    fn value(&self, w: &[f64]) -> (f64, f64) {
+        let d: f64 = self.sum.iter().map(|&(i, c)| w[i as usize] * c as f64).sum();
+        if d <= 0.0 {
+            return (0.0, 0.0);
+        }
+        let (mg, eg, sign) = (self.mg as f64, self.eg as f64, self.sign as f64);
+        (sign * (mg * d * d / 4096.0 + eg * d / 16.0), sign * (mg * 2.0 * d / 4096.0 + eg / 16.0))
+    }
+}
+
+/// One training position: the result for the side to move (1, 0.5, 0), the linear
+/// form of its evaluation and its king danger sums.
+#[derive(Clone, Debug, Default)]
 pub struct Sample {
     pub result: f32,
     pub features: Vec<(u32, f32)>,
+    pub danger: Vec<Danger>,
 }
 
-/// The evaluation of a sample under weights `w` (linear form).
+/// The evaluation of a sample under weights `w`: its linear form and its danger sums.
 #[inline]
 pub fn linear(w: &[f64], s: &Sample) -> f64 {
-    s.features.iter().map(|&(i, c)| w[i as usize] * c as f64).sum()
+    let lin: f64 = s.features.iter().map(|&(i, c)| w[i as usize] * c as f64).sum();
+    lin + s.danger.iter().map(|d| d.value(w).0).sum::<f64>()
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -373,6 +444,12 @@ pub fn tune(
             for &(i, c) in &s.features {
                 grad[i as usize] += g * c as f64;
             }
+            for d in &s.danger {
+                let slope = g * d.value(&w).1;
+                for &(i, c) in &d.sum {
+                    grad[i as usize] += slope * c as f64;
+                }
+            }
         }
         for i in 0..n {
             if opts.frozen.get(i).copied().unwrap_or(false) {
@@ -397,7 +474,7 @@ pub fn tune(
 /// in data, the trace against the evaluation.
 #[cfg(test)]
 pub mod testing {
-    use super::{format_weights, linear, tapers, Features, Param, Sample};
+    use super::{format_weights, linear, tapers, Features, Param};
     use crate::game::{Color, Game, Strategy};
 
     /// Positions met by random play from each start: `walks` games of at most `plies`
@@ -679,7 +756,7 @@ pub mod testing {
             if e.abs() >= 15000 {
                 continue;
             }
-            let s = Sample { result: 0.5, features: f.finish(&tapers, mg_share(g), g.side_to_move() == Color::Sente) };
+            let s = f.sample(&tapers, mg_share(g), g.side_to_move() == Color::Sente);
             let lin = linear(&wf, &s);
             assert!((lin - e as f64).abs() <= tolerance, "{e} vs {lin}: {}", g.to_sfen());
         }
@@ -708,7 +785,7 @@ mod tests {
     #[test]
     fn taper_and_side_to_move() {
         let tapers = tapers(SCHEMA);
-        let mut f = Features { raw: vec![(0, 2.0), (2, 2.0), (0, 1.0), (4, 1.0)], eg_scale: None };
+        let mut f = Features { raw: vec![(0, 2.0), (2, 2.0), (0, 1.0), (4, 1.0)], ..Default::default() };
         let lin = f.finish(&tapers, 0.25, false);
         assert_eq!(lin, vec![(0, -0.75), (2, -1.5), (4, -1.0)]);
         // A reported endgame factor scales the endgame weights only.
@@ -732,7 +809,7 @@ mod tests {
         for _ in 0..20000 {
             let features: Vec<(u32, f32)> =
                 (0..4).map(|i| (i as u32, (rnd() * 6.0 - 3.0).round() as f32)).filter(|x| x.1 != 0.0).collect();
-            let s = Sample { result: 0.0, features };
+            let s = Sample { result: 0.0, features, danger: Vec::new() };
             let p = sigmoid(k * linear(&truth, &s));
             // A result drawn with that probability (win or loss).
             let result = if rnd() < p { 1.0 } else { 0.0 };
@@ -746,5 +823,50 @@ mod tests {
         // And K is found again given the true weights.
         let fk = fit_k(&samples, &truth);
         assert!((fk - k).abs() < 0.002, "{fk}");
+    }
+
+    #[test]
+    fn danger_sums_keep_their_attacker_sign_and_taper() {
+        let mut f = Features { raw: vec![(0, 1.0)], ..Default::default() };
+        f.danger(1, 1, 3.0);
+        f.danger(1, 2, 1.0);
+        f.scale_eg(0.5);
+        let s = f.sample(&tapers(SCHEMA), 0.75, false);
+        assert_eq!(s.features, vec![(0, -0.75)]);
+        assert_eq!((s.danger.len(), s.danger[0].sign, s.danger[0].mg, s.danger[0].eg), (1, 1.0, 0.75, 0.125));
+        // d = 3 * 64 + 64 = 256: 0.75 * 256^2 / 4096 + 0.125 * 256 / 16 = 12 + 2, less 0.75 * a_mg.
+        assert_eq!(linear(&[4.0, 64.0, 64.0, 0.0, 0.0], &s), 14.0 - 3.0);
+        // A sum that is not positive adds nothing.
+        assert_eq!(linear(&[4.0, -64.0, 64.0, 0.0, 0.0], &s), -3.0);
+    }
+
+    /// Results drawn from an evaluation with a linear weight and a danger sum of two
+    /// weights: the gradient through the square finds them again.
+    #[test]
+    fn recovers_known_danger_weights() {
+        let truth = [60.0f64, 300.0, -200.0];
+        let k = 0.01;
+        let mut state = 0x0fed_cba9_8765_4321u64;
+        let mut rnd = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut samples = Vec::new();
+        for _ in 0..20000 {
+            let mut f = Features { raw: vec![(0, (rnd() * 6.0 - 3.0).round() as f32)], ..Default::default() };
+            let attacker = usize::from(rnd() < 0.5);
+            f.danger(attacker, 1, (rnd() * 4.0).floor() as f32);
+            f.danger(attacker, 2, 1.0);
+            let mut s = f.sample(&[Taper::Flat; 3], rnd() as f32, rnd() < 0.5);
+            s.result = if rnd() < sigmoid(k * linear(&truth, &s)) { 1.0 } else { 0.0 };
+            samples.push(s);
+        }
+        let opts = TuneOptions { epochs: 1500, rate: 4.0, l2: 0.0, frozen: vec![false; 3] };
+        let w = tune(&samples, &[0.0, 150.0, -100.0], k, &opts, &mut |_, _| {});
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 0.15 * want.abs(), "{w:?} vs {truth:?}");
+        }
     }
 }
