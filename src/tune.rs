@@ -793,18 +793,22 @@ mod tests {
         assert_eq!(f.finish(&tapers, 0.25, false), vec![(0, -0.75), (2, -0.75), (4, -1.0)]);
     }
 
+    /// Numbers in [0, 1) from a seed (xorshift), the same every run.
+    fn uniform(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     /// Results drawn from a known linear evaluation: the tuner finds its weights again.
     #[test]
     fn recovers_known_weights() {
         let truth = [120.0f64, -40.0, 75.0, 10.0];
         let k = 0.01;
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut rnd = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = uniform(0x1234_5678_9abc_def1);
         let mut samples = Vec::new();
         for _ in 0..20000 {
             let features: Vec<(u32, f32)> =
@@ -846,13 +850,7 @@ mod tests {
     fn recovers_known_danger_weights() {
         let truth = [60.0f64, 300.0, -200.0];
         let k = 0.01;
-        let mut state = 0x0fed_cba9_8765_4321u64;
-        let mut rnd = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = uniform(0x0fed_cba9_8765_4321);
         let mut samples = Vec::new();
         for _ in 0..20000 {
             let mut f = Features { raw: vec![(0, (rnd() * 6.0 - 3.0).round() as f32)], ..Default::default() };
