@@ -14,7 +14,7 @@ use super::movegen::{promotion_choices, KMove};
 use super::Kokesu;
 use crate::games::see::swap_off;
 
-use crate::tune::{NoTrace, Trace};
+use crate::tune::{danger_eg, danger_mg, NoTrace, Trace};
 
 crate::weights_schema! {
     // `_mg`/`_eg` weights are tapered by the phase.
@@ -114,6 +114,23 @@ crate::weights_schema! {
     push_threat_eg: eg(1),
     // The king's distance to its nearest own pawn (none: 0).
     king_pawn_dist_eg: eg(1),
+    // King danger, as Stockfish's: one sum `d` per king, of the attacker's pieces that
+    // attack the king's zone by kind (knight..queen), its attacks on the zone's squares,
+    // the zone's weak squares, pieces alone between the king and an enemy slider, checks
+    // from squares that are not safe, a safe check by checker (knight..queen, at least
+    // one), the attacker without a queen, a defending knight, each shelter pawn, and a
+    // constant. Not tapered itself: the attacker gains `tune::danger_mg(d)` in the
+    // middlegame and `tune::danger_eg(d)` in the endgame (nothing while `d` is not positive).
+    danger_attackers: flat(4),
+    danger_zone: flat(1),
+    danger_weak: flat(1),
+    danger_blockers: flat(1),
+    danger_unsafe_checks: flat(1),
+    danger_safe_check: flat(4),
+    danger_no_queen: flat(1),
+    danger_defender: flat(1),
+    danger_shelter: flat(1),
+    danger_base: flat(1),
 }
 
 /// Where each piece's counts start in `mob_count_*` (knight, bishop, rook, queen), and
@@ -288,13 +305,13 @@ fn eval_side<T: Trace>(pos: &Kokesu, us: usize, phase: i32, w: &Weights, t: &mut
     let mut score = Score::new(w, t, if us == 0 { 1.0 } else { -1.0 });
     material(&v, &mut score);
     pawns(&v, &mut score);
-    let checkers = pieces(&v, &mut score);
+    let (checkers, zone) = pieces(&v, &mut score);
     king(&v, phase, &mut score);
     let pawn = pawn_attacks_of(v.my_pawns, us);
     let [knight, bishop, rook, queen] = checkers;
     let pieces = pawn | knight | bishop | rook | queen;
     let all = pieces | KING_ATTACKS[pos.king_square(us)];
-    (score.mg, score.eg, AttackMap { pawn, minor: knight | bishop, rook, pieces, all, checkers })
+    (score.mg, score.eg, AttackMap { pawn, minor: knight | bishop, rook, pieces, all, checkers, zone })
 }
 
 /// Material, piece-square tables and the bishop pair.
@@ -400,9 +417,9 @@ fn passed_pawn<T: Trace>(v: &View, sq: usize, promo_scale: i32, score: &mut Scor
 /// Knights, bishops, rooks and queens: mobility, attacks on the enemy king's zone,
 /// outposts, the bishop's own-colour pawns, rooks on open files and the seventh, and the
 /// king attack they add up to. Returns the squares each kind attacks (knight, bishop,
-/// rook, queen).
+/// rook, queen) and what attacks the enemy king's zone.
 #[inline(always)]
-fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> [u64; 4] {
+fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> ([u64; 4], ZoneAttack) {
     let (p, us, occ) = (&v.pos.pieces, v.us, v.occ);
     let my_pawn_attacks = pawn_attacks_of(v.my_pawns, us);
     let area = !v.own & !pawn_attacks_of(v.their_pawns, v.them);
@@ -411,6 +428,7 @@ fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> [u64; 4] {
     let mut attack_units = 0;
     let mut attackers = 0;
     let mut checkers = [0u64; 4];
+    let mut zone_attack = ZoneAttack::default();
     // (kind, mobility index, base squares, attack units per zone square)
     for (kind, mi, base, units) in [(KNIGHT, 0, 4, 2), (BISHOP, 1, 6, 2), (ROOK, 2, 7, 3), (QUEEN, 3, 14, 5)] {
         for sq in Bits(p[kind] & v.own) {
@@ -429,6 +447,8 @@ fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> [u64; 4] {
             if z > 0 {
                 attackers += 1;
                 attack_units += units * z;
+                zone_attack.attackers[mi] += 1;
+                zone_attack.hits += z;
                 score.add_mg(at::zone_attack_mg + mi, z);
             }
             let rank = (sq ^ v.flip) / 8;
@@ -467,7 +487,7 @@ fn pieces<T: Trace>(v: &View, score: &mut Score<T>) -> [u64; 4] {
         score.mg += shape * score.w[at::king_attack_mg + i] / 100;
         score.t.add(at::king_attack_mg + i, score.s * shape as f32 / 100.0);
     }
-    checkers
+    (checkers, zone_attack)
 }
 
 /// The own king: its pawn shelter on its first two ranks (middlegame), exposure off
@@ -516,6 +536,15 @@ struct AttackMap {
     all: u64,
     /// By checker (knight, bishop, rook, queen).
     checkers: [u64; 4],
+    zone: ZoneAttack,
+}
+
+/// The pieces of one side that attack the enemy king's zone (the king and the squares
+/// next to it), by kind (knight, bishop, rook, queen), and their attacks on its squares.
+#[derive(Default)]
+struct ZoneAttack {
+    attackers: [i32; 4],
+    hits: i32,
 }
 
 /// `us`'s threats against `them`'s pieces (in `us`'s favour): pieces attacked by pawns,
@@ -551,14 +580,69 @@ fn threats<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], w: &Weights, t
     score.add(at::push_threat_mg, at::push_threat_eg, n);
     // Weak squares of their king's zone, and safe checks against it.
     let ksq = pos.king_square(them);
-    score.add_mg(at::weak_zone_mg, (KING_ATTACKS[ksq] & a[us].all & !a[them].pieces).count_ones() as i32);
+    let weak_zone = (KING_ATTACKS[ksq] & a[us].all & !a[them].pieces).count_ones() as i32;
+    score.add_mg(at::weak_zone_mg, weak_zone);
     let safe = !occ & !a[them].all;
     let (rook_lines, bishop_lines) = (rook_attacks(ksq, occ), bishop_attacks(ksq, occ));
     let from = [KNIGHT_ATTACKS[ksq], bishop_lines, rook_lines, rook_lines | bishop_lines];
+    let mut safe_checks = [0; 4];
+    let mut unsafe_checks = 0;
     for (i, lines) in from.iter().enumerate() {
-        score.add_mg(at::safe_check_mg + i, (lines & a[us].checkers[i] & safe).count_ones() as i32);
+        let checks = lines & a[us].checkers[i] & !pos.colors[us];
+        safe_checks[i] = (checks & safe).count_ones() as i32;
+        unsafe_checks |= checks & !safe;
+        score.add_mg(at::safe_check_mg + i, safe_checks[i]);
     }
+    let counts = DangerCounts { weak_zone, safe_checks, unsafe_checks: unsafe_checks.count_ones() as i32 };
+    king_danger(pos, us, a, &counts, &mut score);
     (score.mg, score.eg)
+}
+
+/// What [`threats`] counted of `us`'s checks and the weak squares around their king.
+struct DangerCounts {
+    weak_zone: i32,
+    /// Safe check squares by checker (knight, bishop, rook, queen).
+    safe_checks: [i32; 4],
+    /// Squares a piece could check from that are not safe (and not `us`'s).
+    unsafe_checks: i32,
+}
+
+/// `us`'s king danger against their king (the `danger_*` weights): the sum `d` of its
+/// terms, each reported to the trace, gives the attacker `danger_mg(d)` and
+/// `danger_eg(d)`.
+#[inline(always)]
+fn king_danger<T: Trace>(pos: &Kokesu, us: usize, a: &[AttackMap; 2], counts: &DangerCounts, score: &mut Score<T>) {
+    let them = us ^ 1;
+    let p = &pos.pieces;
+    let ksq = pos.king_square(them);
+    let occ = pos.colors[0] | pos.colors[1];
+    // Pieces of either side alone between their king and one of our sliders.
+    let snipers =
+        ((rook_rays(ksq) & (p[ROOK] | p[QUEEN])) | (bishop_rays(ksq) & (p[BISHOP] | p[QUEEN]))) & pos.colors[us];
+    let blockers = Bits(snipers).filter(|&s| (BETWEEN[ksq][s] & occ).count_ones() == 1).count() as i32;
+    let zone = KING_ATTACKS[ksq] | bit(ksq);
+    let shelter = Bits(FRONT_SPAN[them][ksq] & p[PAWN] & pos.colors[them]).filter(|&sq| distance(sq, ksq) <= 2).count();
+    let terms = [
+        (at::danger_zone, a[us].zone.hits),
+        (at::danger_weak, counts.weak_zone),
+        (at::danger_blockers, blockers),
+        (at::danger_unsafe_checks, counts.unsafe_checks),
+        (at::danger_no_queen, i32::from(p[QUEEN] & pos.colors[us] == 0)),
+        (at::danger_defender, i32::from(a[them].checkers[0] & zone != 0)),
+        (at::danger_shelter, shelter as i32),
+        (at::danger_base, 1),
+    ];
+    let kinds = (0..4).map(|i| (at::danger_attackers + i, a[us].zone.attackers[i]));
+    let checks = (0..4).map(|i| (at::danger_safe_check + i, i32::from(counts.safe_checks[i] > 0)));
+    let mut d = 0;
+    for (i, n) in terms.into_iter().chain(kinds).chain(checks) {
+        if n != 0 {
+            d += score.w[i] * n;
+            score.t.danger(us, i, n as f32);
+        }
+    }
+    score.mg += danger_mg(d);
+    score.eg += danger_eg(d);
 }
 
 /// What `mv` takes plus what its promotion adds, at the fixed piece values.
@@ -763,6 +847,49 @@ mod tests {
         let mut f = crate::tune::Features::default();
         evaluate_with(&pos, weights(), &mut f);
         f.raw.iter().filter(|x| x.0 as usize == i).map(|x| x.1).sum()
+    }
+
+    /// The king danger terms `attacker` scores against the other king (by weight), and
+    /// its sum `d` with the starting weights (Stockfish's, scaled: not the data's).
+    fn danger(sfen: &str, attacker: usize) -> (Vec<(u32, f32)>, i32) {
+        let pos = Kokesu::from_sfen(sfen, &KokesuRules::default()).unwrap();
+        let w = parse(INITIAL_WEIGHTS_TEXT).unwrap();
+        let mut f = crate::tune::Features::default();
+        evaluate_with(&pos, &w, &mut f);
+        let mut terms = f.danger[attacker].clone();
+        terms.sort_by_key(|x| x.0);
+        let d = terms.iter().map(|&(i, c)| w[i as usize] * c as i32).sum();
+        (terms, d)
+    }
+
+    #[test]
+    fn king_danger_is_seen() {
+        // Nothing attacks either king at the start: only the knight g8 defending e7, the
+        // shelter (d7, e7, f7) and the constant, and no danger.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1";
+        let (terms, d) = danger(start, 0);
+        let expected = [(at::danger_defender, 1.0), (at::danger_shelter, 3.0), (at::danger_base, 1.0)];
+        assert_eq!(terms, expected.map(|(i, c)| (i as u32, c)));
+        assert!(d <= 0, "{d}");
+        // Queen h5 and knight g5 against the castled king: each hits f7 and h7; a queen
+        // check from h7 or f7 is not safe (the king defends both); f7, g7 and h7 shelter it.
+        let attack = "rn1q1rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/RNB1K2R b - 1";
+        let (terms, d) = danger(attack, 0);
+        let count = |i: usize| terms.iter().find(|x| x.0 as usize == i).map_or(0.0, |x| x.1);
+        assert_eq!(count(at::danger_attackers), 1.0);
+        assert_eq!(count(at::danger_attackers + 3), 1.0);
+        assert_eq!(count(at::danger_zone), 4.0);
+        assert_eq!(count(at::danger_unsafe_checks), 2.0);
+        assert_eq!(count(at::danger_shelter), 3.0);
+        assert_eq!(count(at::danger_no_queen), 0.0);
+        // With the queen back on d1 the sum is smaller.
+        let back = danger("rn1q1rk1/ppp2ppp/8/6N1/8/8/PPP2PPP/RNBQK2R b - 1", 0).1;
+        assert!(d > back, "{d} {back}");
+        // A bare king: the queen can check safely from g5, g6 and d5 (one safe check
+        // counts): danger, which scores in both halves of the taper.
+        let (terms, d) = danger("6k1/8/8/7Q/8/8/5PPP/6K1 b - 1", 0);
+        assert!(terms.contains(&(at::danger_safe_check as u32 + 3, 1.0)), "{terms:?}");
+        assert!(danger_mg(d) > 0 && danger_eg(d) > 0, "{d}");
     }
 
     #[test]
