@@ -1,6 +1,7 @@
 #!/bin/sh
 # Reproduces an evaluation's weights file from koma's own games (docs/TUNING.md).
 #   FSF=/path/to/fairy-stockfish tools/tune_eval.sh kokesu   # writes src/games/kokesu/weights.txt
+#   FSF=/path/to/fairy-stockfish tools/tune_eval.sh kokesu-danger  # kokesu's king danger alone
 #   FSF=/path/to/fairy-stockfish tools/tune_eval.sh shogi66  # writes src/games/shogi66/weights.txt
 #   tools/tune_eval.sh kanishogi  # writes src/games/kanishogi/weights.txt
 #   tools/tune_eval.sh kaninariebi  # writes src/games/kaninariebi/weights.txt
@@ -10,7 +11,7 @@
 # 66 shogi positions are scored by Fairy-Stockfish (FSF: a native build, as
 # tests/reference/kokesu_pyffish.py makes it); the other games learn from koma's own.
 set -eu
-variant=${1:?usage: tools/tune_eval.sh kokesu|shogi66|kanishogi|kaninariebi|numbershogi}
+variant=${1:?usage: tools/tune_eval.sh kokesu|kokesu-danger|shogi66|kanishogi|kaninariebi|numbershogi}
 cd "$(dirname "$0")/.."
 mkdir -p target/tune
 nice -n 10 cargo build --release --example selfplay_data --example tune
@@ -31,6 +32,30 @@ kokesu)
         --in target/tune/kokesu-800.txt --out target/tune/kokesu-800-fsf.txt
     nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-800-fsf.txt --from src/games/kokesu/weights.txt \
         --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit --out src/games/kokesu/weights.txt
+    ;;
+kokesu-danger)
+    # The king danger sum alone (danger_*, issue 43): 160 games (seeds 1 and 2, 80 each),
+    # 4000 nodes a move, every position scored by a 5000-node Fairy-Stockfish search;
+    # from the weights in use with danger_* set to weights_initial.txt's (Stockfish's,
+    # scaled), three rounds of 300 epochs with every other weight frozen, each round
+    # refitting K to its starting weights (the first round's K, fitted with the untuned
+    # sum, is too small). Writes target/tune/kokesu-danger.txt, not the weights in use.
+    fsf=${FSF:?set FSF to a Fairy-Stockfish binary: tests/reference/kokesu_pyffish.py builds one}
+    for seed in 1 2; do
+        nice -n 10 $bin/selfplay_data --variant kokesu --games 80 --nodes 4000 --seed $seed > target/tune/kokesu-d$seed.txt
+    done
+    cat target/tune/kokesu-d1.txt target/tune/kokesu-d2.txt > target/tune/kokesu-160.txt
+    nice -n 10 python3 -m tools.fsf_label --variant kokesu --fsf "$fsf" --nodes 5000 --jobs 2 \
+        --in target/tune/kokesu-160.txt --out target/tune/kokesu-160-fsf.txt
+    { grep -v '^danger_' src/games/kokesu/weights.txt; grep '^danger_' src/games/kokesu/weights_initial.txt; } \
+        > target/tune/kokesu-danger-0.txt
+    others=$(grep -o '^[a-z_0-9]*' src/games/kokesu/weights.txt | grep -v '^danger_' | paste -sd, -)
+    for round in 1 2 3; do
+        nice -n 10 $bin/tune --variant kokesu --data target/tune/kokesu-160-fsf.txt \
+            --from target/tune/kokesu-danger-$((round - 1)).txt --freeze "$others" \
+            --epochs 300 --rate 1 --l2 0.00000001 --lambda 0.25 --score-k fit --out target/tune/kokesu-danger-$round.txt
+    done
+    cp target/tune/kokesu-danger-3.txt target/tune/kokesu-danger.txt
     ;;
 shogi66)
     # 800 games from random placements (seeds 1 and 2, 400 each), 8000 nodes a move, with
