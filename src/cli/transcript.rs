@@ -110,7 +110,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, Failure> {
 }
 
 /// The engine under test: a child process fed and read over pipes.
-struct Engine {
+struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -119,8 +119,8 @@ struct Engine {
     stderr: Option<std::thread::JoinHandle<String>>,
 }
 
-impl Engine {
-    fn spawn(binary: &Path) -> std::io::Result<Engine> {
+impl EngineProcess {
+    fn spawn(binary: &Path) -> std::io::Result<EngineProcess> {
         let mut child = Process::new(binary)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -147,7 +147,7 @@ impl Engine {
             String::from_utf8_lossy(&kept).into_owned()
         });
         let stdin = child.stdin.take();
-        Ok(Engine { child, stdin, lines, passed: Vec::new(), stderr: Some(stderr) })
+        Ok(EngineProcess { child, stdin, lines, passed: Vec::new(), stderr: Some(stderr) })
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
@@ -203,7 +203,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
@@ -212,7 +212,7 @@ impl Drop for Engine {
     }
 }
 
-impl Engine {
+impl EngineProcess {
     /// What came instead of an expected line: the line, or nothing, and then whether the
     /// engine had exited, with its status and what it wrote on stderr (a crash is named
     /// as one, not as a timeout).
@@ -244,7 +244,7 @@ impl Engine {
 /// Replays `steps` against `binary`. `last_line` is the transcript's line count, named
 /// when the engine misbehaves after the last directive.
 pub fn replay(steps: &[Step], binary: &Path, last_line: usize) -> Result<(), Failure> {
-    let mut engine = Engine::spawn(binary)
+    let mut engine = EngineProcess::spawn(binary)
         .map_err(|e| Failure { line: 1, message: format!("cannot start {}: {e}", binary.display()) })?;
     for step in steps {
         let at = step.line;
