@@ -1,5 +1,5 @@
 //! One build-time switch: `KOMA_SKIP_CROSSCHECK=1 cargo test` marks the pyffish
-//! cross-check test and the Python tools' tests as ignored (`tests/reference_crosscheck.rs`,
+//! cross-check test and the Python tools' tests as ignored (`tests/crosscheck.rs`,
 //! `tests/tools.rs`), so the test run reports them as skipped rather than as passed.
 //! Changing the variable rebuilds.
 

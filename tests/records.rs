@@ -227,7 +227,7 @@ fn record_files_are_size_checked_regular_files() {
 }
 
 /// PGN's SAN against pyffish's on every move of 300 random Kokesu games (skipped with
-/// the other pyffish cross-checks, see tests/reference_crosscheck.rs).
+/// the other pyffish cross-checks, see tests/crosscheck.rs).
 #[test]
 #[cfg_attr(koma_skip_crosscheck, ignore = "KOMA_SKIP_CROSSCHECK is set: the pyffish cross-check is skipped")]
 fn pgn_san_is_pyffish_san_on_every_move_of_random_kokesu_games() {

@@ -10,6 +10,7 @@ mod common;
 
 mod analyse;
 mod crab_search;
+mod crosscheck;
 mod dialects;
 mod docs;
 mod every_game;
@@ -33,7 +34,6 @@ mod protocol;
 mod python;
 mod readme;
 mod records;
-mod reference_crosscheck;
 mod registry;
 mod release;
 mod scripting;

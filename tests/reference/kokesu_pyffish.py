@@ -6,7 +6,8 @@ Exits 1 on any mismatch (2 when pyffish is missing or a case cannot be read).
 
 pyffish builds a whole Position for every call (about 3 ms each here), so this walks
 only ~300 nodes/s: the default --max-nodes 200000 checks every figure up to that size in
-about a minute or two (CI); `--max-nodes 10000000` checks all of them (about half an hour).
+about a minute or two; `--max-nodes 10000000` checks all of them (about half an hour). CI
+runs it with the smaller cap of tests/crosscheck.rs.
 
 How kokesu is expressed in Fairy-Stockfish (tools/data/fsf_variants.ini, shared with the match
 tools):

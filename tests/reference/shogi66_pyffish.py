@@ -17,7 +17,7 @@ Fairy-Stockfish 11.1 as Debian ships it, `go perft`, one thread. It also accepts
 pawn-drop mates; such a drop has no children, so it inflates only the last ply, and the
 suite holds only deep figures on which it agrees. Everything else above the cap is
 skipped. Timings on a loaded 2-core machine: default about 2 minutes, `--max-nodes 200000`
-(the lead's CI) about 4, the whole suite with pyffish alone (`--max-nodes 3000000
+about 4, the whole suite with pyffish alone (`--max-nodes 3000000
 --no-fsf`) about 20, on one core; the figures are counted on every core (`--jobs N` to
 choose how many processes). Exits non-zero on any mismatch. Needs pyffish 0.0.90
 (pyproject.toml; the README's test command installs it in .venv).
