@@ -26,9 +26,10 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use regex::Regex;
+use wait_timeout::ChildExt;
 
 use crate::engine::Command;
 use crate::protocol::io::Tap;
@@ -182,17 +183,13 @@ impl EngineProcess {
     /// Closes input, waits for the exit; (exited cleanly, lines printed after, stderr).
     fn finish(mut self) -> (bool, Vec<String>, String) {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let status = loop {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                break Some(s);
-            }
-            if Instant::now() > deadline {
+        let status = match self.child.wait_timeout(Duration::from_secs(10)) {
+            Ok(Some(s)) => Some(s),
+            _ => {
                 let _ = self.child.kill();
                 let _ = self.child.wait();
-                break None;
+                None
             }
-            std::thread::sleep(Duration::from_millis(5));
         };
         let mut rest = Vec::new();
         while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {

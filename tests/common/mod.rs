@@ -6,6 +6,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use wait_timeout::ChildExt;
+
 /// A position of each game where the search has work to do (after the placements).
 pub const SEARCH_POSITIONS: [(&str, &str); 5] = [
     ("shogi66", "position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a"),
@@ -138,16 +140,13 @@ impl Koma {
     /// Closes stdin and waits for the process; returns (exit success, remaining stdout, stderr).
     pub fn finish(mut self) -> (bool, Vec<String>, String) {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let status = loop {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                break Some(s);
-            }
-            if Instant::now() > deadline {
+        let status = match self.child.wait_timeout(Duration::from_secs(10)) {
+            Ok(Some(s)) => Some(s),
+            _ => {
                 let _ = self.child.kill();
-                break None;
+                let _ = self.child.wait();
+                None
             }
-            std::thread::sleep(Duration::from_millis(5));
         };
         let mut rest = Vec::new();
         while let Ok((_, l)) = self.lines.recv_timeout(Duration::from_millis(200)) {
