@@ -20,7 +20,7 @@ import os
 import statistics
 import time
 
-from tools.lib.engine import start_koma
+from tools.lib.engine import last_info, start_koma
 
 # `position` arguments: the start, six plies of koma at 20000 nodes a move from it, and
 # a middlegame (66 shogi: after a placement, which `go` answers from its book; Number
@@ -39,13 +39,7 @@ POSITIONS = {
 
 def nodes_of(lines):
     """The node count of the last `info` line that has one."""
-    for line in reversed(lines):
-        words = line.split()
-        if words[:1] == ["info"] and words[1:2] != ["string"] and "nodes" in words[:-1]:
-            value = words[words.index("nodes") + 1]
-            if value.isdigit():
-                return int(value)
-    return None
+    return last_info(lines, "nodes")
 
 
 def think(build, variant, position, nodes):

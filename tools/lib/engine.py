@@ -98,14 +98,22 @@ def running(e, start):
     return start()
 
 
-def reported_ms(lines):
-    """The `time` of the last `info` line among an engine's `lines` (USI and UCI alike;
-    not `info string`, whose text is free), or None."""
+def last_info(lines, field):
+    """The whole-number value of `field` (e.g. `time`, `nodes`) on the last `info` line
+    among an engine's `lines` that has one (USI and UCI alike; not `info string`, whose
+    text is free), or None."""
     for line in reversed(lines):
         words = line.split()
-        if words[:1] == ["info"] and words[1:2] != ["string"] and "time" in words[:-1]:
-            return int(words[words.index("time") + 1])
+        if words[:1] == ["info"] and words[1:2] != ["string"] and field in words[:-1]:
+            value = words[words.index(field) + 1]
+            if value.isdigit():
+                return int(value)
     return None
+
+
+def reported_ms(lines):
+    """The `time` of the last `info` line that has one, or None."""
+    return last_info(lines, "time")
 
 
 def start(path, protocol, options=(), name="engine", timeout=None):
