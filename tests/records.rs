@@ -368,3 +368,12 @@ fn game_report_gives_number_shogi_exact_values_and_names_bad_lines() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A KIF writer called directly with a game KIF cannot hold answers an error, as
+/// `records::write` does, rather than failing inside.
+#[test]
+fn kif_writer_refuses_a_game_it_cannot_hold() {
+    let r = Record::new("kokesu");
+    let err = records::kif::write(&r).unwrap_err();
+    assert!(err.contains("KIF") && err.contains("kokesu"), "{err}");
+}

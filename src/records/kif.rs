@@ -74,8 +74,8 @@ pub fn supports(variant: &str) -> bool {
     GAMES.iter().any(|g| g.variant == variant)
 }
 
-fn names(variant: &str) -> &'static Names {
-    GAMES.iter().find(|g| g.variant == variant).expect("a KIF game")
+fn names(variant: &str) -> Option<&'static Names> {
+    GAMES.iter().find(|g| g.variant == variant)
 }
 
 impl Names {
@@ -163,7 +163,7 @@ const HEADERS: [(&str, &str); 5] =
     [("開始日時", "date"), ("先手", "sente"), ("後手", "gote"), ("棋戦", "event"), ("場所", "site")];
 
 pub fn write(r: &Record) -> Result<String, String> {
-    let g = names(r.variant);
+    let g = names(r.variant).ok_or_else(|| format!("a KIF record cannot hold a game of {}", r.variant))?;
     let mut out = String::new();
     for (k, v) in &r.headers {
         if k != "comment" {
@@ -395,7 +395,7 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
             if let Some((n, h)) = handicap {
                 errors.push(LineError::new(n, format!("手合割 '{h}' is not 66将棋 or 数字将棋")));
             }
-            names(variant.filter(|v| supports(v)).unwrap_or(GAMES[0].variant))
+            variant.and_then(names).unwrap_or(&GAMES[0])
         }
     };
     let mut record = Record::new(g.variant);
