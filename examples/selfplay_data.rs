@@ -9,6 +9,10 @@
 //! nodes a move with one hash table per side. The run is deterministic from the seed
 //! (fixed nodes, no clock), so the command reproduces the data set.
 //!
+//! `--replay FILE` writes the quiet positions of games played elsewhere instead
+//! (`tools/ray_fsf_games.py`: Fairy-Stockfish against itself or against koma), and
+//! `--rescore FILE` scores the positions of a data file again with koma's search.
+//!
 //! Output, one position a line: `RESULT SCORE SFEN`, RESULT the game's result for the side
 //! to move in that position (1 win, 0.5 draw, 0 loss), SCORE the search's score of it
 //! (centipawns, side to move's view). Only quiet positions are written: not
@@ -50,6 +54,7 @@ impl Rng {
 
 struct Args {
     rescore: Option<String>,
+    replay: Option<String>,
     variant: String,
     games: usize,
     nodes: u64,
@@ -203,9 +208,53 @@ fn rescore<G: Strategy>(args: &Args, path: &str) {
     }
 }
 
+/// `--replay FILE`: the quiet positions of games played elsewhere (tools/ray_fsf_games.py:
+/// Fairy-Stockfish against itself or against koma). Each line of FILE is one game,
+/// `RESULT OPENING MOVE...`: sente's result (1, 0.5, 0), how many opening plies to pass
+/// over (the random ones), then the game's moves from the start position. Written as
+/// `RESULT 0 SFEN` (no search score: tools/fsf_label.py scores them), each position once
+/// in the whole file, with the filter of the self-play games: not in check, the move
+/// played not a capture or promotion, not inside the opening.
+fn replay<G: Strategy>(path: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    let mut seen = std::collections::HashSet::new();
+    let (mut games, mut written) = (0usize, 0usize);
+    for (n, line) in text.lines().enumerate() {
+        let bad = |what: &str| -> ! { panic!("{path}:{}: {what}", n + 1) };
+        let mut words = line.split_whitespace();
+        let Some(result) = words.next() else { continue };
+        let result: f32 = result.parse().unwrap_or_else(|_| bad("RESULT is not a number"));
+        let opening: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or_else(|| bad("no OPENING count"));
+        let mut pos = G::startpos(&G::Rules::default());
+        for (ply, token) in words.enumerate() {
+            let mv = pos.parse_move(token).unwrap_or_else(|e| bad(&format!("{token}: {e}")));
+            if ply >= opening && !pos.in_check() && !pos.in_placement() && !pos.is_tactical(mv) {
+                let sfen = pos.to_sfen();
+                if seen.insert(sfen.clone()) {
+                    let r = if pos.side_to_move() == Color::Sente { result } else { 1.0 - result };
+                    writeln!(w, "{r} 0 {sfen}").unwrap();
+                    written += 1;
+                }
+            }
+            pos.play(mv);
+        }
+        games += 1;
+    }
+    eprintln!("{games} games, {written} positions");
+}
+
 fn main() {
-    let mut args =
-        Args { rescore: None, variant: "kokesu".into(), games: 100, nodes: 5000, seed: 1, random_plies: usize::MAX };
+    let mut args = Args {
+        rescore: None,
+        replay: None,
+        variant: "kokesu".into(),
+        games: 100,
+        nodes: 5000,
+        seed: 1,
+        random_plies: usize::MAX,
+    };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i + 1 < v.len() {
@@ -216,6 +265,7 @@ fn main() {
             "--nodes" => args.nodes = val.parse().expect("--nodes N"),
             "--seed" => args.seed = val.parse().expect("--seed N"),
             "--rescore" => args.rescore = Some(val.clone()),
+            "--replay" => args.replay = Some(val.clone()),
             "--random-plies" => args.random_plies = val.parse().expect("--random-plies N"),
             other => panic!("unknown argument {other}"),
         }
@@ -252,6 +302,9 @@ impl Visitor for Task<'_> {
         let args = self.0;
         if let Some(path) = &args.rescore {
             return rescore::<G>(args, path);
+        }
+        if let Some(path) = &args.replay {
+            return replay::<G>(path);
         }
         let (base, extra) = opening(G::NAME);
         run::<G>(args, if args.random_plies == usize::MAX { base } else { args.random_plies }, extra)
