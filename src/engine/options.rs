@@ -86,6 +86,9 @@ enum Target {
     Switch {
         variant: &'static str,
     },
+    /// One of the search's tunable numbers (a build with the `spsa` feature).
+    #[cfg(feature = "spsa")]
+    Spsa(usize),
 }
 
 /// One row of the option table.
@@ -161,7 +164,21 @@ fn table() -> Vec<Spec> {
     t.extend(level_specs());
     t.extend(switch_specs(Scope::Rules));
     t.extend(switch_specs(Scope::Evaluation));
+    #[cfg(feature = "spsa")]
+    t.extend(spsa_specs());
     t
+}
+
+/// The search's tunable numbers, `Spsa_<Name>`, their defaults the ones every game
+/// starts from (a game may have its own: `Strategy::SEARCH`); a value set overrides every
+/// game's.
+#[cfg(feature = "spsa")]
+fn spsa_specs() -> impl Iterator<Item = Spec> {
+    use crate::search::tunable::{SearchParams, TUNABLE};
+    TUNABLE.iter().enumerate().map(|(i, t)| {
+        let default = SearchParams::DEFAULT.get(i) as u64;
+        spin(t.name, default, t.min as u64, t.max as u64, Target::Spsa(i))
+    })
 }
 
 /// Every game's switches of this scope, in registry order.
@@ -329,6 +346,11 @@ impl Options {
                 let settings = (self.settings.iter_mut()).find(|s| s.variant() == variant).ok_or("no variant")?;
                 let scope = settings.set(spec.line.name, value).map_err(|e| e.why)?;
                 Change::Switch { variant, scope, name: spec.line.name, value: value.to_string() }
+            }
+            #[cfg(feature = "spsa")]
+            Target::Spsa(i) => {
+                crate::search::tunable::override_value(i, number()? as i32);
+                Change::Other
             }
         })
     }

@@ -548,7 +548,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         let keys = self.correction_keys(pos, ply);
         let static_eval = self.corrected(pos, &keys, raw);
         // Where the corrections moved the evaluation far, it is less sure: reduce less.
-        let uncertain = G::REDUCE_LESS_WHEN_UNCERTAIN && raw != NO_EVAL && params::uncertain(raw, static_eval);
+        let uncertain = G::REDUCE_LESS_WHEN_UNCERTAIN && raw != NO_EVAL && self.p.uncertain(raw, static_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if !in_check && s.abs() < MATE_BOUND {
@@ -588,10 +588,11 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             return None;
         }
         // Step 5: reverse futility pruning.
-        if G::FUTILITY_MARGIN > 0
+        let margin = self.p.futility_margin;
+        if margin > 0
             && depth <= params::RFP_DEPTH
             && eval < MATE_BOUND
-            && eval - G::FUTILITY_MARGIN * (depth - node.eval.improving as i32) >= beta
+            && eval - margin * (depth - node.eval.improving as i32) >= beta
         {
             return Some(eval);
         }
@@ -619,7 +620,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             return None;
         }
         let child = pos.null_move()?;
-        let r = params::null_reduction(depth, eval, beta);
+        let r = self.p.null_reduction(depth, eval, beta);
         let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
         self.stack[ply].mv = None;
         self.stack[ply].cont = None;
@@ -651,14 +652,15 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             if depth <= params::LMP_DEPTH && searched >= params::late_move_count(depth, node.eval.improving) {
                 *skip_quiets = true;
             }
-            let lmr_depth = (depth - 1 - params::reduction(depth, searched + 1)).max(0);
+            let lmr_depth = (depth - 1 - self.reductions.get(depth, searched + 1)).max(0);
             let eval = node.eval.eval;
-            let futile = G::FUTILITY_MARGIN > 0
+            let margin = self.p.futility_margin;
+            let futile = margin > 0
                 && lmr_depth <= params::FUTILITY_DEPTH
                 && eval != NO_EVAL
-                && eval + G::FUTILITY_MARGIN * (1 + lmr_depth) <= alpha;
+                && eval + margin * (1 + lmr_depth) <= alpha;
             let bad_history =
-                lmr_depth < params::HISTORY_PRUNE_DEPTH && m.quiet_history < -params::HISTORY_PRUNE * depth;
+                lmr_depth < params::HISTORY_PRUNE_DEPTH && m.quiet_history < -self.p.history_prune * depth;
             let prune_quiet = *skip_quiets
                 || (m.order < ORDER_COUNTER
                     && (futile || bad_history || (lmr_depth <= params::SEE_QUIET_DEPTH && pos.losing_exchange(m.mv))));
@@ -732,12 +734,12 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         if !reducible {
             return 0;
         }
-        let mut reduction = params::reduction(node.depth, searched);
+        let mut reduction = self.reductions.get(node.depth, searched);
         reduction += (!node.pv_node) as i32 + (!node.eval.improving) as i32 + (node.cut as i32) + tt_tactical as i32;
         if m.order >= ORDER_COUNTER && !m.tactical {
             reduction -= 1;
         }
-        reduction -= m.quiet_history / params::LMR_HISTORY_DIVISOR;
+        reduction -= m.quiet_history / self.p.lmr_history_divisor;
         if node.eval.uncertain {
             reduction -= 1;
         }
@@ -893,7 +895,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     /// tried, each first by quiescence and, if that holds, at four plies less.
     fn probcut(&mut self, pos: &G, node: &Node<G::Move>) -> Option<i32> {
         let (depth, beta, ply, improving, cut) = (node.depth, node.beta, node.ply, node.eval.improving, node.cut);
-        let raised = beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * improving as i32;
+        let raised = beta + self.p.probcut_margin - self.p.probcut_improving * improving as i32;
         if raised >= MATE_BOUND {
             return None;
         }
@@ -999,7 +1001,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         scores.extend(list.iter().map(|&m| if Some(m) == tt_move { ORDER_TT } else { pos.order_score(m) }));
         let mut best_move = None;
         // Delta pruning applies where a standing score exists (not in check).
-        let futility_base = if stand_pat && !in_check { Some(best + params::QS_FUTILITY_MARGIN) } else { None };
+        let futility_base = if stand_pat && !in_check { Some(best + self.p.qs_futility_margin) } else { None };
         for n in 0..list.len() {
             pick_next(&mut list, &mut scores, n);
             let futile =

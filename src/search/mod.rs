@@ -31,6 +31,7 @@ pub mod smp;
 pub mod solve;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -39,6 +40,7 @@ use crate::game::{Outcome, Strategy};
 use history::Histories;
 use time::TimePlan;
 use tt::Table;
+use tunable::{Reductions, SearchParams};
 
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -184,6 +186,10 @@ pub struct Searcher<'a, G: Strategy> {
     best_move_changes: f64,
     /// What the completed iterations showed, for time management.
     progress: time::Progress,
+    /// The game's search numbers (`Strategy::SEARCH`, or a tuner's) and their late-move
+    /// reductions.
+    p: SearchParams,
+    reductions: Reductions,
 }
 
 impl<'a, G: Strategy> Searcher<'a, G> {
@@ -215,6 +221,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
         history: &[(u64, bool)],
     ) -> Self {
         let frame = Frame { eval: NO_EVAL, mv: None, cont: None, excluded: None, killers: [None; 2], quiet: false };
+        let p = tunable::in_use(G::SEARCH);
         Searcher {
             tt,
             signals,
@@ -241,6 +248,8 @@ impl<'a, G: Strategy> Searcher<'a, G> {
             stopped: false,
             best_move_changes: 0.0,
             progress: time::Progress::default(),
+            reductions: Reductions::new(&p),
+            p,
         }
     }
 
@@ -455,7 +464,7 @@ impl<'a, G: Strategy> Searcher<'a, G> {
     /// Returns whether the line was searched to the end.
     fn aspiration(&mut self, root: &G, depth: i32, pv_idx: usize, roots: &mut [RootMove<G::Move>]) -> bool {
         let centre = roots[pv_idx].previous;
-        let mut delta = params::ASPIRATION_DELTA;
+        let mut delta = self.p.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= params::ASPIRATION_MIN_DEPTH && centre.abs() < MATE_BOUND {
             ((centre - delta).max(-INF), (centre + delta).min(INF))
         } else {

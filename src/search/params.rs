@@ -12,8 +12,11 @@
 //!
 //! Every value keeps the type its formula computes in, so moving a number here changes
 //! no result: the `bench` node counts are the check.
+//!
+//! The margins, reductions and windows a tuner moves are read through each game's
+//! `Strategy::SEARCH` (src/search/tunable.rs): the values here are where every game
+//! starts, and a game keeps values of its own where its tuning run and match found better.
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------
@@ -81,11 +84,6 @@ pub const NULL_BASE: i32 = 3;
 pub const NULL_DIVISOR: i32 = 3;
 pub const NULL_EVAL_STEP: i32 = 200;
 pub const NULL_EVAL_MAX: i32 = 3;
-/// The null move's reduction at `depth` where the evaluation `eval` beats `beta`.
-#[inline(always)]
-pub fn null_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
-    NULL_BASE + depth / NULL_DIVISOR + ((eval - beta) / NULL_EVAL_STEP).min(NULL_EVAL_MAX)
-}
 
 // ---------------------------------------------------------------------------------------
 // ProbCut (step 7)
@@ -170,28 +168,12 @@ pub const CHECK_EXTENSION_REACH: i32 = 2;
 pub const LMR_MIN_DEPTH: i32 = 2;
 
 /// The late-move reduction, in plies, of the `n`-th move (from 1) at `depth`:
-/// `LMR_BASE + ln(depth) * ln(n) / LMR_DIVISOR`, the logarithmic formula most engines use.
-/// (2.25 before; 1.75 won +13.9 +/- 39 Elo in 66 shogi at 20k nodes, 200 games, and
-/// reaches depth 18 of the bench middlegame in 23% fewer nodes.)
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 1.75;
-pub fn reduction(depth: i32, n: usize) -> i32 {
-    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..64)
-            .map(|d| {
-                let mut row = [0u8; 64];
-                for (m, r) in row.iter_mut().enumerate() {
-                    if d > 0 && m > 0 {
-                        *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
-                    }
-                }
-                row
-            })
-            .collect()
-    });
-    table[depth.clamp(0, 63) as usize][n.min(63)] as i32
-}
+/// `LMR_BASE + ln(depth) * ln(n) / LMR_DIVISOR`, the logarithmic formula most engines use,
+/// both in hundredths ([`Reductions`]). (A divisor of 2.25 before; 1.75 won +13.9 +/- 39
+/// Elo in 66 shogi at 20k nodes, 200 games, and reaches depth 18 of the bench middlegame
+/// in 23% fewer nodes.)
+pub const LMR_BASE_PCT: i32 = 75;
+pub const LMR_DIVISOR_PCT: i32 = 175;
 
 /// Late-move reductions are lessened by one per this much history.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
@@ -199,10 +181,6 @@ pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
 /// Late-move reductions are lessened by one ply where the correction history moved the
 /// static evaluation by at least this much (centipawns): the evaluation is less sure there.
 pub const LMR_UNCERTAIN: i32 = 60;
-#[inline(always)]
-pub fn uncertain(raw_eval: i32, corrected_eval: i32) -> bool {
-    (corrected_eval - raw_eval).abs() >= LMR_UNCERTAIN
-}
 
 // ---------------------------------------------------------------------------------------
 // Quiescence
@@ -332,34 +310,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_large_correction_either_way_makes_the_evaluation_uncertain() {
-        assert!(!uncertain(0, 0));
-        assert!(!uncertain(0, LMR_UNCERTAIN - 1));
-        assert!(uncertain(0, LMR_UNCERTAIN));
-        assert!(uncertain(100, 100 - LMR_UNCERTAIN));
-        assert!(!uncertain(-30, 20));
-        assert!(uncertain(-500, -380));
-    }
-
-    #[test]
-    fn reductions_grow_with_depth_and_move_number() {
-        assert_eq!(reduction(1, 1), 0);
-        assert_eq!(reduction(3, 1), 0);
-        // ln 3 * ln 3 / 1.75 = 0.690 -> 1.44
-        assert_eq!(reduction(3, 3), 1);
-        // ln 10 * ln 20 / 1.75 = 3.94 -> 4.69
-        assert_eq!(reduction(10, 20), 4);
-        // ln 63 * ln 63 / 1.75 = 9.81 -> 10.56
-        assert_eq!(reduction(100, 1000), 10);
-        for d in 1..63 {
-            for m in 1..63 {
-                assert!(reduction(d + 1, m) >= reduction(d, m));
-                assert!(reduction(d, m + 1) >= reduction(d, m));
-            }
-        }
-    }
-
-    #[test]
     fn late_move_counts() {
         assert_eq!(late_move_count(1, false), 2);
         assert_eq!(late_move_count(1, true), 4);
@@ -368,10 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn null_move_reductions_and_probcut_tries() {
-        assert_eq!(null_reduction(3, 0, 0), 4);
-        assert_eq!(null_reduction(9, 450, 50), 8);
-        assert_eq!(null_reduction(9, 5_000, 0), 9);
+    fn probcut_tries_at_cut_nodes() {
         assert_eq!((probcut_tries(false), probcut_tries(true)), (2, 4));
     }
 }
