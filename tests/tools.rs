@@ -67,6 +67,7 @@ tools_tests!(
     test_ray_nnue_data,
     test_ray_solve,
     test_search_speed,
+    test_spsa,
     test_xboard_demo,
 );
 
