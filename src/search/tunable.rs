@@ -10,6 +10,8 @@
 //! for every later search. The default build has no such options and reads the game's
 //! constants only.
 
+use std::sync::OnceLock;
+
 use super::params;
 
 /// The numbers, each an `i32` as its formula computes in (the LMR base and divisor in
@@ -143,11 +145,15 @@ pub struct Reductions(Box<[[u8; 64]; 64]>);
 
 impl Reductions {
     pub fn new(p: &SearchParams) -> Reductions {
+        // The logarithms once a process: a search of a position at depth 1 (a script's
+        // batch evaluation) should not pay for thousands of them.
+        static LN: OnceLock<[f64; 64]> = OnceLock::new();
+        let ln = LN.get_or_init(|| std::array::from_fn(|i| (i as f64).ln()));
         let (base, divisor) = (p.lmr_base_pct as f64 / 100.0, p.lmr_divisor_pct as f64 / 100.0);
         let mut table = Box::new([[0u8; 64]; 64]);
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as u8;
+                *r = (base + ln[d] * ln[m] / divisor) as u8;
             }
         }
         Reductions(table)
