@@ -8,7 +8,7 @@ Usage:
          [--address HOST:PORT|auto]
 
 KOMA_SPSA is a build with the `spsa` feature (`cargo build --release --features spsa`),
-where the numbers of src/search/tunable.rs are options, `Spsa_<Name>`. The params file
+where the numbers of src/game/search_params.rs are options, `Spsa_<Name>`. The params file
 has a line a number, `NAME START MIN MAX C_END` (# starts a comment), and START is the
 game's value (`Strategy::SEARCH`) or where the run should begin.
 

@@ -13,6 +13,7 @@ mod appearance;
 mod notation;
 pub mod perft;
 pub mod referee;
+pub mod search_params;
 pub mod state;
 mod strategy;
 pub mod switch;

@@ -1,7 +1,7 @@
 //! How to play a game well: what the search asks of a game beyond its rules.
 
+use super::search_params::SearchParams;
 use super::{Game, Outcome};
-use crate::search::tunable::SearchParams;
 
 /// A proven result from a solved game's shipped table: the outcome for the side to move
 /// under best play, the plies to the end (the fastest win, the slowest loss; 0 for a
@@ -77,7 +77,7 @@ pub trait Strategy: Game {
     /// node within 3 plies of the horizon whose static evaluation beats beta by this much
     /// per ply is cut. Only for games whose evaluation is stable from move to move.
     const FUTILITY_MARGIN: i32 = 0;
-    /// The search's numbers a tuner moves (src/search/tunable.rs): the defaults with this
+    /// The search's numbers a tuner moves (src/game/search_params.rs): the defaults with this
     /// game's futility margin unless its own tuning run found better.
     const SEARCH: SearchParams = SearchParams { futility_margin: Self::FUTILITY_MARGIN, ..SearchParams::DEFAULT };
     /// Whether the search may skip quiet moves near the horizon: late-move pruning,

@@ -14,10 +14,17 @@
 //! no result: the `bench` node counts are the check.
 //!
 //! The margins, reductions and windows a tuner moves are read through each game's
-//! `Strategy::SEARCH` (src/search/tunable.rs): the values here are where every game
-//! starts, and a game keeps values of its own where its tuning run and match found better.
+//! `Strategy::SEARCH` (src/game/search_params.rs, where their starting values are): a
+//! game keeps values of its own where its tuning run and match found better.
 
 use std::time::Duration;
+
+/// The numbers a game may tune, defined beside `Strategy` (the game layer) and named here
+/// too, where the rest of the search's numbers are.
+pub use crate::game::search_params::{
+    ASPIRATION_DELTA, HISTORY_PRUNE, LMR_BASE_PCT, LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_UNCERTAIN, NULL_BASE,
+    NULL_DIVISOR, NULL_EVAL_STEP, PROBCUT_IMPROVING, PROBCUT_MARGIN, QS_FUTILITY_MARGIN,
+};
 
 // ---------------------------------------------------------------------------------------
 // The tree's limits
@@ -60,7 +67,7 @@ pub const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
 /// Half-width of the first window around the last iteration's score, the first depth
 /// that uses one, and the half-width beyond which the window opens fully. After a fail
 /// the half-width grows by `1 / ASPIRATION_WIDEN_DIVISOR` of itself (times 1.5).
-pub const ASPIRATION_DELTA: i32 = 25;
+// ASPIRATION_DELTA: src/game/search_params.rs (tuned per game).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_GIVE_UP: i32 = 1_000;
 pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
@@ -80,9 +87,7 @@ pub const RFP_DEPTH: i32 = 7;
 pub const NULL_MIN_DEPTH: i32 = 3;
 /// Null move: depth reduction `NULL_BASE + depth / NULL_DIVISOR`, plus one per
 /// `NULL_EVAL_STEP` the evaluation beats beta by (at most `NULL_EVAL_MAX`).
-pub const NULL_BASE: i32 = 3;
-pub const NULL_DIVISOR: i32 = 3;
-pub const NULL_EVAL_STEP: i32 = 200;
+// NULL_BASE, NULL_DIVISOR, NULL_EVAL_STEP: src/game/search_params.rs (tuned per game).
 pub const NULL_EVAL_MAX: i32 = 3;
 
 // ---------------------------------------------------------------------------------------
@@ -93,8 +98,7 @@ pub const NULL_EVAL_MAX: i32 = 3;
 /// (Added at 190 and 4: +10.4 +/- 41.9 Elo in 66 shogi at 20k nodes, the bench
 /// middlegame's depth 18 in 2.40M nodes instead of 4.25M.)
 pub const PROBCUT_DEPTH: i32 = 5;
-pub const PROBCUT_MARGIN: i32 = 190;
-pub const PROBCUT_IMPROVING: i32 = 45;
+// PROBCUT_MARGIN (190), PROBCUT_IMPROVING: src/game/search_params.rs (tuned per game).
 pub const PROBCUT_REDUCTION: i32 = 4;
 /// How many captures ProbCut tries, and how many more at an expected cut node.
 pub const PROBCUT_TRIES: usize = 2;
@@ -137,7 +141,7 @@ pub const SEE_QUIET_DEPTH: i32 = 3;
 
 /// Quiet moves whose history is below `-HISTORY_PRUNE * depth` are skipped near the
 /// horizon (reduced depth below `HISTORY_PRUNE_DEPTH`).
-pub const HISTORY_PRUNE: i32 = 4_000;
+// HISTORY_PRUNE: src/game/search_params.rs (tuned per game).
 pub const HISTORY_PRUNE_DEPTH: i32 = 3;
 
 // ---------------------------------------------------------------------------------------
@@ -167,28 +171,13 @@ pub const CHECK_EXTENSION_REACH: i32 = 2;
 /// promotions are not).
 pub const LMR_MIN_DEPTH: i32 = 2;
 
-/// The late-move reduction, in plies, of the `n`-th move (from 1) at `depth`:
-/// `LMR_BASE + ln(depth) * ln(n) / LMR_DIVISOR`, the logarithmic formula most engines use,
-/// both in hundredths ([`Reductions`]). (A divisor of 2.25 before; 1.75 won +13.9 +/- 39
-/// Elo in 66 shogi at 20k nodes, 200 games, and reaches depth 18 of the bench middlegame
-/// in 23% fewer nodes.)
-pub const LMR_BASE_PCT: i32 = 75;
-pub const LMR_DIVISOR_PCT: i32 = 175;
-
-/// Late-move reductions are lessened by one per this much history.
-pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
-
-/// Late-move reductions are lessened by one ply where the correction history moved the
-/// static evaluation by at least this much (centipawns): the evaluation is less sure there.
-pub const LMR_UNCERTAIN: i32 = 60;
+// The late-move reduction's formula and its corrections (LMR_BASE_PCT, LMR_DIVISOR_PCT,
+// LMR_HISTORY_DIVISOR, LMR_UNCERTAIN): src/game/search_params.rs (tuned per game).
 
 // ---------------------------------------------------------------------------------------
 // Quiescence
 
-/// Delta pruning in the quiescence search: a capture is skipped when the standing
-/// score plus what it wins (`Strategy::material_gain`) plus this margin stays at or below
-/// alpha, unless it gives check. (Kokesu +20.0 +/- 25.6 Elo at 20k nodes, 400 games.)
-pub const QS_FUTILITY_MARGIN: i32 = 150;
+// QS_FUTILITY_MARGIN, delta pruning's margin: src/game/search_params.rs (tuned per game).
 
 // ---------------------------------------------------------------------------------------
 // Move-ordering statistics (src/search/history.rs, step 11)

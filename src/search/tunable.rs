@@ -1,69 +1,17 @@
-//! The search numbers a tuner moves, one set per game (issue 43 item 4): the margins,
-//! reductions and windows whose best values depend on the game's branching factor and
-//! evaluation scale. A game's set is `Strategy::SEARCH`, [`SearchParams::DEFAULT`] (the
-//! values in src/search/params.rs, where each is explained) with the game's futility
-//! margin, unless the game's own tuning run and match found better values.
-//!
-//! tools/spsa.py tunes them at fixed nodes on Ray. It needs a build with the `spsa`
-//! feature (`cargo build --release --features spsa`), where each number is an option,
-//! `Spsa_<Name>` (a spin between [`TUNABLE`]'s bounds) that overrides the game's value
-//! for every later search. The default build has no such options and reads the game's
-//! constants only.
+//! How the search reads a game's tunable numbers (`Strategy::SEARCH`,
+//! src/game/search_params.rs, where they and their starting values are): the formulas
+//! that use them, the late-move reduction table they make, and, in a build with the `spsa`
+//! feature (`cargo build --release --features spsa`), the `Spsa_<Name>` options (spins
+//! between [`TUNABLE`]'s bounds) that override every game's values for later searches, for
+//! tools/spsa.py. The default build has no such options and reads the game's constants
+//! only.
 
 use std::sync::OnceLock;
 
 use super::params;
-
-/// The numbers, each an `i32` as its formula computes in (the LMR base and divisor in
-/// hundredths).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchParams {
-    /// Half-width of the first aspiration window.
-    pub aspiration_delta: i32,
-    /// Reverse futility and futility pruning's margin a ply (0: no futility pruning);
-    /// the game's `Strategy::FUTILITY_MARGIN` by default.
-    pub futility_margin: i32,
-    /// Null move: reduction `null_base + depth / null_divisor` plus one per
-    /// `null_eval_step` the evaluation beats beta by.
-    pub null_base: i32,
-    pub null_divisor: i32,
-    pub null_eval_step: i32,
-    /// ProbCut's raised beta: `beta + probcut_margin - probcut_improving * improving`.
-    pub probcut_margin: i32,
-    pub probcut_improving: i32,
-    /// Quiet moves whose history is below `-history_prune * depth` are pruned near the
-    /// horizon.
-    pub history_prune: i32,
-    /// The late-move reduction `(lmr_base_pct + 100 ln d ln n / lmr_divisor_pct) / 100`.
-    pub lmr_base_pct: i32,
-    pub lmr_divisor_pct: i32,
-    /// One ply less reduction per this much history.
-    pub lmr_history_divisor: i32,
-    /// A correction of at least this much makes the evaluation uncertain (one ply less
-    /// reduction, in the games that opt in).
-    pub lmr_uncertain: i32,
-    /// Delta pruning's margin in the quiescence search.
-    pub qs_futility_margin: i32,
-}
+pub use crate::game::search_params::{SearchParams, Tunable, TUNABLE};
 
 impl SearchParams {
-    /// The values of src/search/params.rs, without futility pruning.
-    pub const DEFAULT: SearchParams = SearchParams {
-        aspiration_delta: params::ASPIRATION_DELTA,
-        futility_margin: 0,
-        null_base: params::NULL_BASE,
-        null_divisor: params::NULL_DIVISOR,
-        null_eval_step: params::NULL_EVAL_STEP,
-        probcut_margin: params::PROBCUT_MARGIN,
-        probcut_improving: params::PROBCUT_IMPROVING,
-        history_prune: params::HISTORY_PRUNE,
-        lmr_base_pct: params::LMR_BASE_PCT,
-        lmr_divisor_pct: params::LMR_DIVISOR_PCT,
-        lmr_history_divisor: params::LMR_HISTORY_DIVISOR,
-        lmr_uncertain: params::LMR_UNCERTAIN,
-        qs_futility_margin: params::QS_FUTILITY_MARGIN,
-    };
-
     /// The null move's reduction at `depth` where the evaluation `eval` beats `beta`.
     #[inline(always)]
     pub fn null_reduction(&self, depth: i32, eval: i32, beta: i32) -> i32 {
@@ -76,68 +24,7 @@ impl SearchParams {
     pub fn uncertain(&self, raw_eval: i32, corrected_eval: i32) -> bool {
         (corrected_eval - raw_eval).abs() >= self.lmr_uncertain
     }
-
-    /// The value of [`TUNABLE`]'s `i`-th number.
-    pub fn get(&self, i: usize) -> i32 {
-        let mut copy = *self;
-        *copy.field_mut(i)
-    }
-
-    /// Sets [`TUNABLE`]'s `i`-th number, kept within its bounds.
-    pub fn set(&mut self, i: usize, value: i32) {
-        let t = &TUNABLE[i];
-        *self.field_mut(i) = value.clamp(t.min, t.max);
-    }
-
-    /// The `i`-th number's field, in [`TUNABLE`]'s order (the last for any larger `i`).
-    fn field_mut(&mut self, i: usize) -> &mut i32 {
-        match i {
-            0 => &mut self.aspiration_delta,
-            1 => &mut self.futility_margin,
-            2 => &mut self.null_base,
-            3 => &mut self.null_divisor,
-            4 => &mut self.null_eval_step,
-            5 => &mut self.probcut_margin,
-            6 => &mut self.probcut_improving,
-            7 => &mut self.history_prune,
-            8 => &mut self.lmr_base_pct,
-            9 => &mut self.lmr_divisor_pct,
-            10 => &mut self.lmr_history_divisor,
-            11 => &mut self.lmr_uncertain,
-            _ => &mut self.qs_futility_margin,
-        }
-    }
 }
-
-/// One tunable number: its option's name (`Spsa_<Name>`) and the bounds a tuner keeps it
-/// in (a divisor's above zero).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tunable {
-    pub name: &'static str,
-    pub min: i32,
-    pub max: i32,
-}
-
-const fn t(name: &'static str, min: i32, max: i32) -> Tunable {
-    Tunable { name, min, max }
-}
-
-/// The numbers in [`SearchParams::get`]'s order.
-pub const TUNABLE: [Tunable; 13] = [
-    t("Spsa_AspirationDelta", 5, 100),
-    t("Spsa_FutilityMargin", 0, 400),
-    t("Spsa_NullBase", 1, 6),
-    t("Spsa_NullDivisor", 1, 8),
-    t("Spsa_NullEvalStep", 50, 600),
-    t("Spsa_ProbcutMargin", 50, 500),
-    t("Spsa_ProbcutImproving", 0, 150),
-    t("Spsa_HistoryPrune", 500, 16_000),
-    t("Spsa_LmrBase", 0, 250),
-    t("Spsa_LmrDivisor", 80, 400),
-    t("Spsa_LmrHistoryDivisor", 1_000, 30_000),
-    t("Spsa_LmrUncertain", 10, 300),
-    t("Spsa_QsFutilityMargin", 0, 500),
-];
 
 /// The late-move reductions of one set of numbers, a table by depth and move number
 /// (both capped at 63), made once a search.
@@ -203,22 +90,6 @@ pub fn with_overrides(mut own: SearchParams, values: &[Option<i32>]) -> SearchPa
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_number_is_reached_by_its_own_index_and_the_defaults_are_in_bounds() {
-        let d = SearchParams::DEFAULT;
-        for (i, t) in TUNABLE.iter().enumerate() {
-            assert!((t.min..=t.max).contains(&d.get(i)), "{} = {} out of bounds", t.name, d.get(i));
-            let mut p = d;
-            p.set(i, t.max);
-            assert_eq!(p.get(i), t.max);
-            // Only that number changed.
-            for j in (0..TUNABLE.len()).filter(|&j| j != i) {
-                assert_eq!(p.get(j), d.get(j), "{} moved {}", t.name, TUNABLE[j].name);
-            }
-        }
-        assert!(TUNABLE.iter().all(|t| t.min > 0 || !t.name.contains("Divisor")));
-    }
 
     #[test]
     fn values_set_from_outside_are_kept_within_bounds() {
