@@ -3,6 +3,7 @@ the USI comparisons, and random games played through the binding."""
 
 import os
 import random
+import signal
 import sys
 
 import pytest
@@ -13,6 +14,13 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
 
 import koma  # noqa: E402
+
+# A run started in the background of a shell without job control (`cmd &` in a script, as
+# CI may run the suite) inherits SIGINT ignored, and Python then installs no handler of its
+# own: `_thread.interrupt_main` does nothing, and the Ctrl-C tests would wait out their
+# searches' whole movetime. The default handler is put back, as tools/lib/ray.py does.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 VARIANTS = ["shogi66", "kokesu", "numbershogi", "kanishogi", "kaninariebi"]
 
