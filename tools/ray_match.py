@@ -51,7 +51,7 @@ from tools import match
 from tools.lib import engine
 from tools.lib.engine import EngineError
 from tools.lib.paths import ROOT
-from tools.lib.ray import connect, need_ray, reason
+from tools.lib.ray import driver, reason
 from tools.lib.ray import ship_by_value as ship_modules
 
 
@@ -265,20 +265,9 @@ def main(argv=None):
         from tools.lib import fsf
 
         fsf.variant_setup(args.variant, args.rule_options)  # exits here if FSF cannot play them
-    try:
-        ray = need_ray("ray_match")
-    except ImportError as e:
-        sys.exit(str(e))
-    if args.address is None:
-        # Ray runs its workers at nice 15 by default: on a shared machine the games would
-        # get less CPU than match.py's. A local Ray runs them at the driver's niceness.
-        os.environ.setdefault("RAY_worker_niceness", str(os.nice(0)))
-    started = connect(args.address, args.cpus)
-    try:
+    # A local Ray runs its workers at the driver's niceness, as match.py's games run.
+    with driver("ray_match", args.address, args.cpus) as ray:
         drive(args, ray)
-    finally:
-        if started:
-            ray.shutdown()
     return 0
 
 

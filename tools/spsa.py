@@ -40,7 +40,7 @@ import time
 from tools import match, ray_match
 from tools.lib import engine
 from tools.lib.engine import EngineError
-from tools.lib.ray import clock, connect, need_ray, reason, write_whole
+from tools.lib.ray import clock, driver, reason, write_whole
 
 ALPHA, GAMMA = 0.602, 0.101
 R_END = 0.002
@@ -245,20 +245,11 @@ def main(argv=None):
     if not (os.path.isfile(args.koma) and os.access(args.koma, os.X_OK)):
         sys.exit("not an executable: %s" % args.koma)
     params = read_params(args.params)
-    try:
-        ray = need_ray("spsa")
-    except ImportError as e:
-        sys.exit(str(e))
-    if args.address is None:
-        os.environ.setdefault("RAY_worker_niceness", str(os.nice(0)))
-    started = connect(args.address, args.cpus)
-    try:
-        run(args, ray, params)
-    except EngineError as e:
-        sys.exit("spsa: %s" % e)
-    finally:
-        if started:
-            ray.shutdown()
+    with driver("spsa", args.address, args.cpus) as ray:
+        try:
+            run(args, ray, params)
+        except EngineError as e:
+            sys.exit("spsa: %s" % e)
     return 0
 
 

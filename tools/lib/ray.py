@@ -4,6 +4,7 @@ docs/RAY.md): Ray started quietly or joined, the tools' shared exit statuses, a 
 error in one line, a wall-clock duration, and a loop that writes each task's file whole
 as it arrives."""
 
+import contextlib
 import math
 import os
 import sys
@@ -59,6 +60,27 @@ def connect(address=None, cpus=None):
     else:
         ray.init(address=address, **kwargs)
     return True
+
+
+@contextlib.contextmanager
+def driver(tool, address=None, cpus=None):
+    """Ray for a driver that plays games: the `ray` module (or exit, saying how to install
+    it), started on this machine with `cpus` CPUs and its workers at the driver's niceness
+    (Ray's own default is nice 15: on a shared machine the games would get less CPU than a
+    local run's; RAY_worker_niceness in the environment wins), or joined at `address`;
+    shut down after, if this call started it."""
+    try:
+        ray = need_ray(tool)
+    except ImportError as e:
+        sys.exit(str(e))
+    if address is None:
+        os.environ.setdefault("RAY_worker_niceness", str(os.nice(0)))
+    started = connect(address, cpus)
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def ship_by_value(*names):
