@@ -194,8 +194,7 @@ impl PyEngine {
     }
 
     /// Waits for the search's `bestmove` without the GIL, gathering its reports; a signal
-    /// (Ctrl-C) stops the search (a stop at every poll until it has) and is raised once it
-    /// has ended.
+    /// (Ctrl-C) stops the search and is raised once it has ended.
     fn collect(&self, py: Python<'_>) -> PyResult<Analysis> {
         let mut lines: BTreeMap<usize, Line> = BTreeMap::new();
         let (mut book, mut error, mut interrupted) = (false, None, None);
@@ -231,14 +230,8 @@ impl PyEngine {
             if interrupted.is_none() {
                 if let Err(e) = py.check_signals() {
                     interrupted = Some(e);
+                    self.stop(py);
                 }
-            }
-            // Sent again at every poll until the move comes: a stop that reaches the
-            // engine before its search has started is lost, as a USI `stop` would be (a
-            // Ctrl-C half a second into a search on a loaded machine ran its whole
-            // movetime).
-            if interrupted.is_some() {
-                self.stop(py);
             }
         }
     }
