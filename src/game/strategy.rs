@@ -86,7 +86,7 @@ pub trait Strategy: Game {
     /// turns).
     const QUIET_PRUNING: bool = false;
     /// Whether late moves are reduced one ply less where the correction history moved the
-    /// static evaluation far (`params::LMR_UNCERTAIN`). On where a match showed it pays
+    /// static evaluation far (`SearchParams::lmr_uncertain`). On where a match showed it pays
     /// (kokesu); in 66 shogi it was even in play and cost a ply of depth.
     const REDUCE_LESS_WHEN_UNCERTAIN: bool = false;
     /// Moves the quiescence search looks at (captures, promotions).

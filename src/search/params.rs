@@ -19,13 +19,6 @@
 
 use std::time::Duration;
 
-/// The numbers a game may tune, defined beside `Strategy` (the game layer) and named here
-/// too, where the rest of the search's numbers are.
-pub use crate::game::search_params::{
-    ASPIRATION_DELTA, HISTORY_PRUNE, LMR_BASE_PCT, LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_UNCERTAIN, NULL_BASE,
-    NULL_DIVISOR, NULL_EVAL_STEP, PROBCUT_IMPROVING, PROBCUT_MARGIN, QS_FUTILITY_MARGIN,
-};
-
 // ---------------------------------------------------------------------------------------
 // The tree's limits
 
@@ -64,10 +57,10 @@ pub const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
 // ---------------------------------------------------------------------------------------
 // Aspiration windows (src/search/mod.rs)
 
-/// Half-width of the first window around the last iteration's score, the first depth
-/// that uses one, and the half-width beyond which the window opens fully. After a fail
-/// the half-width grows by `1 / ASPIRATION_WIDEN_DIVISOR` of itself (times 1.5).
-// ASPIRATION_DELTA: src/game/search_params.rs (tuned per game).
+// The first window's half-width, ASPIRATION_DELTA: src/game/search_params.rs (tuned per game).
+/// The first depth that uses a window, and the half-width beyond which the window opens
+/// fully. After a fail the half-width grows by `1 / ASPIRATION_WIDEN_DIVISOR` of itself
+/// (times 1.5).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_GIVE_UP: i32 = 1_000;
 pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
@@ -85,9 +78,9 @@ pub const RFP_DEPTH: i32 = 7;
 
 /// The shallowest depth at which the side to move passes to see whether beta still holds.
 pub const NULL_MIN_DEPTH: i32 = 3;
-/// Null move: depth reduction `NULL_BASE + depth / NULL_DIVISOR`, plus one per
-/// `NULL_EVAL_STEP` the evaluation beats beta by (at most `NULL_EVAL_MAX`).
 // NULL_BASE, NULL_DIVISOR, NULL_EVAL_STEP: src/game/search_params.rs (tuned per game).
+/// The null move's reduction grows by at most this many plies for how far the evaluation
+/// beats beta.
 pub const NULL_EVAL_MAX: i32 = 3;
 
 // ---------------------------------------------------------------------------------------
@@ -139,9 +132,8 @@ pub const SEE_PRUNE_DEPTH: i32 = 4;
 /// the reduced depth is at most this. (+38.4 +/- 37.8 Elo in 66 shogi at 20k nodes.)
 pub const SEE_QUIET_DEPTH: i32 = 3;
 
-/// Quiet moves whose history is below `-HISTORY_PRUNE * depth` are skipped near the
-/// horizon (reduced depth below `HISTORY_PRUNE_DEPTH`).
 // HISTORY_PRUNE: src/game/search_params.rs (tuned per game).
+/// Pruning by bad history works where the reduced depth is below this.
 pub const HISTORY_PRUNE_DEPTH: i32 = 3;
 
 // ---------------------------------------------------------------------------------------

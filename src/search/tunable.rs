@@ -97,7 +97,7 @@ mod tests {
         assert_eq!(p.aspiration_delta, TUNABLE[0].max);
         assert_eq!(p.futility_margin, 0);
         assert_eq!(p.null_base, TUNABLE[2].min);
-        assert_eq!(p.null_divisor, params::NULL_DIVISOR);
+        assert_eq!(p.null_divisor, SearchParams::DEFAULT.null_divisor);
     }
 
     #[test]
