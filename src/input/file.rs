@@ -24,6 +24,10 @@ pub enum FileError {
     TooBig { size: u64, max: u64, what: &'static str },
     #[error("cannot read it: {0}")]
     Read(std::io::Error),
+    #[error("it is a FIFO that nobody reads: writing would wait forever")]
+    NoReader,
+    #[error("cannot write it: {0}")]
+    Write(std::io::Error),
 }
 
 /// What a path names, for [`FileError::NotRegular`].
@@ -105,6 +109,39 @@ pub fn read_text(path: &Path, max: u64, what: &'static str) -> Result<String, Fi
     })
 }
 
+/// Writes `bytes` to `path`, made or emptied first. A FIFO is opened without blocking, so
+/// one that nobody reads is an error at once rather than a wait forever; with a reader it
+/// is written as a file is.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let mut file = options.open(path).map_err(|e| match e.raw_os_error() {
+        #[cfg(unix)]
+        Some(libc::ENXIO) => FileError::NoReader,
+        _ => FileError::Open(e),
+    })?;
+    #[cfg(unix)]
+    {
+        // Back to blocking writes: a reader that is slow is waited for, as with any file.
+        use std::os::unix::io::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns, with plain integer flags.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            }
+        }
+    }
+    file.write_all(bytes).and_then(|()| file.flush()).map_err(FileError::Write)
+}
+
 /// Whether `a` and `b` name the same existing file (through links or other spellings).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else { return false };
@@ -148,5 +185,23 @@ mod tests {
         assert_eq!(e.to_string(), "it is a directory, not a regular file");
         let e = read(Path::new("/no/such/file"), 1 << 20, "a table").unwrap_err();
         assert!(e.to_string().starts_with("cannot open it: "), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_with_no_reader_is_not_waited_for_and_a_file_is_written_whole() {
+        let dir = std::env::temp_dir().join(format!("koma-file-test-{}-fifo", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = write(&fifo, b"graph").unwrap_err();
+        assert_eq!(e.to_string(), "it is a FIFO that nobody reads: writing would wait forever");
+        let file = dir.join("out.svg");
+        std::fs::write(&file, b"an older and longer text").unwrap();
+        write(&file, b"graph").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"graph");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

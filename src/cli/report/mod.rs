@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::cli::analyse::{Analyser, Analysis, Args, JsonScore};
 use crate::game::{Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
+use crate::input::file::same_file;
 use crate::records::{self, Format, Record};
 use crate::search::solve::{solve, Budget};
 use marks::{mark, negate, win_percent, Mark, Totals};
@@ -232,6 +233,10 @@ pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
 /// nothing could be analysed.
 pub fn main(args: Args) -> ExitCode {
     let Some(path) = args.game.clone() else { return ExitCode::from(2) };
+    if let Some(why) = clashing_output(&path, &args) {
+        eprintln!("koma analyse: {why}");
+        return ExitCode::from(2);
+    }
     let variant = args.variant.as_deref().and_then(|v| games::names().into_iter().find(|n| n.eq_ignore_ascii_case(v)));
     let parsed = match records::read_path(&path, variant) {
         Ok(p) => p,
@@ -286,6 +291,27 @@ pub fn main(args: Args) -> ExitCode {
     status
 }
 
+/// Why the outputs cannot be written as asked: one of them is the record read (it would
+/// be overwritten) or both are one file (one would overwrite the other).
+fn clashing_output(game: &Path, args: &Args) -> Option<String> {
+    let outputs = [("--annotated", &args.annotated), ("--svg", &args.svg)];
+    let outputs: Vec<(&str, &Path)> = outputs.iter().filter_map(|(n, p)| p.as_deref().map(|p| (*n, p))).collect();
+    for (flag, out) in &outputs {
+        if out == &game || same_file(out, game) {
+            return Some(format!("{flag} {}: it is the record read (--game): it would be overwritten", out.display()));
+        }
+    }
+    if let [(_, a), (_, b)] = outputs[..] {
+        if a == b || same_file(a, b) {
+            return Some(format!(
+                "--annotated and --svg are one file ({}): one would overwrite the other",
+                a.display()
+            ));
+        }
+    }
+    None
+}
+
 fn save(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| e.to_string())
+    crate::input::file::write(path, text.as_bytes()).map_err(|e| e.to_string())
 }
