@@ -116,10 +116,11 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `USI_Hash`: a table of this size is made in the background.
-    pub fn set_hash(&mut self, mib: usize) {
-        self.tt.resize(mib);
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        self.tt.resize(mib)?;
         self.hash_mib = mib;
         self.solver = SharedSolver::default();
+        Ok(())
     }
 
     /// `isready`: waits until the table is ready.

@@ -270,7 +270,12 @@ impl Engine {
                 self.session = session;
                 self.announce_variant();
             }
-            Change::Hash => self.session.set_hash(next.hash_mib),
+            Change::Hash => {
+                if let Err(e) = self.session.set_hash(next.hash_mib) {
+                    // The option keeps its old value, as the table keeps its old size.
+                    return self.error(format!("option USI_Hash: {e}"));
+                }
+            }
             Change::Switch { variant, scope, name, value } => {
                 if let (true, Some(settings)) = (variant == self.variant(), next.settings(variant)) {
                     let board = self.session.board_mut();

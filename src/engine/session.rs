@@ -24,8 +24,9 @@ pub trait Session: Send {
     fn start_bench(&self, depth: Option<u32>, ctx: JobContext) -> Result<JoinHandle<()>, String>;
     /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
     fn new_game(&mut self);
-    /// `USI_Hash`: a table of this size is made in the background.
-    fn set_hash(&mut self, mib: usize);
+    /// `USI_Hash`: a table of this size is made in the background; an error (the table
+    /// kept at its old size) when the memory cannot be had.
+    fn set_hash(&mut self, mib: usize) -> Result<(), String>;
     /// `isready`: waits until the table is ready.
     fn wait_ready(&mut self);
     /// Drops the table now (before another session makes its own); a later search makes
@@ -83,8 +84,8 @@ impl<G: Strategy> Session for GameSession<G> {
         self.runner.new_game();
     }
 
-    fn set_hash(&mut self, mib: usize) {
-        self.runner.set_hash(mib);
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        self.runner.set_hash(mib)
     }
 
     fn wait_ready(&mut self) {

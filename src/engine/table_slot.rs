@@ -27,22 +27,34 @@ pub struct TableSlot<M: Copy + Send + 'static> {
 }
 
 impl<M: Copy + Send + 'static> TableSlot<M> {
-    /// Starts allocating a table of `mib` MiB.
+    /// Starts making a table of `mib` MiB (when the memory cannot be had, searches use a
+    /// stand-in until a later `USI_Hash`, `isready` or search gets it).
     pub fn new(mib: usize) -> Self {
         let mut slot = TableSlot { table: Arc::new(Mutex::new(None)), pending: None, fresh: None, mib };
-        slot.prepare(mib, None);
+        if let Err(e) = slot.prepare(mib, None) {
+            log::warn!("hash: cannot allocate {mib} MiB ({e}); searches use a stand-in table");
+        }
         slot
     }
 
-    /// Starts making a fresh table of `mib` MiB on a thread of its own, after dropping
-    /// `old` there. Making it writes every page once (`Table::new`), so that the pages are
-    /// mapped here, off the clock, and not during the first search; for a big table that
-    /// takes a while, which is why it happens on this thread.
-    fn prepare(&mut self, mib: usize, old: Option<Table<M>>) {
-        let job = move || {
+    /// Makes a fresh table of `mib` MiB: the memory is asked for here, so that a size the
+    /// system will not give is an error now; its pages are written once (`Table::touch`)
+    /// on a thread of its own, so that they are mapped off the clock and not during the
+    /// first search, which for a big table takes a while. `old` is dropped on that thread
+    /// first; with `reuse`, `old` is cleared and kept instead (`usinewgame`: no second
+    /// table is ever asked for).
+    fn prepare(&mut self, mib: usize, old: Option<Table<M>>) -> Result<(), &'static str> {
+        let table = Table::allocate(mib)?;
+        self.spawn(mib, move || {
             drop(old);
-            Table::new(mib)
-        };
+            table.touch();
+            table
+        });
+        Ok(())
+    }
+
+    /// Runs `job`, which makes the table of `mib` MiB, on the hash thread.
+    fn spawn(&mut self, mib: usize, job: impl FnOnce() -> Table<M> + Send + 'static) {
         self.pending = match std::thread::Builder::new().name("hash".into()).spawn(job) {
             Ok(h) => Some((mib, h)),
             Err(e) => {
@@ -75,26 +87,44 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
         self.fresh.is_some() || self.table.try_lock().map(|t| t.is_some()).unwrap_or(true)
     }
 
-    /// `USI_Hash`: a table of the new size is made in the background.
-    pub fn resize(&mut self, mib: usize) {
+    /// `USI_Hash`: a table of the new size is made in the background. When the system
+    /// will not give that much memory, the table stays at its old size (made again, as
+    /// the old one was dropped first so that two are never held) and the error says so.
+    pub fn resize(&mut self, mib: usize) -> Result<(), String> {
         if mib == self.mib && (self.pending.is_some() || self.has_table()) {
-            return;
+            return Ok(());
         }
         // One big table at a time: wait for the one being made, then drop the old ones.
         self.settle(true);
-        self.mib = mib;
         self.fresh = None;
         if let Ok(mut t) = self.table.lock() {
             *t = None;
         }
-        self.prepare(mib, None);
+        let Err(e) = self.prepare(mib, None) else {
+            self.mib = mib;
+            return Ok(());
+        };
+        let old = self.mib;
+        match self.prepare(old, None) {
+            Ok(()) if old != mib => Err(format!("cannot allocate {mib} MiB ({e}): the table stays at {old} MiB")),
+            _ => Err(format!("cannot allocate {mib} MiB ({e}): searches use a 1 MiB stand-in table")),
+        }
     }
 
-    /// `usinewgame`: the old table is dropped and a fresh one made, in the background.
+    /// `usinewgame`: the table is emptied in the background (made, if there is none).
     pub fn clear(&mut self) {
         self.settle(true);
-        let old = self.fresh.take().or_else(|| self.table.lock().ok().and_then(|mut t| t.take()));
-        self.prepare(self.mib, old);
+        match self.fresh.take().or_else(|| self.table.lock().ok().and_then(|mut t| t.take())) {
+            Some(mut table) => self.spawn(self.mib, move || {
+                table.clear();
+                table
+            }),
+            None => {
+                if let Err(e) = self.prepare(self.mib, None) {
+                    log::warn!("hash: cannot allocate {} MiB ({e}); searches use a stand-in table", self.mib);
+                }
+            }
+        }
     }
 
     /// Drops the table (waiting for one being made): its memory is given back now. A
@@ -128,8 +158,11 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
             return Arc::clone(&self.table);
         }
         if self.pending.is_none() {
-            // Nothing under way (the hash thread could not start): make it now.
-            self.prepare(self.mib, None);
+            // Nothing under way (the hash thread could not start, or the memory was not
+            // there): try again for the next search.
+            if let Err(e) = self.prepare(self.mib, None) {
+                log::warn!("hash: cannot allocate {} MiB ({e}); this search uses a stand-in table", self.mib);
+            }
         }
         Arc::new(Mutex::new(Some(Table::new(STAND_IN_MIB))))
     }
@@ -155,14 +188,14 @@ mod tests {
     #[test]
     fn hash_is_allocated_off_the_clock_of_the_first_search() {
         let mut slot: TableSlot<u32> = TableSlot::new(1);
-        slot.resize(64);
+        slot.resize(64).unwrap();
         slot.wait_ready();
         assert!(slot.is_ready());
         let t = slot.for_search();
         assert!(Arc::ptr_eq(&t, &slot.table), "the search gets the real table");
         drop(t);
         // A table being made: the search gets a stand-in, the real one stays pending.
-        slot.resize(256);
+        slot.resize(256).unwrap();
         let t = slot.for_search();
         if !slot.is_ready() {
             assert!(!Arc::ptr_eq(&t, &slot.table));

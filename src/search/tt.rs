@@ -121,29 +121,51 @@ impl<M: Copy> Drop for Locked<'_, M> {
     }
 }
 
+/// Why a table was not made: the words the engine's error and the Python module's
+/// `MemoryError` share.
+pub const OUT_OF_MEMORY: &str = "out of memory";
+
 impl<M: Copy> Table<M> {
     fn layout(len: usize) -> Layout {
         Layout::array::<Bucket<M>>(len).expect("table size fits in memory")
     }
 
-    /// A zeroed (empty) table of about `mib` MiB, at least 1024 buckets.
+    /// A zeroed (empty) table of about `mib` MiB, at least 1024 buckets, its pages
+    /// mapped. Aborts when the memory cannot be had: for small tables only; a size a
+    /// user chose goes through [`Table::allocate`].
     pub fn new(mib: usize) -> Self {
+        match Self::allocate(mib) {
+            Ok(table) => {
+                table.touch();
+                table
+            }
+            Err(_) => alloc::handle_alloc_error(Self::layout(Self::len_for(mib))),
+        }
+    }
+
+    fn len_for(mib: usize) -> usize {
         let per = std::mem::size_of::<Bucket<M>>().max(1);
-        let len = (mib.max(1).saturating_mul(1024 * 1024) / per).max(1024);
+        (mib.max(1).saturating_mul(1024 * 1024) / per).max(1024)
+    }
+
+    /// A zeroed (empty) table of about `mib` MiB, or [`OUT_OF_MEMORY`] when the system
+    /// will not give that much. Its pages are not mapped yet: [`Table::touch`] does that,
+    /// off the clock, before the first search.
+    pub fn allocate(mib: usize) -> Result<Self, &'static str> {
+        let len = Self::len_for(mib);
+        let layout = Layout::array::<Bucket<M>>(len).map_err(|_| OUT_OF_MEMORY)?;
         // SAFETY: the layout is non-zero; zeroed memory is a valid bucket (AtomicBool
         // false, every slot empty, MaybeUninit moves).
-        let buckets = unsafe { alloc::alloc_zeroed(Self::layout(len)) } as *mut Bucket<M>;
+        let buckets = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket<M>;
         if buckets.is_null() {
-            alloc::handle_alloc_error(Self::layout(len));
+            return Err(OUT_OF_MEMORY);
         }
-        let table = Table { buckets, len, generation: AtomicU8::new(0) };
-        table.touch();
-        table
+        Ok(Table { buckets, len, generation: AtomicU8::new(0) })
     }
 
     /// Writes every page once, so the operating system maps them now and not during a
     /// search.
-    fn touch(&self) {
+    pub fn touch(&self) {
         // SAFETY: the table owns `len` buckets; zero is a valid bucket; no other
         // reference exists while `&mut`-like exclusive access is held by the callers
         // (`new`, `clear`).
