@@ -131,14 +131,25 @@ fn main() -> ExitCode {
             let tap = recorder.clone().map(|r| r as Arc<dyn koma::protocol::io::Tap>);
             let sink = koma::protocol::io::recording_stdout_sink(tap.clone());
             let stdin = std::io::stdin();
-            koma::protocol::io::run_script(args.variant.as_deref(), &args.commands, stdin.lock(), sink, tap.as_deref());
+            let session = koma::protocol::io::run_script(
+                args.variant.as_deref(),
+                &args.commands,
+                stdin.lock(),
+                sink,
+                tap.as_deref(),
+            );
             // A transcript that could not be written is said (on stdout, where the session
             // was) and fails the run: a recording that silently lost lines would mislead.
             if let (Some(path), Some(e)) = (&args.record, recorder.and_then(|r| r.error())) {
                 println!("info string error: --record {}: {e}", koma::input::path(path));
                 return ExitCode::FAILURE;
             }
-            ExitCode::SUCCESS
+            // The error was said as a line of the session (input that could not be read,
+            // a command line split into words).
+            match session {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -73,7 +73,10 @@ pub trait Tap: Send + Sync {
 pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// A sink that writes each line to stdout, flushed at once, and shows it to `recorder`.
-/// Write errors (a closed pipe) are ignored: the engine still ends cleanly at EOF.
+/// A write that fails (stdout closed by the GUI, a full disk) ends the process at once
+/// with status 1: nobody can read an answer any more, and a search would only go on
+/// using the machine (`go depth 100` for minutes, even at EOF). The transcript, written
+/// and flushed line by line, is whole up to that line.
 pub fn recording_stdout_sink(recorder: Option<Arc<dyn Tap>>) -> LineSink {
     let lock = Arc::new(Mutex::new(()));
     Arc::new(move |text: &str| {
@@ -82,8 +85,10 @@ pub fn recording_stdout_sink(recorder: Option<Arc<dyn Tap>>) -> LineSink {
             rec.output(text);
         }
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
+        if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush()) {
+            log::warn!("stdout cannot be written ({e}): the engine exits");
+            std::process::exit(1);
+        }
     })
 }
 
@@ -206,16 +211,19 @@ pub fn split_command_hint(script: &[String]) -> Option<String> {
 /// `variant` (`koma --variant NAME`) is set first, as a `setoption name USI_Variant` would
 /// (its `info string variant` line is written and recorded), without being the session's
 /// first line: a `uci` or `xboard` after it still picks the dialect.
+///
+/// Input that cannot be read (stdin a directory, a read error) is said as an error line,
+/// ends the session as the end of input does, and is returned: the binary exits with 1.
 pub fn run_script(
     variant: Option<&str>,
     script: &[String],
     input: impl BufRead,
     sink: LineSink,
     recorder: Option<&dyn Tap>,
-) {
+) -> Result<(), String> {
     if let Some(hint) = split_command_hint(script) {
         sink(&usi::error_line(&hint));
-        return;
+        return Err(hint);
     }
     let mut state = Loop::new(sink, recorder);
     if let Some(v) = variant {
@@ -231,23 +239,27 @@ pub fn run_script(
         if matches!(parse_command(line), Ok(Some(Command::Quit))) {
             // The script's `quit` is an end of input, and is recorded as one.
             state.end();
-            return;
+            return Ok(());
         }
         if let Some(r) = recorder {
             r.input(line);
         }
         if state.line(line) == Flow::Quit {
-            return;
+            return Ok(());
         }
         state.engine.wait_for_limited_job();
     }
     let mut lines = Lines::new(input);
+    let mut failed = Ok(());
     loop {
         let line = match lines.next_line() {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
-                log::debug!("input error: {e}");
+                let why = format!("cannot read the input: {e}");
+                let said = lock(&state.dialect).format(&Event::Error(why.clone()));
+                state.say(said);
+                failed = Err(why);
                 break;
             }
         };
@@ -264,9 +276,10 @@ pub fn run_script(
             r.input(&text);
         }
         if state.line(&text) == Flow::Quit {
-            return;
+            return Ok(());
         }
     }
     // End of input is `quit`; a search with its own limits may finish first.
     state.end();
+    failed
 }
