@@ -25,8 +25,8 @@ use crate::search::limits::GoParams;
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 8;
-/// The deepest `--depth`: the search's own limit (`MAX_PLY - 1`).
-const MAX_DEPTH: i64 = crate::search::MAX_PLY as i64 - 1;
+/// The deepest `--depth`: the search's own limit.
+const MAX_DEPTH: i64 = crate::search::limits::MAX_DEPTH as i64;
 
 /// Options of `koma analyse`.
 #[derive(clap::Args, Debug, Clone, Default)]

@@ -40,6 +40,9 @@ const STDERR_KEPT: u64 = 64 << 10;
 
 /// How long a `<` directive waits for its line.
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(20);
+/// The longest `<silent MS`: a minute (a replay is a test; a longer wait is a typing
+/// slip, and `u64::MAX` milliseconds would overflow the clock).
+pub const MAX_SILENT_MS: u64 = 60_000;
 
 /// One directive of a transcript.
 #[derive(Clone, Debug)]
@@ -99,8 +102,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, Failure> {
             "<re" => Directive::Matches(regex(arg)?),
             "<...re" => Directive::SkipToMatch(regex(arg)?),
             "<silent" => match arg.parse() {
-                Ok(ms) => Directive::Silent(ms),
-                Err(_) => return fail(line, format!("'<silent' needs milliseconds, got '{arg}'")),
+                Ok(ms) if ms <= MAX_SILENT_MS => Directive::Silent(ms),
+                _ => return fail(line, format!("'<silent' needs milliseconds from 0 to {MAX_SILENT_MS}, got '{arg}'")),
             },
             "eof" if arg.is_empty() => Directive::Eof,
             _ => return fail(line, format!("unknown directive '{op}'")),
