@@ -44,11 +44,10 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
     /// first; with `reuse`, `old` is cleared and kept instead (`usinewgame`: no second
     /// table is ever asked for).
     fn prepare(&mut self, mib: usize, old: Option<Table<M>>) -> Result<(), &'static str> {
-        let table = Table::allocate(mib)?;
+        let memory = Table::allocate(mib)?;
         self.spawn(mib, move || {
             drop(old);
-            table.touch();
-            table
+            memory.touch()
         });
         Ok(())
     }

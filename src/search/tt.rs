@@ -121,6 +121,17 @@ impl<M: Copy> Drop for Locked<'_, M> {
     }
 }
 
+/// A table's memory, not yet written: [`Untouched::touch`] makes it a table.
+pub struct Untouched<M: Copy>(Table<M>);
+
+impl<M: Copy> Untouched<M> {
+    /// Zeroes every bucket (mapping every page): the empty table.
+    pub fn touch(self) -> Table<M> {
+        self.0.touch();
+        self.0
+    }
+}
+
 /// Why a table was not made: the words the engine's error and the Python module's
 /// `MemoryError` share.
 pub const OUT_OF_MEMORY: &str = "out of memory";
@@ -130,15 +141,12 @@ impl<M: Copy> Table<M> {
         Layout::array::<Bucket<M>>(len).expect("table size fits in memory")
     }
 
-    /// A zeroed (empty) table of about `mib` MiB, at least 1024 buckets, its pages
-    /// mapped. Aborts when the memory cannot be had: for small tables only; a size a
-    /// user chose goes through [`Table::allocate`].
+    /// An empty table of about `mib` MiB, at least 1024 buckets, its pages mapped.
+    /// Aborts when the memory cannot be had: for small tables only; a size a user chose
+    /// goes through [`Table::allocate`].
     pub fn new(mib: usize) -> Self {
         match Self::allocate(mib) {
-            Ok(table) => {
-                table.touch();
-                table
-            }
+            Ok(memory) => memory.touch(),
             Err(_) => alloc::handle_alloc_error(Self::layout(Self::len_for(mib))),
         }
     }
@@ -148,24 +156,25 @@ impl<M: Copy> Table<M> {
         (mib.max(1).saturating_mul(1024 * 1024) / per).max(1024)
     }
 
-    /// A zeroed (empty) table of about `mib` MiB, or [`OUT_OF_MEMORY`] when the system
-    /// will not give that much. Its pages are not mapped yet: [`Table::touch`] does that,
-    /// off the clock, before the first search.
-    pub fn allocate(mib: usize) -> Result<Self, &'static str> {
+    /// The memory of a table of about `mib` MiB, or [`OUT_OF_MEMORY`] when the system
+    /// will not give that much. Asking is quick (the pages are not written: a big table
+    /// is only reserved); [`Untouched::touch`] then writes them, which takes a while and
+    /// is done off the clock.
+    pub fn allocate(mib: usize) -> Result<Untouched<M>, &'static str> {
         let len = Self::len_for(mib);
         let layout = Layout::array::<Bucket<M>>(len).map_err(|_| OUT_OF_MEMORY)?;
-        // SAFETY: the layout is non-zero; zeroed memory is a valid bucket (AtomicBool
-        // false, every slot empty, MaybeUninit moves).
-        let buckets = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket<M>;
+        // SAFETY: the layout is non-zero. The memory is not read before `touch` has
+        // zeroed it (`Untouched` gives no access to it).
+        let buckets = unsafe { alloc::alloc(layout) } as *mut Bucket<M>;
         if buckets.is_null() {
             return Err(OUT_OF_MEMORY);
         }
-        Ok(Table { buckets, len, generation: AtomicU8::new(0) })
+        Ok(Untouched(Table { buckets, len, generation: AtomicU8::new(0) }))
     }
 
-    /// Writes every page once, so the operating system maps them now and not during a
-    /// search.
-    pub fn touch(&self) {
+    /// Writes every page once (zeroes: a zeroed bucket is empty), so the operating
+    /// system maps them now and not during a search.
+    fn touch(&self) {
         // SAFETY: the table owns `len` buckets; zero is a valid bucket; no other
         // reference exists while `&mut`-like exclusive access is held by the callers
         // (`new`, `clear`).
