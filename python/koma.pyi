@@ -174,7 +174,9 @@ class Engine:
 
     ``Engine(variant="shogi66", threads=1, hash_mb=16, **options)``: ``options`` are the
     engine's USI options by name (``MultiPV`` excepted: ``analyse`` sets it), e.g.
-    ``KokesuEval="nnue"`` or ``USI_OwnBook=False``; a bad one raises ``ValueError``.
+    ``KokesuEval="nnue"`` or ``USI_OwnBook=False``; a bad one raises ``ValueError``
+    (``USI_Variant`` too: the variant is the engine's for good), and a ``hash_mb`` the
+    system will not give raises ``MemoryError``.
     ``MinimumThinkingTime`` is 0 unless given. A search runs on the engine's threads
     while the calling thread waits without the GIL; searches of one engine from several
     threads take turns, and ``stop()`` or Ctrl-C ends the running one.
@@ -184,7 +186,9 @@ class Engine:
     @property
     def variant(self) -> str: ...
     def setoption(self, name: str, value: object) -> None:
-        """Sets an engine option; a bad name or value raises ``ValueError``."""
+        """Sets an engine option; a bad name or value raises ``ValueError`` (``USI_Variant``
+        too: make another Engine for another variant), a ``USI_Hash`` the system will not
+        give ``MemoryError`` (the table keeps its old size)."""
     def analyse(
         self,
         board: Board,
@@ -194,8 +198,9 @@ class Engine:
         multipv: int = 1,
     ) -> Analysis:
         """Searches the board's position (its moves included, for repetitions) within the
-        limits given (at least one; ``movetime`` in milliseconds). ``ValueError`` for a
-        board of another variant or a finished game."""
+        limits given (at least one; ``movetime`` in milliseconds; depth 1 to 127, nodes
+        and movetime at least 1, multipv 1 to 64, as ``koma analyse``). ``ValueError`` for
+        a limit out of range, a board of another variant or a finished game."""
     def play(
         self,
         board: Board,

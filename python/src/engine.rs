@@ -10,7 +10,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use koma::engine::{self, Command, Event, Info, Score as EngineScore};
 use koma::games;
 use koma::search::limits::GoParams;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -168,6 +168,35 @@ impl Drop for Turn<'_> {
     }
 }
 
+/// An error the engine reported as the Python exception for it: `MemoryError` when the
+/// memory asked for (`USI_Hash`, `hash_mb`) could not be had, `ValueError` otherwise.
+fn engine_error(e: String) -> PyErr {
+    if e.contains(koma::search::tt::OUT_OF_MEMORY) {
+        PyMemoryError::new_err(e)
+    } else {
+        PyValueError::new_err(e)
+    }
+}
+
+/// The ranges of `koma analyse`'s flags, the same here: depth 1 to the search's deepest,
+/// nodes and movetime at least 1, multipv 1 to the engine's most.
+fn check_limits(depth: Option<u32>, nodes: Option<u64>, movetime: Option<u64>, multipv: usize) -> PyResult<()> {
+    let deepest = koma::search::limits::MAX_DEPTH;
+    let most = koma::engine::options::MAX_MULTIPV;
+    let why = if depth.is_some_and(|d| !(1..=deepest).contains(&d)) {
+        format!("depth {}: from 1 to {deepest}, the search's deepest", depth.unwrap_or(0))
+    } else if nodes == Some(0) {
+        "nodes 0: at least 1".to_string()
+    } else if movetime == Some(0) {
+        "movetime 0: at least 1 ms".to_string()
+    } else if !(1..=most).contains(&multipv) {
+        format!("MultiPV {multipv}: from 1 to {most}")
+    } else {
+        return Ok(());
+    };
+    Err(PyValueError::new_err(why))
+}
+
 /// A lock whose holder panicked is still usable: the engine reports its own failures.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -187,6 +216,17 @@ impl PyEngine {
             }
         }
         Ok(())
+    }
+
+    /// A `setoption` for the Python caller, or why not: the variant is the Engine's own
+    /// (chosen when it is made), so the options that would switch it are refused.
+    fn option(name: &str, value: String) -> PyResult<Command> {
+        if ["USI_Variant", "UCI_Variant"].iter().any(|v| v.eq_ignore_ascii_case(name.trim())) {
+            return Err(PyValueError::new_err(format!(
+                "option {name}: the variant is chosen when the Engine is made: koma.Engine({value:?})"
+            )));
+        }
+        Ok(Command::SetOption { name: name.to_string(), value: Some(value) })
     }
 
     fn set(name: &str, value: impl ToString) -> Command {
@@ -266,9 +306,11 @@ impl PyEngine {
             PyEngine::set("USI_Hash", hash_mb),
             PyEngine::set("MinimumThinkingTime", 0),
         ];
-        commands.extend(text_pairs(options)?.into_iter().map(|(n, v)| Command::SetOption { name: n, value: Some(v) }));
+        for (n, v) in text_pairs(options)? {
+            commands.push(PyEngine::option(&n, v)?);
+        }
         commands.push(Command::IsReady);
-        e.run(commands).map_err(PyValueError::new_err)?;
+        e.run(commands).map_err(engine_error)?;
         Ok(e)
     }
 
@@ -283,8 +325,9 @@ impl PyEngine {
             Ok(b) => b.to_string(),
             Err(_) => value.str()?.to_string(),
         };
+        let command = PyEngine::option(name, value)?;
         let _turn = self.busy.take(py);
-        py.detach(|| self.run(vec![PyEngine::set(name, value)])).map_err(PyValueError::new_err)
+        py.detach(|| self.run(vec![command])).map_err(engine_error)
     }
 
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1))]
@@ -307,6 +350,7 @@ impl PyEngine {
         if depth.is_none() && nodes.is_none() && movetime.is_none() {
             return Err(PyValueError::new_err("a search needs a limit: depth, nodes or movetime"));
         }
+        check_limits(depth, nodes, movetime, multipv)?;
         if let Some(r) = board.game.state().result {
             return Err(PyValueError::new_err(format!("the game is over: {}", r.text)));
         }

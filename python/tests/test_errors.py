@@ -1,5 +1,9 @@
 """Bad input raises one clear Python exception and never takes the interpreter down."""
 
+import subprocess
+import sys
+import textwrap
+
 import koma
 import pytest
 
@@ -72,3 +76,74 @@ def test_solve_rejects_other_games_and_placement():
         koma.solve(koma.Board("kokesu"), max_ms=100)
     with pytest.raises(ValueError, match="placement"):
         koma.solve(koma.Board("numbershogi"), max_ms=100)
+
+
+def test_row7_number_shogi_positions_no_game_reaches_are_invalid():
+    with pytest.raises(koma.InvalidSfen, match="both hands already sum to seven"):
+        koma.Board("numbershogi", sfen="bce/d2/3/BC1/DE1 b AFaf 13")
+    with pytest.raises(koma.InvalidSfen, match="would run past ply 12"):
+        koma.Board("numbershogi", sfen="3/3/3/3/3 b ABCDEFabcdef 7")
+    won = koma.Board("numbershogi", sfen="bce/d2/3/BC1/DE1 w AFFa 13")
+    assert won.is_game_over()
+
+
+def test_row14_the_engines_variant_is_not_switched_by_an_option():
+    engine = koma.Engine("kokesu")
+    for name in ("USI_Variant", "uci_variant"):
+        with pytest.raises(ValueError, match="the variant is chosen when the Engine is made"):
+            engine.setoption(name, "kanishogi")
+    assert engine.variant == "kokesu"
+    assert engine.play(koma.Board("kokesu"), depth=1) in koma.Board("kokesu").legal_moves()
+    with pytest.raises(ValueError, match="the board is kanishogi"):
+        engine.analyse(koma.Board("kanishogi"), depth=1)
+    with pytest.raises(ValueError, match="the variant is chosen when the Engine is made"):
+        koma.Engine("kokesu", USI_Variant="kanishogi")
+
+
+def test_row16_search_limits_have_the_command_lines_ranges():
+    engine, board = koma.Engine("kokesu"), koma.Board("kokesu")
+    for limits, why in [
+        ({"depth": 10**9}, "depth 1000000000: from 1 to 127"),
+        ({"depth": 0}, "depth 0: from 1 to 127"),
+        ({"nodes": 0}, "nodes 0: at least 1"),
+        ({"movetime": 0}, "movetime 0: at least 1 ms"),
+        ({"depth": 1, "multipv": 65}, "MultiPV 65: from 1 to 64"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            engine.analyse(board, **limits)
+    assert engine.analyse(board, depth=127, nodes=2000).bestmove in board.legal_moves()
+
+
+def test_row13_memory_that_cannot_be_had_is_a_memory_error_and_the_engine_goes_on():
+    # In a child interpreter whose address space ends at 2 GiB: a 4 GiB table cannot be had.
+    script = textwrap.dedent(
+        """
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        import koma
+        try:
+            koma.Engine("kokesu", hash_mb=4096)
+        except MemoryError as e:
+            print("ctor", e)
+        engine = koma.Engine("kokesu")
+        try:
+            engine.setoption("USI_Hash", 4096)
+        except MemoryError as e:
+            print("setoption", e)
+        print("move", engine.play(koma.Board("kokesu"), depth=2))
+        engines = []
+        try:
+            for _ in range(200):
+                engines.append(koma.Engine("kokesu", hash_mb=64))
+        except MemoryError as e:
+            print("many", len(engines), e)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "ctor option USI_Hash: cannot allocate 4096 MiB (out of memory): the table stays at 16 MiB"
+    assert lines[1] == "setoption option USI_Hash: cannot allocate 4096 MiB (out of memory): the table stays at 16 MiB"
+    assert lines[2].split()[0] == "move" and lines[2].split()[1] in koma.Board("kokesu").legal_moves()
+    assert lines[3].startswith("many ") and "out of memory" in lines[3], lines[3]
+    assert 5 < int(lines[3].split()[1]) < 200, lines[3]
