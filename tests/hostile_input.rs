@@ -432,3 +432,178 @@ fn hostile_fuzz_of_protocol_files_and_arguments() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 53: the engine's and the command line's rows (5, 7, 13, 15, 16). The record
+// readers' rows are in hostile_records.rs, the server's in hostile_serve.rs.
+
+/// A record of a short 66-shogi game (the fixture), copied to `dir`.
+fn a_record(dir: &Path) -> PathBuf {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/records/rokuroku_20261128_123456.txt");
+    let path = dir.join("game.txt");
+    std::fs::copy(fixture, &path).unwrap();
+    path
+}
+
+#[test]
+fn row5_an_output_that_is_one_of_the_inputs_is_refused_and_an_unread_fifo_never_waited_for() {
+    let dir = scratch("row5");
+    let game = a_record(&dir);
+    let before = std::fs::read(&game).unwrap();
+    let g = game.to_str().unwrap();
+    let other_spelling = format!("{}/./game.txt", dir.display());
+    for (flag, out) in [("--annotated", g), ("--svg", g), ("--annotated", other_spelling.as_str())] {
+        let r = run(&["analyse", "--game", g, "--depth", "1", flag, out], Stdio::null());
+        assert_eq!(r.code, Some(2), "{flag} {out}: {}", r.stderr);
+        assert!(r.stderr.contains("it is the record read (--game): it would be overwritten"), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "nothing analysed: {}", r.stdout);
+        assert_eq!(std::fs::read(&game).unwrap(), before, "the record is untouched");
+    }
+    let both = dir.join("both.out");
+    let b = both.to_str().unwrap();
+    let r = run(&["analyse", "--game", g, "--depth", "1", "--annotated", b, "--svg", b], Stdio::null());
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--annotated and --svg are one file"), "{}", r.stderr);
+    // An output FIFO with no reader: an error at once (under `run`'s deadline), the
+    // report itself still written.
+    let pipe = fifo(&dir, "graph.svg");
+    let r = run(&["analyse", "--game", g, "--depth", "1", "--svg", pipe.to_str().unwrap()], Stdio::null());
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("it is a FIFO that nobody reads"), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 1, "{}", r.stdout);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn row7_number_shogi_positions_no_game_reaches_are_refused_with_the_reason() {
+    let mut k = Koma::spawn();
+    k.send("setoption name USI_Variant value numbershogi");
+    k.read_until("info string variant", T);
+    for (sfen, why) in [
+        ("bce/d2/3/BC1/DE1 b AFaf 13", "both hands already sum to seven"),
+        ("bce/d2/3/BC1/DE1 w AFaf 13", "both hands already sum to seven"),
+        ("3/3/3/3/3 b ABCDEFabcdef 7", "a placement phase at ply 7 with 12 drops still to come would run past ply 12"),
+        ("3/3/3/3/D2 w ABCEFabcdef 3", "a placement phase at ply 3 with 11 drops still to come"),
+    ] {
+        let l = k.ask(&format!("position sfen {sfen}"));
+        assert!(l.starts_with("info string error: position rejected: ") && l.contains(why), "{sfen}: {l}");
+        // Rejected whole: no position to search.
+        assert!(k.ask("d").starts_with("info string error: d: the last position command was rejected"), "{sfen}");
+    }
+    // What a game can reach is still read: one hand holding seven (a finished game), a
+    // placement whose ply trails its drops (an SFEN without its ply field), a placement
+    // in step.
+    for sfen in ["bce/d2/3/BC1/DE1 w AFFa 13", "3/3/3/3/D2 w ABCEFabcdef 2", "3/3/3/3/D2 w ABCEFabcdef"] {
+        k.send(&format!("position sfen {sfen}"));
+        assert_eq!(k.ask("isready"), "readyok", "{sfen}");
+    }
+    let (clean, rest, stderr) = k.finish();
+    assert!(clean && rest.is_empty() && stderr.is_empty(), "{rest:?} {stderr}");
+}
+
+/// `koma` with `RLIMIT_AS` at `bytes`: the memory the system gives runs out there.
+#[cfg(target_os = "linux")]
+fn koma_with_memory_limit(bytes: u64) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(koma_path());
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).env_remove("RUST_LOG");
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn row13_a_hash_the_memory_cannot_hold_is_an_error_line_and_the_old_table_is_kept() {
+    use std::io::Write;
+    let mut child = koma_with_memory_limit(2 << 30);
+    let mut stdin = child.stdin.take().unwrap();
+    let script = "setoption name USI_Hash value 4096\nisready\nsetoption name USI_Hash value 64\nisready\n\
+                  position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a\n\
+                  go depth 4\nquit\n";
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("koma still running after {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "no abort: {:?} {stderr}", out.status);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "info string error: option USI_Hash: cannot allocate 4096 MiB (out of memory): the table stays at 16 MiB"
+    );
+    assert_eq!(&lines[1..3], ["readyok", "readyok"], "64 MiB fits: no error");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{stdout}");
+    assert!(lines.iter().filter(|l| l.starts_with("info string error")).count() == 1, "{stdout}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn row15_an_engine_whose_stdout_is_closed_stops_its_search_and_exits() {
+    use std::io::Write;
+    let mut child = Command::new(koma_path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("RUST_LOG")
+        .spawn()
+        .unwrap();
+    // The GUI goes away: its end of stdout is closed before the search says anything.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let position = "position startpos moves K*2f K*5a R*1f R*1a G*3f G*4a S*4f S*3a N*5f N*2a L*6f L*6a";
+    writeln!(stdin, "{position}\ngo depth 100").unwrap();
+    stdin.flush().unwrap();
+    // A depth-100 search runs for hours; the first line it cannot write ends it (stdin is
+    // still open: the end of input is not what stops it).
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("koma still searching {DEADLINE:?} after its stdout was closed");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(status.code(), Some(1));
+    drop(stdin);
+}
+
+#[test]
+fn row16_numbers_and_inputs_out_of_range_are_one_error_and_exit_1() {
+    let dir = scratch("row16");
+    // `<silent` beyond a minute in a replay transcript: an error naming the line.
+    let t = dir.join("t.txt");
+    std::fs::write(&t, "> isready\n< readyok\n<silent 18446744073709551615\n").unwrap();
+    let r = run(&["replay", t.to_str().unwrap()], Stdio::null());
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(":3: '<silent' needs milliseconds from 0 to 60000, got '18446744073709551615'"),
+        "{}",
+        r.stdout
+    );
+    // stdin a directory: one error line, exit 1.
+    let r = run(&[], Stdio::from(std::fs::File::open(&dir).unwrap()));
+    assert_eq!(r.code, Some(1));
+    assert!(r.stdout.starts_with("info string error: cannot read the input: "), "{}", r.stdout);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    std::fs::remove_dir_all(dir).unwrap();
+}
