@@ -346,10 +346,10 @@ async fn max_games_bounds_the_engines_under_a_flood_of_new_games() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_follower_that_never_reads_is_dropped_and_memory_stays_bounded() {
+async fn a_follower_that_never_reads_is_closed_after_the_send_timeout_and_memory_stays_bounded() {
     let mut server = Server::start(&[]);
     // A small receive buffer, so that the kernel holds little for the page that stops
-    // reading and the server's queue is what fills.
+    // reading and the server's sending to it stalls.
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
     let tcp = socket.connect(server.host().parse().unwrap()).await.unwrap();
@@ -369,7 +369,9 @@ async fn a_follower_that_never_reads_is_dropped_and_memory_stays_bounded() {
     }
     let rss = server.status("VmRSS");
     assert!(rss < rss_start + 64 * 1024, "RSS {rss} kB, {rss_start} kB before");
-    // The lazy page was closed by the server: what it reads now ends in a close.
+    // Its states coalesced (the latest one waits); a page that takes nothing for the send
+    // timeout (10 s) is closed: what it reads after that ends in a close.
+    tokio::time::sleep(Duration::from_secs(15)).await;
     let deadline = tokio::time::Instant::now() + WAIT;
     let mut read = 0;
     loop {
@@ -514,7 +516,7 @@ async fn number_shogis_hidden_setup_stays_hidden_until_both_are_placed() {
 }
 
 #[test]
-fn binding_another_address_warns_that_the_page_has_no_login() {
+fn binding_another_address_warns_and_prints_the_address_with_its_token() {
     use std::io::BufRead;
     let mut child = std::process::Command::new(crate::common::koma_path())
         .args(["serve", "--port", "0", "--bind", "0.0.0.0", "--hash", "1"])
@@ -530,8 +532,8 @@ fn binding_another_address_warns_that_the_page_has_no_login() {
     out.read_line(&mut second).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    assert!(first.contains("playing at http://0.0.0.0:"), "{first}");
-    assert!(second.contains("warning") && second.contains("no login"), "{second}");
+    assert!(first.contains("playing at http://0.0.0.0:") && first.contains("/?token="), "{first}");
+    assert!(second.contains("warning") && second.contains("token"), "{second}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

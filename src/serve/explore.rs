@@ -3,8 +3,10 @@
 //! ([`crate::search::solve`]). Only games the solver plays ([`Strategy::MATE_BY_SOLVER`]:
 //! Number Shogi, the crab games), never during a placement (Number Shogi's setup is
 //! hidden). The request is stateless (the position is in it); the work runs on tokio's
-//! blocking threads, within [`MAX_MS`], at most one per connection and [`MAX_RUNNING`] in
-//! the whole server, so it never holds up the games.
+//! blocking threads, within [`MAX_MS`], at most [`MAX_RUNNING`] in the whole server, so it
+//! never holds up the games. A connection has one exploration at a time, running or
+//! waiting; the waiting ones start in the order they were asked (a fair queue), so a
+//! page that asks again as soon as it is answered cannot keep another page out.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -12,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tokio::sync::Semaphore;
 
 use super::messages;
 use super::outbox::Outbox;
@@ -54,8 +57,12 @@ pub struct MoveValue {
     pub plies: Option<u32>,
 }
 
-/// The connections with an exploration running.
+/// The connections with an exploration running or waiting.
 static RUNNING: Mutex<Vec<Outbox>> = Mutex::new(Vec::new());
+
+/// One permit per exploration that may run; tokio's semaphore serves its waiters first
+/// come, first served.
+static SLOTS: Semaphore = Semaphore::const_new(MAX_RUNNING);
 
 /// Takes a place in [`RUNNING`] for `out`, given back when dropped.
 struct Place(Outbox);
@@ -65,9 +72,6 @@ impl Place {
         let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
         if running.iter().any(|o| o.same(out)) {
             return Err("an exploration is already running for this page: wait for its answer".into());
-        }
-        if running.len() >= MAX_RUNNING {
-            return Err("the server is exploring other positions: try again in a few seconds".into());
         }
         running.push(out.clone());
         Ok(Place(out.clone()))
@@ -81,20 +85,29 @@ impl Drop for Place {
     }
 }
 
-/// Starts the exploration of `req` for the connection `out`; its answer (an `explore` or an
-/// `error` message) comes on `out`. `Err`: the error message to answer now.
+/// Starts the exploration of `req` for the connection `out` once its turn comes; its
+/// answer (an `explore` or an `error` message) comes on `out`. `Err`: the error message to
+/// answer now.
 pub fn start(req: Request, out: &Outbox) -> Result<(), String> {
     let place = Place::take(out).map_err(|e| messages::error(&e))?;
-    tokio::task::spawn_blocking(move || {
-        let answer = match explore(&req, Duration::from_millis(MAX_MS)) {
-            Ok(v) => v.to_string(),
-            Err(e) => messages::error(&e),
-        };
-        // The place is given back before the answer goes out: a page that asks again as
-        // soon as it has the answer is not told one is still running.
-        let out = place.0.clone();
-        drop(place);
-        out.send(answer);
+    tokio::spawn(async move {
+        let Ok(permit) = SLOTS.acquire().await else { return };
+        if place.0.is_closed() {
+            return;
+        }
+        let _ = tokio::task::spawn_blocking(move || {
+            let answer = match explore(&req, Duration::from_millis(MAX_MS)) {
+                Ok(v) => v.to_string(),
+                Err(e) => messages::error(&e),
+            };
+            // The place is given back before the answer goes out: a page that asks again
+            // as soon as it has the answer is not told one is still running.
+            let out = place.0.clone();
+            drop(place);
+            out.send(answer);
+        })
+        .await;
+        drop(permit);
     });
     Ok(())
 }

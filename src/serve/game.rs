@@ -14,7 +14,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::hidden::Hidden;
 use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
-use super::outbox::Outbox;
+use super::outbox::{Kind, Outbox};
 use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
 use crate::game::state::GameState;
 use crate::game::Scope;
@@ -234,7 +234,7 @@ impl Kept {
             tokio::select! {
                 msg = inbox.recv() => match msg {
                     Some(ToGame::Attach(out)) => {
-                        if out.send(self.state_message()) {
+                        if out.push(Kind::State, self.state_message()) {
                             self.followers.push(out);
                         }
                         self.maybe_go();
@@ -268,9 +268,11 @@ impl Kept {
         }
     }
 
-    fn broadcast(&mut self, text: impl Into<Arc<str>>) {
+    /// Sends `text` to every follower as a message of `kind` (a state replaces the ones
+    /// still waiting for a slow page: `super::outbox`).
+    fn broadcast(&mut self, kind: Kind, text: impl Into<Arc<str>>) {
         let text: Arc<str> = text.into();
-        self.followers.retain(|f| f.send(Arc::clone(&text)));
+        self.followers.retain(|f| f.push(kind, Arc::clone(&text)));
         self.unwatched();
     }
 
@@ -409,7 +411,7 @@ impl Kept {
         self.state = self.board.state()?;
         self.legal = self.board.legal_moves()?;
         let msg = self.state_message();
-        self.broadcast(msg);
+        self.broadcast(Kind::State, msg);
         self.maybe_go();
         Ok(())
     }
@@ -457,7 +459,7 @@ impl Kept {
         let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() });
         let _ = self.engine.send(Command::Go(go));
         self.pending.push_back(what);
-        self.broadcast(json!({ "type": "thinking", "thinking": true }).to_string());
+        self.broadcast(Kind::Report, json!({ "type": "thinking", "thinking": true }).to_string());
     }
 
     /// Stops koma's search; its move, when it comes, is not played.
@@ -474,18 +476,21 @@ impl Kept {
         match event {
             Event::Info(info) if shown => self.info(info),
             Event::BookMove(mv) if shown => {
-                self.broadcast(json!({ "type": "info", "book": mv }).to_string());
+                self.broadcast(Kind::Report, json!({ "type": "info", "book": mv }).to_string());
             }
             Event::Message(text) if shown => {
-                self.broadcast(json!({ "type": "info", "message": text }).to_string());
+                self.broadcast(Kind::Report, json!({ "type": "info", "message": text }).to_string());
             }
             Event::BestMove { mv, .. } => {
                 let what = self.pending.pop_front().unwrap_or(Pending::Drop);
                 let play = what == Pending::Play;
                 if what == Pending::Hint {
-                    self.broadcast(json!({ "type": "thinking", "thinking": false }).to_string());
+                    self.broadcast(Kind::Report, json!({ "type": "thinking", "thinking": false }).to_string());
                     if let Some(mv) = mv {
-                        self.broadcast(json!({ "type": "info", "best": mv, "sente": self.score }).to_string());
+                        self.broadcast(
+                            Kind::Report,
+                            json!({ "type": "info", "best": mv, "sente": self.score }).to_string(),
+                        );
                     }
                     return;
                 }
@@ -494,7 +499,7 @@ impl Kept {
                         self.moves.push(mv);
                         self.evals.push(self.score);
                         if let Err(e) = self.changed() {
-                            self.broadcast(messages::error(&e));
+                            self.broadcast(Kind::Answer, messages::error(&e));
                         }
                     }
                     _ if play => {
@@ -504,7 +509,7 @@ impl Kept {
                     _ => {}
                 }
             }
-            Event::Error(e) => self.broadcast(messages::error(&format!("engine: {e}"))),
+            Event::Error(e) => self.broadcast(Kind::Answer, messages::error(&format!("engine: {e}"))),
             _ => {}
         }
     }
@@ -521,6 +526,7 @@ impl Kept {
             Score::Mate(n) => (None, Some(n)),
         };
         self.broadcast(
+            Kind::Report,
             json!({ "type": "info", "depth": info.depth, "cp": cp, "mate": mate, "sente": sente,
                     "nodes": info.nodes, "nps": info.nps, "time": info.time_ms, "pv": info.pv, "ply": self.moves.len() })
             .to_string(),

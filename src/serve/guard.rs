@@ -6,15 +6,20 @@
 //! - `Host` must name this server: a loopback name or address (`localhost`, `127.x.x.x`,
 //!   `[::1]`), the address it listens on, an IP address of this machine when it listens on
 //!   every address, or a name given with `--allow-host`; and its port must be the server's.
-//! - `Origin`, when present, must be `http://` and such a host and port. Programs that
-//!   are not browsers send no `Origin` and are let in; browsers always send one with a
-//!   WebSocket handshake, so another site's page is refused with 403.
+//! - `Origin`, when present, must be `http://` and the very host and port the request was
+//!   sent to (its `Host`): the page's own origin. Programs that are not browsers send no
+//!   `Origin` and are let in; browsers always send one with a WebSocket handshake, so
+//!   another site's page is refused with 403, an IP address's page included.
+//! - Bound beyond loopback, every request carries the server's secret [`Token`] (printed
+//!   in its address at start, as Jupyter's server does): as `?token=` in the address, or
+//!   as the cookie the first page load with it sets (that load is sent on to the same
+//!   address without the token). On loopback no token is asked.
 
 use std::net::IpAddr;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -24,7 +29,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
 
-/// The hosts this server answers to.
+/// The hosts this server answers to, and its token.
 #[derive(Clone, Debug)]
 pub struct Allowed {
     /// The port the server listens on.
@@ -33,6 +38,48 @@ pub struct Allowed {
     pub bind: IpAddr,
     /// Further host names (`--allow-host`), lowercase.
     pub names: Vec<String>,
+    /// The token every request must carry (bound beyond loopback); `None` on loopback.
+    pub token: Option<Token>,
+}
+
+/// The server's secret: 128 random bits from the OS, as 32 hex digits.
+#[derive(Clone)]
+pub struct Token(String);
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Token(..)")
+    }
+}
+
+impl Token {
+    /// A new token; `Err` if the OS has no randomness to give.
+    pub fn new() -> Result<Token, String> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| format!("no random token: {e}"))?;
+        Ok(Token(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `given` is the token, compared in time that does not depend on where they
+    /// differ.
+    pub fn matches(&self, given: &str) -> bool {
+        let (a, b) = (self.0.as_bytes(), given.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+    }
+}
+
+/// How a request showed the token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// None is asked (loopback).
+    NotAsked,
+    /// In the address's query: a page load is sent on without it, with the cookie.
+    Query,
+    Cookie,
 }
 
 /// Splits `host[:port]` (an IPv6 address in brackets) into the host, lowercase, and the
@@ -91,16 +138,58 @@ impl Allowed {
     /// `Err` with the reason when the request's headers are not this server's.
     pub fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-        match host {
-            Some(h) if self.host_ok(h) => {}
+        let host = match host {
+            Some(h) if self.host_ok(h) => h,
             _ => return Err("this server answers only to its own address (Host refused)"),
-        }
+        };
         match headers.get(header::ORIGIN) {
             None => Ok(()),
-            Some(o) if o.to_str().is_ok_and(|o| self.origin_ok(o)) => Ok(()),
+            Some(o) if o.to_str().is_ok_and(|o| self.origin_ok(o) && same_origin(o, host)) => Ok(()),
             Some(_) => Err("requests from another site's page are refused (Origin refused)"),
         }
     }
+
+    /// The name of the token's cookie (a cookie is shared by every port of a host).
+    fn cookie_name(&self) -> String {
+        format!("koma_token_{}", self.port)
+    }
+
+    /// How the request shows the token; `Err` with the reason when a token is asked and
+    /// the request does not carry it.
+    pub fn token_shown(&self, query: Option<&str>, headers: &HeaderMap) -> Result<Shown, &'static str> {
+        let Some(token) = &self.token else { return Ok(Shown::NotAsked) };
+        let in_query =
+            query.is_some_and(|q| q.split('&').any(|kv| kv.strip_prefix("token=").is_some_and(|t| token.matches(t))));
+        if in_query {
+            return Ok(Shown::Query);
+        }
+        let name = self.cookie_name();
+        let in_cookie = headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).any(|v| {
+            v.split(';').any(|kv| kv.trim().split_once('=').is_some_and(|(k, t)| k == name && token.matches(t)))
+        });
+        if in_cookie {
+            Ok(Shown::Cookie)
+        } else {
+            Err("this server asks for its token: open the address koma serve printed, with its ?token=")
+        }
+    }
+
+    /// The cookie that carries the token from a page load to the page's other requests.
+    fn cookie(&self) -> Option<HeaderValue> {
+        let token = self.token.as_ref()?;
+        let value = format!("{}={}; Path=/; HttpOnly; SameSite=Strict", self.cookie_name(), token.as_str());
+        HeaderValue::from_str(&value).ok()
+    }
+}
+
+/// Whether an `Origin` is `http://` and the request's `Host`: the page's own origin.
+fn same_origin(origin: &str, host: &str) -> bool {
+    origin.strip_prefix("http://").and_then(split_host_port).is_some_and(|o| split_host_port(host) == Some(o))
+}
+
+/// The query without its `token=` part.
+fn without_token(query: &str) -> String {
+    query.split('&').filter(|kv| !kv.starts_with("token=") && !kv.is_empty()).collect::<Vec<_>>().join("&")
 }
 
 /// The security headers every answer carries.
@@ -111,11 +200,24 @@ fn harden(headers: &mut HeaderMap) {
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
 }
 
-/// The middleware in front of every route: 403 for a foreign `Host` or `Origin`, and the
-/// security headers on every answer.
+/// The middleware in front of every route: 403 for a foreign `Host` or `Origin` or a
+/// missing token, a page load with the token in its address sent on without it (the
+/// cookie set), and the security headers on every answer.
 pub async fn middleware(State(allowed): State<std::sync::Arc<Allowed>>, request: Request, next: Next) -> Response {
-    let mut response = match allowed.check(request.headers()) {
-        Ok(()) => next.run(request).await,
+    let checked =
+        allowed.check(request.headers()).and_then(|()| allowed.token_shown(request.uri().query(), request.headers()));
+    let mut response = match checked {
+        Ok(Shown::Query) if request.method() == Method::GET && request.uri().path() != "/ws" => {
+            let rest = without_token(request.uri().query().unwrap_or(""));
+            let path = request.uri().path();
+            let to = if rest.is_empty() { path.to_string() } else { format!("{path}?{rest}") };
+            let mut r = (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response();
+            if let Some(c) = allowed.cookie() {
+                r.headers_mut().insert(header::SET_COOKIE, c);
+            }
+            r
+        }
+        Ok(_) => next.run(request).await,
         Err(why) => {
             log::info!("refused {} {}: {why}", request.method(), request.uri().path());
             (StatusCode::FORBIDDEN, Body::from(format!("403 Forbidden: {why}\n"))).into_response()
@@ -130,7 +232,7 @@ mod tests {
     use super::*;
 
     fn local(port: u16) -> Allowed {
-        Allowed { port, bind: "127.0.0.1".parse().unwrap(), names: vec![] }
+        Allowed { port, bind: "127.0.0.1".parse().unwrap(), names: vec![], token: None }
     }
 
     #[test]
@@ -176,7 +278,8 @@ mod tests {
 
     #[test]
     fn every_address_and_named_hosts_when_asked() {
-        let mut a = Allowed { port: 80, bind: "0.0.0.0".parse().unwrap(), names: vec!["board.lan".into()] };
+        let mut a =
+            Allowed { port: 80, bind: "0.0.0.0".parse().unwrap(), names: vec!["board.lan".into()], token: None };
         assert!(a.host_ok("192.168.1.5"));
         assert!(a.host_ok("board.lan"));
         assert!(!a.host_ok("evil.example.com"));
@@ -196,5 +299,50 @@ mod tests {
         assert!(a.check(&h).is_err());
         h.insert(header::ORIGIN, HeaderValue::from_static("http://127.0.0.1:8066"));
         assert!(a.check(&h).is_ok());
+    }
+
+    fn headers(pairs: &[(header::HeaderName, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(k.clone(), HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn row8_an_ip_address_page_is_not_this_servers_origin_on_every_address() {
+        let a = Allowed { port: 8066, bind: "0.0.0.0".parse().unwrap(), names: vec![], token: None };
+        for origin in ["http://203.0.113.7:8066", "http://[2001:db8::1]:8066"] {
+            let h = headers(&[(header::HOST, "127.0.0.1:8066"), (header::ORIGIN, origin)]);
+            assert!(a.check(&h).is_err(), "{origin}");
+        }
+        // A page served from one address talks to that address.
+        let h = headers(&[(header::HOST, "203.0.113.7:8066"), (header::ORIGIN, "http://203.0.113.7:8066")]);
+        assert!(a.check(&h).is_ok());
+        let h = headers(&[(header::HOST, "[2001:DB8::1]:8066"), (header::ORIGIN, "http://[2001:db8::1]:8066")]);
+        assert!(a.check(&h).is_ok());
+    }
+
+    #[test]
+    fn row8_beyond_loopback_the_token_is_asked_in_the_query_or_its_cookie() {
+        let token = Token::new().unwrap();
+        assert_eq!(token.as_str().len(), 32);
+        assert_ne!(token.as_str(), Token::new().unwrap().as_str(), "random");
+        let t = token.as_str().to_string();
+        let a = Allowed { port: 8066, bind: "0.0.0.0".parse().unwrap(), names: vec![], token: Some(token) };
+        let none = HeaderMap::new();
+        assert!(a.token_shown(None, &none).is_err());
+        assert!(a.token_shown(Some("variant=kokesu"), &none).is_err());
+        assert!(a.token_shown(Some("token="), &none).is_err());
+        assert!(a.token_shown(Some(&format!("token={}", &t[..31])), &none).is_err());
+        assert!(a.token_shown(Some(&format!("token={t}0")), &none).is_err());
+        assert_eq!(a.token_shown(Some(&format!("variant=kokesu&token={t}")), &none), Ok(Shown::Query));
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, HeaderValue::from_str(&format!("a=b; koma_token_8066={t}")).unwrap());
+        assert_eq!(a.token_shown(None, &h), Ok(Shown::Cookie));
+        h.insert(header::COOKIE, HeaderValue::from_str(&format!("koma_token_9000={t}")).unwrap());
+        assert!(a.token_shown(None, &h).is_err(), "another port's cookie");
+        assert_eq!(local(8066).token_shown(None, &none), Ok(Shown::NotAsked));
+        assert_eq!(without_token(&format!("variant=kokesu&token={t}")), "variant=kokesu");
     }
 }

@@ -1,20 +1,25 @@
 //! The accept loop: every TCP connection is served by hyper with a deadline for its
 //! request headers, and the number of open connections is capped. When the cap is
-//! reached, the connection that has been silent the longest is closed to make room, so
-//! that idle or half-sent connections (a local program holding sockets open) can never
-//! lock the owner's page out: a new connection always gets in.
+//! reached, a connection is closed to make room, so that idle or half-sent connections (a
+//! local program holding sockets open) can never lock the owner's page out: a new
+//! connection always gets in. The one closed is the longest-silent of those that follow no
+//! game; a page that follows a game (its [`Mark`] set) is closed only when every open
+//! connection follows one, so connections that ping and follow nothing never evict the
+//! owner's silent tab.
 
 use std::collections::HashMap;
 use std::io;
 use std::net::Shutdown;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::Router;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -34,6 +39,23 @@ struct Entry {
     socket: std::net::TcpStream,
     /// Milliseconds since the server started at the last byte the client sent.
     heard: Arc<AtomicU64>,
+    /// Whether the connection follows a game.
+    following: Mark,
+}
+
+/// Whether a connection follows a game: set by its WebSocket, read by the cap. Each
+/// request of the connection carries it (an extension, [`Marked`]).
+#[derive(Clone, Default, Debug)]
+pub struct Mark(Arc<AtomicBool>);
+
+impl Mark {
+    pub fn set(&self, following: bool) {
+        self.0.store(following, Ordering::Relaxed);
+    }
+
+    pub fn get(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
 }
 
 /// The open connections.
@@ -49,6 +71,7 @@ pub struct Slot {
     id: u64,
     table: Arc<Connections>,
     heard: Arc<AtomicU64>,
+    following: Mark,
 }
 
 impl Drop for Slot {
@@ -82,26 +105,31 @@ impl Connections {
         self.lock().len()
     }
 
-    /// Takes a place for `socket`, closing the longest-silent connections first if the
-    /// table is full.
+    /// Takes a place for `socket`, closing connections first if the table is full: the
+    /// longest-silent of those that follow no game, and only if there is none, the
+    /// longest-silent of all.
     fn admit(self: &Arc<Self>, socket: &TcpStream) -> io::Result<Slot> {
         let std_socket = socket_handle(socket)?;
         let heard = Arc::new(AtomicU64::new(self.started.elapsed().as_millis() as u64));
+        let following = Mark::default();
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let mut open = self.lock();
         while open.len() >= self.max {
-            let Some(oldest) = open.iter().min_by_key(|(_, e)| e.heard.load(Ordering::Relaxed)).map(|(id, _)| *id)
+            let Some(victim) = open
+                .iter()
+                .min_by_key(|(_, e)| (e.following.get(), e.heard.load(Ordering::Relaxed)))
+                .map(|(id, _)| *id)
             else {
                 break;
             };
-            if let Some(e) = open.remove(&oldest) {
+            if let Some(e) = open.remove(&victim) {
                 log::info!("connection cap ({}) reached: closing the longest-silent connection", self.max);
                 let _ = e.socket.shutdown(Shutdown::Both);
             }
         }
-        open.insert(id, Entry { socket: std_socket, heard: Arc::clone(&heard) });
+        open.insert(id, Entry { socket: std_socket, heard: Arc::clone(&heard), following: following.clone() });
         drop(open);
-        Ok(Slot { id, table: Arc::clone(self), heard })
+        Ok(Slot { id, table: Arc::clone(self), heard, following })
     }
 }
 
@@ -143,6 +171,24 @@ impl AsyncWrite for Tracked {
     }
 }
 
+/// The app as one connection's hyper service: each request carries the connection's
+/// [`Mark`] (an extension the WebSocket takes).
+struct Marked {
+    inner: TowerToHyperService<Router>,
+    mark: Mark,
+}
+
+impl hyper::service::Service<Request<Incoming>> for Marked {
+    type Response = <TowerToHyperService<Router> as hyper::service::Service<Request<Incoming>>>::Response;
+    type Error = <TowerToHyperService<Router> as hyper::service::Service<Request<Incoming>>>::Error;
+    type Future = <TowerToHyperService<Router> as hyper::service::Service<Request<Incoming>>>::Future;
+
+    fn call(&self, mut request: Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(self.mark.clone());
+        self.inner.call(request)
+    }
+}
+
 /// Serves `app` on `listener` until the listener fails.
 pub async fn run(listener: TcpListener, app: Router, table: Arc<Connections>) -> io::Result<()> {
     loop {
@@ -166,8 +212,8 @@ pub async fn run(listener: TcpListener, app: Router, table: Arc<Connections>) ->
                 continue;
             }
         };
+        let service = Marked { inner: TowerToHyperService::new(app.clone()), mark: slot.following.clone() };
         let io = TokioIo::new(Tracked { inner: socket, slot });
-        let service = TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
             let conn = http1::Builder::new()
                 .timer(TokioTimer::new())

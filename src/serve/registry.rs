@@ -2,7 +2,10 @@
 //! it for the idle time. The bound is on engines, not only on entries: each game's engine
 //! holds one of `max_games` slots until its thread has ended (search stopped and joined,
 //! table freed), and a new game waits for a free slot, so however fast pages ask for new
-//! games, no more than `max_games` engines are ever alive.
+//! games, no more than `max_games` engines are ever alive. A new game that finds every
+//! slot taken ends an unfollowed game unless enough ended ones are still winding down for
+//! every new game waiting: however many `new` arrive at once, each gets a game while an
+//! unfollowed game can be ended.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -41,8 +44,24 @@ impl Handle {
     }
 }
 
+/// The running games, and the new games waiting for a slot.
+struct Games {
+    running: HashMap<String, Handle>,
+    /// New games waiting for an ended game's engine to wind down.
+    waiting: usize,
+}
+
+/// A new game waiting for a slot, counted in [`Games::waiting`] while it lives.
+struct Waiting<'a>(&'a Registry);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.games().waiting -= 1;
+    }
+}
+
 pub struct Registry {
-    games: Mutex<HashMap<String, Handle>>,
+    games: Mutex<Games>,
     /// One permit per engine that may be alive.
     slots: Arc<Semaphore>,
     pub max_games: usize,
@@ -65,7 +84,7 @@ fn full(max: usize) -> String {
 impl Registry {
     pub fn new(max_games: usize, idle: Duration, hash_mib: usize) -> Registry {
         Registry {
-            games: Mutex::new(HashMap::new()),
+            games: Mutex::new(Games { running: HashMap::new(), waiting: 0 }),
             slots: Arc::new(Semaphore::new(max_games)),
             max_games,
             idle,
@@ -73,12 +92,12 @@ impl Registry {
         }
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Handle>> {
+    fn games(&self) -> std::sync::MutexGuard<'_, Games> {
         self.games.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub fn count(&self) -> usize {
-        self.games().len()
+        self.games().running.len()
     }
 
     /// Engines alive now (a game ended but still winding down counts).
@@ -87,8 +106,7 @@ impl Registry {
     }
 
     /// Ends the longest-idle game that no page follows; `false` if every game is followed.
-    fn evict_one(&self) -> bool {
-        let mut games = self.games();
+    fn evict_one(games: &mut HashMap<String, Handle>) -> bool {
         let unfollowed = games
             .iter()
             .filter(|(_, h)| h.shared.followers.load(Ordering::SeqCst) == 0)
@@ -108,14 +126,28 @@ impl Registry {
     /// is followed the new one is refused.
     pub async fn create(&self, new: NewGame) -> Result<(String, Handle), String> {
         game::prepare(&new)?;
-        let slot = match Arc::clone(&self.slots).try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(_) => {
-                // Games ended a moment ago are still stopping: wait for one of them
-                // before ending another.
-                if self.engines() <= self.count() && !self.evict_one() {
-                    return Err(full(self.max_games));
+        let slot = {
+            let mut games = self.games();
+            match Arc::clone(&self.slots).try_acquire_owned() {
+                Ok(permit) => Some(permit),
+                Err(_) => {
+                    // Games ended a moment ago are still stopping, each to make room for
+                    // one new game: another is ended only if they are fewer than the new
+                    // games waiting, this one included.
+                    let winding_down = self.engines().saturating_sub(games.running.len());
+                    if winding_down <= games.waiting && !Self::evict_one(&mut games.running) {
+                        return Err(full(self.max_games));
+                    }
+                    games.waiting += 1;
+                    None
                 }
+            }
+        };
+        let slot = match slot {
+            Some(permit) => permit,
+            None => {
+                // Counted as waiting until this returns, or its connection drops it.
+                let _waiting = Waiting(self);
                 match tokio::time::timeout(SLOT_WAIT, Arc::clone(&self.slots).acquire_owned()).await {
                     Ok(Ok(permit)) => permit,
                     _ => return Err(full(self.max_games)),
@@ -125,20 +157,22 @@ impl Registry {
         let id = new_id();
         let (tx, shared) = game::start(id.clone(), new, self.hash_mib, slot)?;
         let handle = Handle { tx, shared };
-        self.games().insert(id.clone(), handle.clone());
+        self.games().running.insert(id.clone(), handle.clone());
         Ok((id, handle))
     }
 
     pub fn get(&self, id: &str) -> Option<Handle> {
-        self.games().get(id).cloned()
+        self.games().running.get(id).filter(|h| !h.tx.is_closed()).cloned()
     }
 
-    /// Ends the games that no page has followed for the idle time.
+    /// Ends the games that no page has followed for the idle time, and forgets those
+    /// whose task has ended on its own.
     pub fn reap(&self) {
         let now = Instant::now();
-        self.games().retain(|_, h| {
+        self.games().running.retain(|_, h| {
             let seen = *h.shared.last_seen.lock().unwrap_or_else(|p| p.into_inner());
-            let keep = h.shared.followers.load(Ordering::SeqCst) > 0 || now.duration_since(seen) < self.idle;
+            let keep = !h.tx.is_closed()
+                && (h.shared.followers.load(Ordering::SeqCst) > 0 || now.duration_since(seen) < self.idle);
             if !keep {
                 h.end();
             }

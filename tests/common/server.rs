@@ -9,7 +9,8 @@ pub struct Server {
     stderr: Option<std::process::ChildStderr>,
     /// Kept open: a closed pipe would fail the server's later lines.
     _stdout: BufReader<std::process::ChildStdout>,
-    /// `http://127.0.0.1:PORT/`
+    /// `http://127.0.0.1:PORT/` (a server bound beyond loopback: its address and token
+    /// as printed, `http://0.0.0.0:PORT/?token=...`)
     pub url: String,
 }
 
@@ -32,19 +33,31 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         stdout.read_line(&mut first).expect("a first line");
         let url = first.trim().rsplit(' ').next().unwrap_or_default().to_string();
-        assert!(url.starts_with("http://127.0.0.1:"), "koma serve said: {first:?}");
+        let loopback = !extra.contains(&"--bind");
+        assert!(url.starts_with(if loopback { "http://127.0.0.1:" } else { "http://" }), "koma serve said: {first:?}");
         let stderr = child.stderr.take();
         Server { child, stderr, _stdout: stdout, url }
     }
 
-    /// `ws://127.0.0.1:PORT/ws`
+    /// `ws://127.0.0.1:PORT/ws` (always through loopback, whatever the server is bound to)
     pub fn ws_url(&self) -> String {
-        format!("{}ws", self.url.replacen("http://", "ws://", 1))
+        format!("ws://{}/ws", self.host())
     }
 
     /// `127.0.0.1:PORT`
     pub fn host(&self) -> String {
-        self.url.trim_start_matches("http://").trim_end_matches('/').to_string()
+        format!("127.0.0.1:{}", self.port())
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        let authority = self.url.trim_start_matches("http://").split('/').next().unwrap_or_default();
+        authority.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port in the printed address")
+    }
+
+    /// The token of the printed address (`?token=`), if any.
+    pub fn token(&self) -> Option<String> {
+        self.url.split_once("?token=").map(|(_, t)| t.to_string())
     }
 
     /// A figure of the process's `/proc/PID/status`, e.g. `Threads` or `VmRSS` (kB).
