@@ -5,7 +5,7 @@ fifty games at once. A benchmark, not a test: it prints figures and asserts noth
 Usage:
   python3 -m tools.serve_bench [--koma target/release/koma] [--moves 40] [--games 50]
 
-It starts `koma serve --port 0` (a table of the default 16 MiB a game), speaks to it over
+It starts `koma serve --port 0 --hash MIB` (`--hash`, 2 MiB by default as the server's), speaks to it over
 its WebSocket (protocol/serve.md) with a small client of its own (the standard library
 has none), and reports:
 - echo: from sending a move until the `state` with that move arrives (what a click costs
@@ -13,7 +13,7 @@ has none), and reports:
 - reply: from sending a move until the `state` with koma's answer arrives, less the time
   koma's last `info` says it searched (koma at depth 1, so the search itself is short);
 - the server's resident memory (VmRSS, and its peak VmHWM) with `--games` games against
-  koma, each having made five moves, beside the bound of the tables (games x 16 MiB).
+  koma, each having made five moves, beside the bound of the tables (games x MIB).
 Time figures are medians and 90th percentiles over `--moves` moves.
 """
 
@@ -185,7 +185,7 @@ def main():
     ap.add_argument("--moves", type=int, default=40)
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hash", type=int, default=16, help="each game's table, MiB")
+    ap.add_argument("--hash", type=int, default=2, help="each game's table, MiB (koma serve's default)")
     a = ap.parse_args()
     proc, host, port = start_server(a.koma, a.hash)
     try:
