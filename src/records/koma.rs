@@ -129,7 +129,9 @@ pub fn read(text: &str) -> Parsed {
                     }
                 };
                 let rule = (!rule.trim().is_empty()).then(|| rule.trim().to_string());
-                stated = Some((Ending { winner, rule }, line));
+                if walk.close(line) {
+                    stated = Some((Ending { winner, rule }, line));
+                }
             }
             _ => walk.error(
                 line,

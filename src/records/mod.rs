@@ -28,6 +28,10 @@ pub use walk::{grid, position, Position, Walk};
 /// The most a record file may hold: a long game in the wordiest format is well under it.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// The highest SFEN ply (the number of the next ply) a record may give a start position:
+/// within every game's range, so that a record's number is the game's, never wrapped.
+pub const MAX_SFEN_PLY: u32 = 999_999_999;
+
 /// One move: its USI token and an optional comment (several lines allowed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
@@ -85,10 +89,32 @@ pub struct LineError {
 }
 
 impl LineError {
+    /// The reason is made one short line: control characters (a line's stray `\r`) are
+    /// escaped, and a reason that quotes a long line keeps its start and its end.
     pub fn new(line: usize, reason: impl Into<String>) -> LineError {
-        LineError { line, reason: reason.into() }
+        let reason: String = reason.into();
+        let mut shown = String::with_capacity(reason.len().min(4 * MAX_REASON_CHARS));
+        let count = reason.chars().count();
+        let (head, tail) = (MAX_REASON_CHARS * 3 / 4, MAX_REASON_CHARS / 4);
+        for (i, c) in reason.chars().enumerate() {
+            if count > MAX_REASON_CHARS && i == head {
+                shown.push_str(" … ");
+            }
+            if count > MAX_REASON_CHARS && (head..count - tail).contains(&i) {
+                continue;
+            }
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+        LineError { line, reason: shown }
     }
 }
+
+/// The longest reason a [`LineError`] gives, in characters (before escapes).
+const MAX_REASON_CHARS: usize = 240;
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
