@@ -11,7 +11,7 @@
 use crate::game::Color;
 
 use super::walk::{grid, position, replay, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "shogi66";
 const SIZE: usize = 6;
@@ -255,7 +255,7 @@ impl Setup {
 
 pub fn read(text: &str) -> Parsed {
     let mut record = Record::new(VARIANT);
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let mut setup = Setup::default();
     let mut moves: Vec<(usize, &str)> = Vec::new();
     let mut comments = Vec::new();
@@ -309,7 +309,7 @@ pub fn read(text: &str) -> Parsed {
                 Ok(_) => {}
                 Err(e) => walk.error(n, e),
             }
-        } else if !walk.broken() {
+        } else if walk.expects_move(line, n) {
             match read_move(&walk, line) {
                 Ok(usi) => walk.push(&usi, n),
                 Err(e) => walk.fail(n, e),

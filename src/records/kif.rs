@@ -12,7 +12,7 @@
 use crate::game::Color;
 
 use super::walk::{grid, position, replay, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
 struct Names {
@@ -433,7 +433,7 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
             head.push((i + 1, line));
         }
     }
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let handicap = head.iter().find_map(|(n, l)| l.strip_prefix("手合割：").map(|h| (*n, h.trim())));
     let g = match handicap.and_then(|(_, h)| GAMES.iter().find(|g| g.handicap == h)) {
         Some(g) => g,
@@ -524,6 +524,9 @@ fn read_moves(walk: &mut Walk, g: &Names, body: &[(usize, &str)], plies_before: 
             if walk.close(n) {
                 stated = e.map(|e| (e, n));
             }
+            continue;
+        }
+        if !walk.expects_move(text, n) {
             continue;
         }
         match read_move(g, walk, text, last_to.as_deref()) {

@@ -126,6 +126,55 @@ impl fmt::Display for LineError {
     }
 }
 
+/// The errors a reader collects: the [`MAX_ERRORS`] of the lowest lines, and how many
+/// more there were, so that a text of a million bad lines costs a hundred messages.
+#[derive(Debug, Default)]
+pub struct Errors {
+    list: Vec<LineError>,
+    more: usize,
+}
+
+/// The most errors a reading reports (then one line says how many more there were).
+pub const MAX_ERRORS: usize = 100;
+
+impl Errors {
+    pub fn push(&mut self, e: LineError) {
+        if self.list.len() < MAX_ERRORS {
+            self.list.push(e);
+            return;
+        }
+        self.more += 1;
+        // Keep the lowest lines: the errors are mostly found in line order.
+        if let Some(i) = (0..self.list.len()).max_by_key(|&i| self.list[i].line) {
+            if e.line < self.list[i].line {
+                self.list[i] = e;
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The errors in line order, the last saying how many more there were.
+    pub fn into_sorted(mut self) -> Vec<LineError> {
+        self.list.sort_by_key(|e| e.line);
+        if self.more > 0 {
+            let line = self.list.last().map_or(0, |e| e.line);
+            self.list.push(LineError::new(line, format!("and {} more errors after this line", self.more)));
+        }
+        self.list
+    }
+}
+
+impl Extend<LineError> for Errors {
+    fn extend<I: IntoIterator<Item = LineError>>(&mut self, iter: I) {
+        for e in iter {
+            self.push(e);
+        }
+    }
+}
+
 /// What a reader made of a text: the record (up to the first move it could not read) and
 /// every error, in line order. No errors: the whole text was read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use crate::games;
 use crate::protocol::notation::ChessGame;
 
 use super::walk::{grid, replay, Position, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "kokesu";
 
@@ -217,7 +217,7 @@ enum Piece {
     Comment(String),
 }
 
-fn movetext(text: &str, first_line: usize, errors: &mut Vec<LineError>) -> Vec<(Piece, usize)> {
+fn movetext(text: &str, first_line: usize, errors: &mut Errors) -> Vec<(Piece, usize)> {
     let mut out = Vec::new();
     let mut line = first_line;
     let mut chars = text.chars().peekable();
@@ -272,7 +272,7 @@ fn tag_line(line: &str) -> Option<(String, String)> {
 
 pub fn read(text: &str) -> Parsed {
     let mut record = Record::new(VARIANT);
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let (mut result_tag, mut termination, mut body_at) = (None, None, text.len());
     let mut offset = 0;
     let mut body_line = 1;
@@ -328,7 +328,7 @@ pub fn read(text: &str) -> Parsed {
                     }
                 } else if w.starts_with('$') || rest.is_empty() {
                     // A NAG or a move number.
-                } else if !walk.broken() {
+                } else if walk.expects_move(rest, line) {
                     match from_san(walk.pos.as_ref(), rest) {
                         Ok(m) => {
                             let marks = claimed_marks(rest);

@@ -5,7 +5,7 @@ use crate::game::referee::Referee;
 use crate::game::{Color, Game, Notation, Strategy};
 use crate::games::{self, Visitor};
 
-use super::{Ending, LineError, Parsed, Record, RecordMove};
+use super::{Ending, Errors, LineError, Parsed, Record, RecordMove};
 
 /// A position of some game, followed from a root: what the formats ask of it.
 pub trait Position: Send {
@@ -118,7 +118,7 @@ pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
 pub struct Walk {
     pub pos: Box<dyn Position>,
     pub record: Record,
-    pub errors: Vec<LineError>,
+    pub errors: Errors,
     broken: bool,
     /// The line of the result (or interruption) the record stated: no move may follow it.
     closed: Option<usize>,
@@ -134,7 +134,7 @@ impl Walk {
         match position(record.variant, record.start.as_deref()) {
             Ok(pos) => {
                 let comment_header = record.headers.iter().position(|(k, _)| k == "comment");
-                Ok(Walk { pos, record, errors: Vec::new(), broken: false, closed: None, comment_header })
+                Ok(Walk { pos, record, errors: Errors::default(), broken: false, closed: None, comment_header })
             }
             Err(e) => Err(Box::new(Parsed { record, errors: vec![LineError::new(line, e)] })),
         }
@@ -142,16 +142,12 @@ impl Walk {
 
     /// A walk once the headers are read: their `errors` kept, the game's `comments` (the
     /// lines before the first move) attached; on error the errors so far and why.
-    pub fn after_headers(
-        record: Record,
-        line: usize,
-        errors: Vec<LineError>,
-        comments: &[&str],
-    ) -> Result<Walk, Box<Parsed>> {
+    pub fn after_headers(record: Record, line: usize, errors: Errors, comments: &[&str]) -> Result<Walk, Box<Parsed>> {
         let mut walk = match Walk::new(record, line) {
             Ok(w) => w,
             Err(mut p) => {
-                p.errors.extend(errors);
+                p.errors.extend(errors.into_sorted());
+                p.errors.sort_by_key(|e| e.line);
                 return Err(p);
             }
         };
@@ -191,13 +187,18 @@ impl Walk {
         true
     }
 
+    /// Whether a move (`text`, on `line`) may come next: not after the result (then an
+    /// error, and the moves after it are not read) nor after a move that failed.
+    pub fn expects_move(&mut self, text: &str, line: usize) -> bool {
+        if let Some(end) = self.closed.filter(|_| !self.broken) {
+            self.fail(line, format!("'{text}' comes after the result on line {end}"));
+        }
+        !self.broken
+    }
+
     /// Plays the next move, read on `line`.
     pub fn push(&mut self, token: &str, line: usize) {
-        if self.broken {
-            return;
-        }
-        if let Some(end) = self.closed {
-            self.fail(line, format!("'{token}' comes after the result on line {end}"));
+        if !self.expects_move(token, line) {
             return;
         }
         match self.pos.play(token) {
@@ -260,19 +261,9 @@ impl Walk {
             }
             (None, s) => s.map(|(e, _)| e),
         };
-        self.errors.sort_by_key(|e| e.line);
-        if self.errors.len() > MAX_ERRORS {
-            let more = self.errors.len() - MAX_ERRORS;
-            let line = self.errors[MAX_ERRORS].line;
-            self.errors.truncate(MAX_ERRORS);
-            self.errors.push(LineError::new(line, format!("and {more} more errors from here on")));
-        }
-        Parsed { record: self.record, errors: self.errors }
+        Parsed { record: self.record, errors: self.errors.into_sorted() }
     }
 }
-
-/// The most errors a reading reports (then one line says how many more there were).
-pub const MAX_ERRORS: usize = 100;
 
 /// The rules that the final position shows or not, in the referee's words
 /// ([`crate::game::referee::Rule`]): a record that claims one of them is believed only
