@@ -204,6 +204,27 @@ fn row6_claims_the_board_contradicts_are_errors_naming_the_line() {
     assert!(error_on(&read(Format::Pgn, pgn), 3, "says check"));
     let pgn = "[Variant \"Kokesu\"]\n[Termination \"checkmate\"]\n\n1. e4 *\n";
     assert!(error_on(&read(Format::Pgn, pgn), 2, "not over"));
+
+    // What the board cannot check is kept, and a true claim is believed. Resignation and
+    // time:
+    let p = read(Format::Kif, &kif_docs_example());
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.record.result.unwrap().rule.as_deref(), Some("resignation"));
+    let p = read(Format::Csa, &csa_docs_example().replace("%TORYO", "%TIME_UP"));
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    assert_eq!(p.record.result.unwrap().rule.as_deref(), Some("time"));
+    // A Termination in another program's words ("normal") is not the board's to judge.
+    let pgn = "[Variant \"Kokesu\"]\n[Result \"0-1\"]\n[Termination \"normal\"]\n\n1. e4 e5 0-1\n";
+    assert!(read(Format::Pgn, pgn).errors.is_empty());
+    // The fixture game ends in mate: in every format its checkmate claim reads back.
+    let fixture = records::read_file(&root().join("fixtures/records/rokuroku_20261128_123456.txt")).unwrap();
+    let game = read(Format::Rokuroku, &fixture).whole().unwrap();
+    for format in [Format::Kif, Format::Csa, Format::Koma] {
+        let text = records::write(format, &game).unwrap();
+        let p = read(format, &text);
+        assert!(p.errors.is_empty(), "{format:?}: {:?}", p.errors);
+        assert_eq!(p.record.result.as_ref().unwrap().rule.as_deref(), Some("checkmate"));
+    }
 }
 
 #[test]
@@ -238,29 +259,6 @@ fn row6_moves_after_a_result_numbers_out_of_order_and_a_result_against_itself_ar
     let csa = csa_docs_example() + "%TORYO\n";
     let p = read(Format::Csa, &csa);
     assert!(p.errors.iter().any(|e| e.reason.contains("a second result")), "{:?}", p.errors);
-}
-
-#[test]
-fn row6_claims_the_board_cannot_check_are_kept_and_true_claims_believed() {
-    // Resignation and time.
-    let p = read(Format::Kif, &kif_docs_example());
-    assert!(p.errors.is_empty(), "{:?}", p.errors);
-    assert_eq!(p.record.result.unwrap().rule.as_deref(), Some("resignation"));
-    let p = read(Format::Csa, &csa_docs_example().replace("%TORYO", "%TIME_UP"));
-    assert!(p.errors.is_empty(), "{:?}", p.errors);
-    assert_eq!(p.record.result.unwrap().rule.as_deref(), Some("time"));
-    // A Termination in another program's words ("normal") is not the board's to judge.
-    let pgn = "[Variant \"Kokesu\"]\n[Result \"0-1\"]\n[Termination \"normal\"]\n\n1. e4 e5 0-1\n";
-    assert!(read(Format::Pgn, pgn).errors.is_empty());
-    // The fixture game ends in mate: in every format its checkmate claim reads back.
-    let fixture = records::read_file(&root().join("fixtures/records/rokuroku_20261128_123456.txt")).unwrap();
-    let game = read(Format::Rokuroku, &fixture).whole().unwrap();
-    for format in [Format::Kif, Format::Csa, Format::Koma] {
-        let text = records::write(format, &game).unwrap();
-        let p = read(format, &text);
-        assert!(p.errors.is_empty(), "{format:?}: {:?}", p.errors);
-        assert_eq!(p.record.result.as_ref().unwrap().rule.as_deref(), Some("checkmate"));
-    }
 }
 
 #[test]

@@ -588,11 +588,11 @@ fn read_move(g: &Names, walk: &Walk, text: &str, last_to: Option<&str>) -> Resul
         }
         return Ok((format!("{letter}*{to}"), to));
     }
-    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).filter(|f| f.len() == 2);
-    let from = from.and_then(|f| {
-        let b = f.as_bytes();
-        (b[0].is_ascii_digit() && (b'1'..=b'9').contains(&b[1]))
-            .then(|| format!("{}{}", b[0] as char, (b[1] - b'1' + b'a') as char))
+    // Two ASCII digits, file then rank, read as characters.
+    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).and_then(|f| {
+        let mut c = f.chars();
+        let (file, rank) = (c.next()?.to_digit(10)?, c.next()?.to_digit(10)?);
+        (c.next().is_none() && rank >= 1).then(|| format!("{file}{}", char::from(b'a' + rank as u8 - 1)))
     });
     let from = from.ok_or_else(|| format!("'{text}': expected the '(from)' square as two digits, like (77)"))?;
     let board = grid(&walk.pos.sfen());
