@@ -106,7 +106,7 @@ fn row3_kif_hand_count_of_70000_kanji_tens_is_refused_without_recursion() {
     let p = read(Format::Kif, &kif_with_hands("歩十二", "なし"));
     assert!(p.errors.is_empty(), "{:?}", p.errors);
     assert!(p.record.start.as_deref().unwrap().contains("12P"), "{:?}", p.record.start);
-    for too_many in ["歩十三", "歩九十九", "飛三"] {
+    for too_many in ["歩十三", "歩九十九", "飛三", "歩十　歩三", &"歩　".repeat(100_000)] {
         let p = read(Format::Kif, &kif_with_hands(too_many, "なし"));
         assert!(error_on(&p, 12, "the game has"), "{too_many}: {:?}", p.errors);
     }

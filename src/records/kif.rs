@@ -117,11 +117,9 @@ fn from_kanji(s: &str) -> Option<usize> {
     }
 }
 
-/// How many pieces of `letter` (`P`, without promotion) the game `variant` has, both
-/// sides, board and hands: a hand never holds more.
-fn pieces_in_game(variant: &str, letter: &str) -> usize {
-    let Ok(start) = position(variant, None) else { return 0 };
-    let sfen = start.sfen();
+/// How many pieces of `letter` (`P`, without promotion) a game has, both sides, board
+/// and hands, from its start position's `sfen`: a hand never holds more.
+fn pieces_in_game(sfen: &str, letter: &str) -> usize {
     let mut fields = sfen.split_whitespace();
     let board = fields.next().unwrap_or("");
     let on_board = board.chars().filter(|c| c.eq_ignore_ascii_case(&letter.chars().next().unwrap_or(' '))).count();
@@ -339,21 +337,39 @@ struct Diagram {
     gote_to_move: bool,
     ply: usize,
     seen: bool,
+    /// The game's start position (SFEN), once a hand is read: how many pieces it has.
+    game: Option<String>,
 }
 
 impl Diagram {
     /// Reads a diagram line; false if it is not one.
     fn line(&mut self, g: &Names, line: &str) -> Result<bool, String> {
+        if line.contains("の持駒：") && self.game.is_none() {
+            self.game = Some(position(g.variant, None).map(|p| p.sfen()).unwrap_or_default());
+        }
+        let game = self.game.clone().unwrap_or_default();
         let hand = |s: &str, upper: bool| -> Result<String, String> {
             let mut out = String::new();
+            // Each kind's pieces so far: a hand that names a kind twice counts both.
+            let mut held: Vec<(&str, usize)> = Vec::new();
             for word in s.split(['　', ' ']).filter(|w| !w.is_empty() && *w != "なし") {
                 let (letter, count) = g.piece_at(word).ok_or_else(|| format!("'{word}' is not a piece in hand"))?;
                 if letter.starts_with('+') {
                     return Err(format!("'{word}': a piece in hand is never promoted"));
                 }
                 let n = if count.is_empty() { 1 } else { from_kanji(count).ok_or(format!("bad count in '{word}'"))? };
-                let most = pieces_in_game(g.variant, letter);
-                if n > most {
+                let total = match held.iter_mut().find(|(l, _)| *l == letter) {
+                    Some((_, c)) => {
+                        *c += n;
+                        *c
+                    }
+                    None => {
+                        held.push((letter, n));
+                        n
+                    }
+                };
+                let most = pieces_in_game(&game, letter);
+                if total > most {
                     return Err(format!("'{word}': the game has {most} {} in all", g.name(letter)));
                 }
                 let l = if upper { letter.to_string() } else { letter.to_ascii_lowercase() };
