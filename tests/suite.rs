@@ -15,6 +15,7 @@ mod dialects;
 mod docs;
 mod every_game;
 mod hostile_input;
+mod hostile_records;
 mod hostile_serve;
 mod kaninariebi_perft;
 mod kaninariebi_reference;

@@ -11,7 +11,7 @@
 use crate::game::Color;
 
 use super::walk::{grid, position, replay, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "shogi66";
 const SIZE: usize = 6;
@@ -191,39 +191,50 @@ struct Setup {
 }
 
 impl Setup {
+    /// A `P` line: a board row `P1`..`P6` or a hand `P+`, `P-`. Read by characters, never
+    /// by byte offsets: any text is an error, not a slice inside a character.
     fn line(&mut self, line: &str) -> Result<(), String> {
-        if line == "PI" || line.starts_with("PI") {
+        if line.starts_with("PI") {
             return Err("'PI' is the 9x9 start position: a 66 shogi record writes its board as P1..P6".into());
         }
         if let Some(h) = line.strip_prefix("P+").or_else(|| line.strip_prefix("P-")) {
             let gote = line.starts_with("P-");
-            for chunk in h.as_bytes().chunks(4) {
-                let text = std::str::from_utf8(chunk).unwrap_or("");
+            let chars: Vec<char> = h.chars().collect();
+            for chunk in chars.chunks(4) {
+                let text: String = chunk.iter().collect();
                 let l = text.strip_prefix("00").and_then(letter).filter(|l| !l.starts_with('+'));
                 let l = l.ok_or_else(|| format!("'{text}' is not a piece in hand like 00FU"))?;
                 self.hands.push_str(&if gote { l.to_ascii_lowercase() } else { l.to_string() });
             }
             return Ok(());
         }
-        let rank = line[1..2].parse::<usize>().map_err(|_| format!("'{line}' is not a board row P1..P6"))?;
-        let cells: Vec<&[u8]> = line.as_bytes()[2..].chunks(3).collect();
-        if !(1..=SIZE).contains(&rank) || cells.len() != SIZE {
-            return Err(format!("'{line}': a 66 shogi row is P1..P6 with six cells"));
+        let not_row = || format!("'{line}': a 66 shogi row is P1..P6 with six cells");
+        let mut chars = line.chars();
+        chars.next(); // 'P'
+        let rank = chars.next().and_then(|c| c.to_digit(10)).map(|d| d as usize);
+        let rank = rank.filter(|r| (1..=SIZE).contains(r)).ok_or_else(not_row)?;
+        let cells: Vec<char> = chars.collect();
+        // Six cells of three characters; a last empty cell may have lost its trailing space.
+        if cells.len().div_ceil(3) != SIZE {
+            return Err(not_row());
         }
         let mut row = String::new();
         let mut empty = 0;
-        for cell in cells {
-            let text = std::str::from_utf8(cell).unwrap_or("");
+        for cell in cells.chunks(3) {
+            let text: String = cell.iter().collect();
             if text.trim() == "*" {
                 empty += 1;
                 continue;
             }
-            let l = letter(&text[1..]).filter(|_| text.starts_with(['+', '-']));
+            let l = match cell[0] {
+                '+' | '-' if cell.len() == 3 => letter(&cell[1..].iter().collect::<String>()),
+                _ => None,
+            };
             let l = l.ok_or_else(|| format!("'{text}' is not a cell like ' * ', +FU or -KY"))?;
             if empty > 0 {
                 row.push_str(&std::mem::take(&mut empty).to_string());
             }
-            row.push_str(&if text.starts_with('-') { l.to_ascii_lowercase() } else { l.to_string() });
+            row.push_str(&if cell[0] == '-' { l.to_ascii_lowercase() } else { l.to_string() });
         }
         if empty > 0 {
             row.push_str(&empty.to_string());
@@ -244,7 +255,7 @@ impl Setup {
 
 pub fn read(text: &str) -> Parsed {
     let mut record = Record::new(VARIANT);
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let mut setup = Setup::default();
     let mut moves: Vec<(usize, &str)> = Vec::new();
     let mut comments = Vec::new();
@@ -266,8 +277,8 @@ pub fn read(text: &str) -> Parsed {
                 if let Err(e) = setup.line(line) {
                     errors.push(LineError::new(n, e));
                 }
-            } else if let Some((csa, ours)) = HEADERS.iter().find(|(c, _)| line.starts_with(c)) {
-                record.headers.push((ours.to_string(), line[csa.len()..].to_string()));
+            } else if let Some((ours, value)) = HEADERS.iter().find_map(|(c, o)| line.strip_prefix(c).map(|v| (o, v))) {
+                record.headers.push((ours.to_string(), value.to_string()));
             } else if let Some((k, v)) = line.strip_prefix('$').and_then(|l| l.split_once(':')) {
                 record.headers.push((k.to_ascii_lowercase(), v.to_string()));
             } else {
@@ -294,10 +305,11 @@ pub fn read(text: &str) -> Parsed {
         } else if line.is_empty() || line.starts_with('\'') || line.starts_with('T') {
         } else if line.starts_with('%') {
             match ending_of(line, walk.pos.side_to_move()) {
-                Ok(e) => stated = e.map(|e| (e, n)),
+                Ok(e) if walk.close(n) => stated = e.map(|e| (e, n)),
+                Ok(_) => {}
                 Err(e) => walk.error(n, e),
             }
-        } else if !walk.broken() {
+        } else if walk.expects_move(line, n) {
             match read_move(&walk, line) {
                 Ok(usi) => walk.push(&usi, n),
                 Err(e) => walk.fail(n, e),
@@ -309,31 +321,36 @@ pub fn read(text: &str) -> Parsed {
 
 /// `+5655FU` as a USI token.
 fn read_move(walk: &Walk, line: &str) -> Result<String, String> {
-    let b = line.as_bytes();
-    let ok = b.len() == 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit);
-    let piece = letter(line.get(5..7).unwrap_or("")).filter(|_| ok);
-    let piece = piece.ok_or_else(|| format!("'{line}' is not a CSA move like +5655FU"))?;
-    if b[0] != sign(walk.pos.side_to_move()) as u8 {
-        return Err(format!("'{line}': it is not {}'s turn", b[0] as char));
+    let c: Vec<char> = line.chars().collect();
+    let not_move = || format!("'{line}' is not a CSA move like +5655FU");
+    if c.len() != 7 || !matches!(c[0], '+' | '-') || !c[1..5].iter().all(char::is_ascii_digit) {
+        return Err(not_move());
     }
-    let usi = |file: u8, rank: u8| -> Result<String, String> {
-        if (1..=SIZE as u8).contains(&(file - b'0')) && (1..=SIZE as u8).contains(&(rank - b'0')) {
-            Ok(format!("{}{}", file as char, (rank - b'1' + b'a') as char))
+    let code: String = c[5..7].iter().collect();
+    let piece = letter(&code).ok_or_else(not_move)?;
+    if c[0] != sign(walk.pos.side_to_move()) {
+        return Err(format!("'{line}': it is not {}'s turn", c[0]));
+    }
+    // The digits are ASCII: each is its value.
+    let d: Vec<usize> = c[1..5].iter().map(|ch| ch.to_digit(10).unwrap_or(0) as usize).collect();
+    let usi = |file: usize, rank: usize| -> Result<String, String> {
+        if (1..=SIZE).contains(&file) && (1..=SIZE).contains(&rank) {
+            Ok(format!("{file}{}", char::from(b'a' + rank as u8 - 1)))
         } else {
-            Err(format!("'{line}': square {}{} is off the 6x6 board", file as char, rank as char))
+            Err(format!("'{line}': square {file}{rank} is off the 6x6 board"))
         }
     };
-    let to = usi(b[3], b[4])?;
-    if &line[1..3] == "00" {
+    let to = usi(d[2], d[3])?;
+    if d[0] == 0 && d[1] == 0 {
         return Ok(format!("{piece}*{to}"));
     }
-    let from = usi(b[1], b[2])?;
+    let from = usi(d[0], d[1])?;
     let board = grid(&walk.pos.sfen());
-    let there = board[(b[2] - b'1') as usize][SIZE - (b[1] - b'0') as usize].clone().unwrap_or_default();
+    let there = board.get(d[1] - 1).and_then(|r| r.get(SIZE - d[0])).cloned().flatten().unwrap_or_default();
     let there = there.to_ascii_uppercase();
     let promote = piece.starts_with('+') && !there.starts_with('+');
     if there != piece.trim_start_matches('+') && there != piece {
-        return Err(format!("'{line}': the piece on {from} is not {}", &line[5..7]));
+        return Err(format!("'{line}': the piece on {from} is not {code}"));
     }
     Ok(format!("{from}{to}{}", if promote { "+" } else { "" }))
 }

@@ -12,7 +12,7 @@
 use crate::game::Color;
 
 use super::walk::{grid, position, replay, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
 struct Names {
@@ -82,7 +82,7 @@ impl Names {
     /// The SFEN text (uppercase) of a piece name at the start of `s`, the longest first.
     fn piece_at<'a>(&self, s: &'a str) -> Option<(&'static str, &'a str)> {
         let all = self.pieces.iter().map(|(l, n, _)| (*n, *l)).chain(self.aliases.iter().copied());
-        all.filter(|(n, _)| s.starts_with(n)).max_by_key(|(n, _)| n.len()).map(|(n, l)| (l, &s[n.len()..]))
+        all.filter_map(|(n, l)| s.strip_prefix(n).map(|rest| (l, rest))).min_by_key(|(_, rest)| rest.len())
     }
     fn name(&self, letter: &str) -> &'static str {
         self.pieces.iter().find(|(l, ..)| *l == letter).map_or("?", |p| p.1)
@@ -100,16 +100,45 @@ fn kanji(n: usize) -> String {
     }
 }
 
+/// A kanji number 1..=99 as [`kanji`] writes it (`八`, `十`, `十八`, `二十`, `九十九`),
+/// read without recursion; anything else (`十十`, 70,000 `十`) is `None`.
 fn from_kanji(s: &str) -> Option<usize> {
     let digit = |c: char| NUMERALS.iter().position(|n| n.starts_with(c) && !n.is_empty());
-    match s.split_once('十') {
-        None => s.chars().try_fold(0, |acc, c| digit(c).map(|d| acc * 10 + d)),
-        Some((tens, ones)) => {
-            let t = if tens.is_empty() { 1 } else { from_kanji(tens)? };
-            let o = if ones.is_empty() { 0 } else { from_kanji(ones)? };
-            Some(t * 10 + o)
-        }
+    let mut chars = s.chars();
+    let (first, second, third) = (chars.next()?, chars.next(), chars.next());
+    if chars.next().is_some() {
+        return None;
     }
+    match (first, second, third) {
+        ('十', o, None) => Some(10 + o.map_or(Some(0), digit)?),
+        (t, Some('十'), o) => Some(digit(t).filter(|&t| t > 1)? * 10 + o.map_or(Some(0), digit)?),
+        (d, None, None) => digit(d),
+        _ => None,
+    }
+}
+
+/// How many pieces of `letter` (`P`, without promotion) a game has, both sides, board
+/// and hands, from its start position's `sfen`: a hand never holds more.
+fn pieces_in_game(sfen: &str, letter: &str) -> usize {
+    let mut fields = sfen.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let on_board = board.chars().filter(|c| c.eq_ignore_ascii_case(&letter.chars().next().unwrap_or(' '))).count();
+    let hands = crate::game::state::hands(fields.nth(1).unwrap_or("-"));
+    let in_hand = |h: &str| {
+        let (mut total, mut count) = (0, 0usize);
+        for ch in h.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                count = (count * 10 + d as usize).min(1 << 16);
+            } else {
+                if ch.to_string().eq_ignore_ascii_case(letter) {
+                    total += std::mem::take(&mut count).max(1);
+                }
+                count = 0;
+            }
+        }
+        total
+    };
+    on_board + in_hand(&hands.b) + in_hand(&hands.w)
 }
 
 /// `３五` for USI `3e`.
@@ -296,6 +325,10 @@ fn diagram(out: &mut String, g: &Names, sfen: &str) {
     }
 }
 
+/// The most plies a diagram's `手数＝` may say were played: the SFEN's ply field, one
+/// more, is then within every game's range (rules.md).
+const MAX_PLIES_PLAYED: usize = super::MAX_SFEN_PLY as usize - 1;
+
 /// A diagram being read.
 #[derive(Default)]
 struct Diagram {
@@ -304,16 +337,41 @@ struct Diagram {
     gote_to_move: bool,
     ply: usize,
     seen: bool,
+    /// The game's start position (SFEN), once a hand is read: how many pieces it has.
+    game: Option<String>,
 }
 
 impl Diagram {
     /// Reads a diagram line; false if it is not one.
     fn line(&mut self, g: &Names, line: &str) -> Result<bool, String> {
+        if line.contains("の持駒：") && self.game.is_none() {
+            self.game = Some(position(g.variant, None).map(|p| p.sfen()).unwrap_or_default());
+        }
+        let game = self.game.clone().unwrap_or_default();
         let hand = |s: &str, upper: bool| -> Result<String, String> {
             let mut out = String::new();
+            // Each kind's pieces so far: a hand that names a kind twice counts both.
+            let mut held: Vec<(&str, usize)> = Vec::new();
             for word in s.split(['　', ' ']).filter(|w| !w.is_empty() && *w != "なし") {
                 let (letter, count) = g.piece_at(word).ok_or_else(|| format!("'{word}' is not a piece in hand"))?;
+                if letter.starts_with('+') {
+                    return Err(format!("'{word}': a piece in hand is never promoted"));
+                }
                 let n = if count.is_empty() { 1 } else { from_kanji(count).ok_or(format!("bad count in '{word}'"))? };
+                let total = match held.iter_mut().find(|(l, _)| *l == letter) {
+                    Some((_, c)) => {
+                        *c += n;
+                        *c
+                    }
+                    None => {
+                        held.push((letter, n));
+                        n
+                    }
+                };
+                let most = pieces_in_game(&game, letter);
+                if total > most {
+                    return Err(format!("'{word}': the game has {most} {} in all", g.name(letter)));
+                }
                 let l = if upper { letter.to_string() } else { letter.to_ascii_lowercase() };
                 out.push_str(&if n > 1 { format!("{n}{l}") } else { l });
             }
@@ -329,7 +387,11 @@ impl Diagram {
         } else if line == "先手番" || line == "下手番" {
         } else if let Some(n) = line.strip_prefix("手数＝") {
             let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
-            self.ply = digits.parse().map_err(|_| format!("'{line}': no ply number"))?;
+            self.ply = digits
+                .parse()
+                .ok()
+                .filter(|p| *p <= MAX_PLIES_PLAYED)
+                .ok_or_else(|| format!("'{line}': the plies played are a number from 0 to {MAX_PLIES_PLAYED}"))?;
         } else if line.starts_with('+') || line.starts_with("  ") && line.trim().starts_with(FILES) {
         } else if let Some(body) = line.strip_prefix('|') {
             let cells = body.split('|').next().unwrap_or("");
@@ -387,7 +449,7 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
             head.push((i + 1, line));
         }
     }
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let handicap = head.iter().find_map(|(n, l)| l.strip_prefix("手合割：").map(|h| (*n, h.trim())));
     let g = match handicap.and_then(|(_, h)| GAMES.iter().find(|g| g.handicap == h)) {
         Some(g) => g,
@@ -432,34 +494,55 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
         Ok(w) => w,
         Err(p) => return *p,
     };
-    let stated = read_moves(&mut walk, g, &body);
+    let stated = read_moves(&mut walk, g, &body, diagram.ply);
     walk.finish(stated)
 }
 
-/// The move lines, comments and the result; the result stated, with its line.
-fn read_moves(walk: &mut Walk, g: &Names, body: &[(usize, &str)]) -> Option<(Ending, usize)> {
+/// The move lines, comments and the result; the result stated, with its line. Each
+/// numbered line (a move or the result) has the next number: from 1, or from the
+/// diagram's `手数＝` plus one.
+fn read_moves(walk: &mut Walk, g: &Names, body: &[(usize, &str)], plies_before: usize) -> Option<(Ending, usize)> {
     let mut last_to: Option<String> = None;
     let mut stated = None;
+    let mut summary: Option<(Ending, usize)> = None;
+    let mut numbered = 0usize;
+    let mut first_number = None;
     for &(n, line) in body {
         if let Some(c) = line.strip_prefix('*') {
             walk.comment(c);
             continue;
         }
-        if let Some(summary) = line.strip_prefix("まで") {
-            if stated.is_none() {
-                stated = summary_ending(summary).map(|e| (e, n));
+        if let Some(s) = line.strip_prefix("まで") {
+            if summary.is_none() {
+                summary = summary_ending(s).map(|e| (e, n));
             }
             continue;
         }
         let trimmed = line.trim_start();
-        let Some(rest) = trimmed.strip_prefix(|c: char| c.is_ascii_digit()) else { continue };
-        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+        if !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let digits: String = trimmed.chars().take_while(char::is_ascii_digit).collect();
+        let rest = trimmed.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
         let text = rest.split(' ').next().unwrap_or("");
         if walk.broken() {
             continue;
         }
+        let number = digits.parse::<usize>().ok();
+        let first = *first_number.get_or_insert(if number == Some(plies_before + 1) { plies_before + 1 } else { 1 });
+        let expected = first + numbered;
+        numbered += 1;
+        if number != Some(expected) {
+            walk.fail(n, format!("'{digits}' is not the next number ({expected})"));
+            continue;
+        }
         if let Some(e) = ending_of(text, walk.pos.side_to_move()) {
-            stated = e.map(|e| (e, n));
+            if walk.close(n) {
+                stated = e.map(|e| (e, n));
+            }
+            continue;
+        }
+        if !walk.expects_move(text, n) {
             continue;
         }
         match read_move(g, walk, text, last_to.as_deref()) {
@@ -470,7 +553,16 @@ fn read_moves(walk: &mut Walk, g: &Names, body: &[(usize, &str)]) -> Option<(End
             Err(e) => walk.fail(n, e),
         }
     }
-    stated
+    match (stated, summary) {
+        (Some((e, line)), Some((s, at))) => {
+            if s.winner != e.winner && !walk.broken() {
+                walk.error(at, format!("the summary names another winner than the result on line {line}"));
+            }
+            Some((e, line))
+        }
+        (None, s) => s,
+        (e, None) => e,
+    }
 }
 
 /// `まで64手で先手の勝ち` (after `まで`).
@@ -512,11 +604,11 @@ fn read_move(g: &Names, walk: &Walk, text: &str, last_to: Option<&str>) -> Resul
         }
         return Ok((format!("{letter}*{to}"), to));
     }
-    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).filter(|f| f.len() == 2);
-    let from = from.and_then(|f| {
-        let b = f.as_bytes();
-        (b[0].is_ascii_digit() && (b'1'..=b'9').contains(&b[1]))
-            .then(|| format!("{}{}", b[0] as char, (b[1] - b'1' + b'a') as char))
+    // Two ASCII digits, file then rank, read as characters.
+    let from = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).and_then(|f| {
+        let mut c = f.chars();
+        let (file, rank) = (c.next()?.to_digit(10)?, c.next()?.to_digit(10)?);
+        (c.next().is_none() && rank >= 1).then(|| format!("{file}{}", char::from(b'a' + rank as u8 - 1)))
     });
     let from = from.ok_or_else(|| format!("'{text}': expected the '(from)' square as two digits, like (77)"))?;
     let board = grid(&walk.pos.sfen());
@@ -535,8 +627,11 @@ mod tests {
 
     #[test]
     fn kanji_numbers() {
-        for n in 1..40 {
+        for n in 1..100 {
             assert_eq!(from_kanji(&kanji(n)), Some(n), "{n} {}", kanji(n));
+        }
+        for bad in ["", "十十", "一十", "十一一", "百", "二十十"] {
+            assert_eq!(from_kanji(bad), None, "{bad}");
         }
         assert_eq!(square_name("3e"), "３五");
         assert_eq!(read_square("３五歩").unwrap(), ("3e".to_string(), "歩"));

@@ -19,7 +19,7 @@ use crate::game::Color;
 use crate::games;
 
 use super::walk::Walk;
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// The first line written (and recognised).
 pub const FIRST_LINE: &str = "# koma record";
@@ -75,7 +75,7 @@ fn split_word(rest: &str) -> (&str, &str) {
 pub fn read(text: &str) -> Parsed {
     let mut variant = None;
     let mut start = None;
-    let mut header_errors = Vec::new();
+    let mut header_errors = Errors::default();
     let mut body = Vec::new();
     // The variant and the start position come first: the moves need them.
     for (i, raw) in text.lines().enumerate() {
@@ -99,7 +99,7 @@ pub fn read(text: &str) -> Parsed {
     }
     let Some(variant) = variant else {
         let mut errors = vec![LineError::new(0, "no 'variant' line: the record does not say which game it is")];
-        errors.extend(header_errors);
+        errors.extend(header_errors.into_sorted());
         return Parsed { record: Record::new(games::names()[0]), errors };
     };
     let mut record = Record::new(variant);
@@ -129,7 +129,9 @@ pub fn read(text: &str) -> Parsed {
                     }
                 };
                 let rule = (!rule.trim().is_empty()).then(|| rule.trim().to_string());
-                stated = Some((Ending { winner, rule }, line));
+                if walk.close(line) {
+                    stated = Some((Ending { winner, rule }, line));
+                }
             }
             _ => walk.error(
                 line,

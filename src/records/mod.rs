@@ -28,6 +28,10 @@ pub use walk::{grid, position, Position, Walk};
 /// The most a record file may hold: a long game in the wordiest format is well under it.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// The highest SFEN ply (the number of the next ply) a record may give a start position:
+/// within every game's range, so that a record's number is the game's, never wrapped.
+pub const MAX_SFEN_PLY: u32 = 999_999_999;
+
 /// One move: its USI token and an optional comment (several lines allowed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
@@ -85,10 +89,32 @@ pub struct LineError {
 }
 
 impl LineError {
+    /// The reason is made one short line: control characters (a line's stray `\r`) are
+    /// escaped, and a reason that quotes a long line keeps its start and its end.
     pub fn new(line: usize, reason: impl Into<String>) -> LineError {
-        LineError { line, reason: reason.into() }
+        let reason: String = reason.into();
+        let mut shown = String::with_capacity(reason.len().min(4 * MAX_REASON_CHARS));
+        let count = reason.chars().count();
+        let (head, tail) = (MAX_REASON_CHARS * 3 / 4, MAX_REASON_CHARS / 4);
+        for (i, c) in reason.chars().enumerate() {
+            if count > MAX_REASON_CHARS && i == head {
+                shown.push_str(" … ");
+            }
+            if count > MAX_REASON_CHARS && (head..count - tail).contains(&i) {
+                continue;
+            }
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+        LineError { line, reason: shown }
     }
 }
+
+/// The longest reason a [`LineError`] gives, in characters (before escapes).
+const MAX_REASON_CHARS: usize = 240;
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,6 +122,55 @@ impl fmt::Display for LineError {
             f.write_str(&self.reason)
         } else {
             write!(f, "line {}: {}", self.line, self.reason)
+        }
+    }
+}
+
+/// The errors a reader collects: the [`MAX_ERRORS`] of the lowest lines, and how many
+/// more there were, so that a text of a million bad lines costs a hundred messages.
+#[derive(Debug, Default)]
+pub struct Errors {
+    list: Vec<LineError>,
+    more: usize,
+}
+
+/// The most errors a reading reports (then one line says how many more there were).
+pub const MAX_ERRORS: usize = 100;
+
+impl Errors {
+    pub fn push(&mut self, e: LineError) {
+        if self.list.len() < MAX_ERRORS {
+            self.list.push(e);
+            return;
+        }
+        self.more += 1;
+        // Keep the lowest lines: the errors are mostly found in line order.
+        if let Some(i) = (0..self.list.len()).max_by_key(|&i| self.list[i].line) {
+            if e.line < self.list[i].line {
+                self.list[i] = e;
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The errors in line order, the last saying how many more there were.
+    pub fn into_sorted(mut self) -> Vec<LineError> {
+        self.list.sort_by_key(|e| e.line);
+        if self.more > 0 {
+            let line = self.list.last().map_or(0, |e| e.line);
+            self.list.push(LineError::new(line, format!("and {} more errors after this line", self.more)));
+        }
+        self.list
+    }
+}
+
+impl Extend<LineError> for Errors {
+    fn extend<I: IntoIterator<Item = LineError>>(&mut self, iter: I) {
+        for e in iter {
+            self.push(e);
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::games;
 use crate::protocol::notation::ChessGame;
 
 use super::walk::{grid, replay, Position, Walk};
-use super::{Ending, LineError, Parsed, Record};
+use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "kokesu";
 
@@ -124,7 +124,15 @@ fn sfen_of(fen: &str) -> Result<String, String> {
         [b, s, ..] => (b, s),
         _ => return Err(format!("FEN '{fen}' has no side to move")),
     };
-    let full: u32 = f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
+    let most = super::MAX_SFEN_PLY / 2;
+    let full = match f.get(5) {
+        None => 1,
+        Some(n) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=most).contains(n))
+            .ok_or_else(|| format!("FEN move number '{n}' is not a number from 1 to {most}"))?,
+    };
     let (side, ply) = match side {
         "w" => ("b", 2 * full - 1),
         "b" => ("w", 2 * full),
@@ -209,7 +217,7 @@ enum Piece {
     Comment(String),
 }
 
-fn movetext(text: &str, first_line: usize, errors: &mut Vec<LineError>) -> Vec<(Piece, usize)> {
+fn movetext(text: &str, first_line: usize, errors: &mut Errors) -> Vec<(Piece, usize)> {
     let mut out = Vec::new();
     let mut line = first_line;
     let mut chars = text.chars().peekable();
@@ -264,7 +272,7 @@ fn tag_line(line: &str) -> Option<(String, String)> {
 
 pub fn read(text: &str) -> Parsed {
     let mut record = Record::new(VARIANT);
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
     let (mut result_tag, mut termination, mut body_at) = (None, None, text.len());
     let mut offset = 0;
     let mut body_line = 1;
@@ -281,7 +289,7 @@ pub fn read(text: &str) -> Parsed {
                         Err(e) => errors.push(LineError::new(i + 1, e)),
                     },
                     "Result" => result_tag = Some((v, i + 1)),
-                    "Termination" => termination = Some(v),
+                    "Termination" => termination = Some((v, i + 1)),
                     k if STRUCTURAL.contains(&k) => {}
                     k => {
                         let ours = KEYS.iter().find(|(t, _)| *t == k).map_or(k, |(_, o)| o);
@@ -304,31 +312,72 @@ pub fn read(text: &str) -> Parsed {
         Err(p) => return *p,
     };
     let pieces = movetext(&text[body_at.min(text.len())..], body_line, &mut walk.errors);
+    let rule = termination.as_ref().map(|(t, _)| t.clone());
     let mut stated = None;
-    for (piece, line) in pieces {
+    let mut movetext_result: Option<(&str, usize)> = None;
+    for (piece, line) in &pieces {
+        let line = *line;
         match piece {
-            Piece::Comment(c) => walk.comment(&c),
+            Piece::Comment(c) => walk.comment(c),
             Piece::Word(w) => {
                 let rest = w.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&w.as_str()) {
-                    stated = ending(&w, termination.clone()).map(|e| (e, line));
+                if let Some(r) = RESULTS.iter().find(|r| **r == w.as_str()) {
+                    if walk.close(line) {
+                        movetext_result = Some((r, line));
+                        stated = ending(r, rule.clone()).map(|e| (e, line));
+                    }
                 } else if w.starts_with('$') || rest.is_empty() {
                     // A NAG or a move number.
-                } else if !walk.broken() {
+                } else if walk.expects_move(rest, line) {
                     match from_san(walk.pos.as_ref(), rest) {
-                        Ok(m) => walk.push(&m, line),
+                        Ok(m) => {
+                            let marks = claimed_marks(rest);
+                            walk.push(&m, line);
+                            if let Some(e) = marks.and_then(|claim| false_mark(walk.pos.as_ref(), claim, rest)) {
+                                let n = walk.record.moves.len();
+                                walk.error(line, format!("move {n}: {e}"));
+                            }
+                        }
                         Err(e) => walk.fail(line, e),
                     }
                 }
             }
         }
     }
-    if stated.is_none() {
-        if let Some((r, line)) = result_tag {
-            stated = ending(&r, termination).map(|e| (e, line));
+    match (&result_tag, movetext_result) {
+        (Some((tag, tag_line)), Some((r, line))) if RESULTS.contains(&tag.as_str()) && tag != r => {
+            walk.error(*tag_line, format!("the Result tag '{tag}' is not the movetext's result '{r}' (line {line})"));
+        }
+        (Some((tag, line)), None) if stated.is_none() => stated = ending(tag, rule).map(|e| (e, *line)),
+        _ => {}
+    }
+    // A Termination that names what the board decides, in a game left unfinished ('*').
+    if let (None, Some((t, line))) = (&stated, &termination) {
+        if !walk.broken() && super::walk::BOARD_RULES.contains(&t.as_str()) && walk.pos.verdict().is_none() {
+            walk.error(*line, format!("Termination '{t}', but the game is not over"));
         }
     }
     walk.finish(stated)
+}
+
+/// The four results of PGN's movetext and Result tag.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The check mark a SAN ends with, if any: `#` (mate) or `+` (check).
+fn claimed_marks(san: &str) -> Option<char> {
+    san.trim_end_matches(['!', '?']).chars().next_back().filter(|c| *c == '#' || *c == '+')
+}
+
+/// Why a move's check mark is false in the position after it, if it is: `#` on a move
+/// that does not mate, `+` on one that does not check.
+fn false_mark(after: &dyn Position, claim: char, san: &str) -> Option<String> {
+    let check = after.in_check();
+    let mate = check && after.legal().is_empty();
+    match claim {
+        '#' if !mate => Some(format!("'{san}' says mate, but the move does not mate")),
+        '+' if !check => Some(format!("'{san}' says check, but the move does not give check")),
+        _ => None,
+    }
 }
 
 fn ending(result: &str, rule: Option<String>) -> Option<Ending> {

@@ -5,7 +5,7 @@ use crate::game::referee::Referee;
 use crate::game::{Color, Game, Notation, Strategy};
 use crate::games::{self, Visitor};
 
-use super::{Ending, LineError, Parsed, Record, RecordMove};
+use super::{Ending, Errors, LineError, Parsed, Record, RecordMove};
 
 /// A position of some game, followed from a root: what the formats ask of it.
 pub trait Position: Send {
@@ -80,6 +80,9 @@ pub fn position(variant: &str, start: Option<&str>) -> Result<Box<dyn Position>,
     games::visit(variant, Root(start)).unwrap_or_else(|| Err(format!("no such variant '{variant}'")))
 }
 
+/// More squares than any board's row has ([`grid`] reads no longer run of empty squares).
+const MAX_WIDTH: usize = 64;
+
 /// An SFEN's board as rows from the top, each from the highest file down: the piece text
 /// (`P`, `+p`) of each square, `None` when empty.
 pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
@@ -92,7 +95,8 @@ pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
             let mut digits = 0usize;
             for ch in row.chars() {
                 if let Some(d) = ch.to_digit(10) {
-                    digits = digits * 10 + d as usize;
+                    // No board is wider than this: a run of digits cannot ask for more.
+                    digits = (digits * 10 + d as usize).min(MAX_WIDTH);
                     continue;
                 }
                 out.extend(std::iter::repeat_n(None, std::mem::take(&mut digits)));
@@ -114,8 +118,13 @@ pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
 pub struct Walk {
     pub pos: Box<dyn Position>,
     pub record: Record,
-    pub errors: Vec<LineError>,
+    pub errors: Errors,
     broken: bool,
+    /// The line of the result (or interruption) the record stated: no move may follow it.
+    closed: Option<usize>,
+    /// Where header `comment` is in `record.headers`, once there: a game comment of many
+    /// lines after many headers is not a search of every header for each line.
+    comment_header: Option<usize>,
 }
 
 impl Walk {
@@ -123,23 +132,22 @@ impl Walk {
     pub fn new(mut record: Record, line: usize) -> Result<Walk, Box<Parsed>> {
         record.moves.clear();
         match position(record.variant, record.start.as_deref()) {
-            Ok(pos) => Ok(Walk { pos, record, errors: Vec::new(), broken: false }),
+            Ok(pos) => {
+                let comment_header = record.headers.iter().position(|(k, _)| k == "comment");
+                Ok(Walk { pos, record, errors: Errors::default(), broken: false, closed: None, comment_header })
+            }
             Err(e) => Err(Box::new(Parsed { record, errors: vec![LineError::new(line, e)] })),
         }
     }
 
     /// A walk once the headers are read: their `errors` kept, the game's `comments` (the
     /// lines before the first move) attached; on error the errors so far and why.
-    pub fn after_headers(
-        record: Record,
-        line: usize,
-        errors: Vec<LineError>,
-        comments: &[&str],
-    ) -> Result<Walk, Box<Parsed>> {
+    pub fn after_headers(record: Record, line: usize, errors: Errors, comments: &[&str]) -> Result<Walk, Box<Parsed>> {
         let mut walk = match Walk::new(record, line) {
             Ok(w) => w,
             Err(mut p) => {
-                p.errors.extend(errors);
+                p.errors.extend(errors.into_sorted());
+                p.errors.sort_by_key(|e| e.line);
                 return Err(p);
             }
         };
@@ -168,9 +176,29 @@ impl Walk {
         }
     }
 
+    /// The record states the game's result (or that it was interrupted) on `line`: the
+    /// moves are over. False, with an error, when a result was already stated.
+    pub fn close(&mut self, line: usize) -> bool {
+        if let Some(first) = self.closed {
+            self.error(line, format!("a second result: the record already ended on line {first}"));
+            return false;
+        }
+        self.closed = Some(line);
+        true
+    }
+
+    /// Whether a move (`text`, on `line`) may come next: not after the result (then an
+    /// error, and the moves after it are not read) nor after a move that failed.
+    pub fn expects_move(&mut self, text: &str, line: usize) -> bool {
+        if let Some(end) = self.closed.filter(|_| !self.broken) {
+            self.fail(line, format!("'{text}' comes after the result on line {end}"));
+        }
+        !self.broken
+    }
+
     /// Plays the next move, read on `line`.
     pub fn push(&mut self, token: &str, line: usize) {
-        if self.broken {
+        if !self.expects_move(token, line) {
             return;
         }
         match self.pos.play(token) {
@@ -188,11 +216,15 @@ impl Walk {
         let slot = match self.record.moves.last_mut() {
             Some(m) => &mut m.comment,
             None => {
-                if let Some((_, c)) = self.record.headers.iter_mut().find(|(k, _)| k == "comment") {
-                    c.push('\n');
-                    c.push_str(text);
-                } else {
-                    self.record.headers.push(("comment".into(), text.into()));
+                match self.comment_header.and_then(|i| self.record.headers.get_mut(i)) {
+                    Some((_, c)) => {
+                        c.push('\n');
+                        c.push_str(text);
+                    }
+                    None => {
+                        self.comment_header = Some(self.record.headers.len());
+                        self.record.headers.push(("comment".into(), text.into()));
+                    }
                 }
                 return;
             }
@@ -207,20 +239,50 @@ impl Walk {
     }
 
     /// The record read, its result settled: the referee's verdict when the final
-    /// position is over (a `stated` result that names another winner is an error on its
-    /// line), else what the record states.
+    /// position is over, else what the record states. What the board decides, the board
+    /// decides: a `stated` result that names another winner than the verdict, or a rule the
+    /// board can judge ([`BOARD_RULES`]) that the final position does not show, is an
+    /// error on its line. A rule the board cannot judge (a resignation, time) is kept.
     pub fn finish(mut self, stated: Option<(Ending, usize)>) -> Parsed {
         let verdict = if self.broken { None } else { self.pos.verdict() };
         self.record.result = match (verdict, stated) {
-            (Some(v), Some((s, line))) if s.winner != v.winner => {
-                self.error(line, format!("the record says {}, but the game ended: {}", says(&s), says(&v)));
+            (Some(v), Some((s, line))) => {
+                let rule_differs = s.rule.as_deref().is_some_and(|r| board_rule(r) && !same_rule(r, v.rule.as_deref()));
+                if s.winner != v.winner || rule_differs {
+                    self.error(line, format!("the record says {}, but the game ended: {}", says(&s), says(&v)));
+                }
                 Some(v)
             }
-            (Some(v), _) => Some(v),
+            (Some(v), None) => Some(v),
+            (None, Some((s, line))) if !self.broken && s.rule.as_deref().is_some_and(board_rule) => {
+                let n = self.record.moves.len();
+                self.error(line, format!("the record says {}, but the position after move {n} is not over", says(&s)));
+                None
+            }
             (None, s) => s.map(|(e, _)| e),
         };
-        self.errors.sort_by_key(|e| e.line);
-        Parsed { record: self.record, errors: self.errors }
+        Parsed { record: self.record, errors: self.errors.into_sorted() }
+    }
+}
+
+/// The rules that the final position shows or not, in the referee's words
+/// ([`crate::game::referee::Rule`]): a record that claims one of them is believed only
+/// when the referee agrees. The others (a resignation, a loss on time, a declared
+/// impasse, a rule in another program's words) the board cannot judge.
+pub const BOARD_RULES: [&str; 6] =
+    ["checkmate", "stalemate", "no legal move", "repetition", "perpetual check", "the move-count rule"];
+
+fn board_rule(rule: &str) -> bool {
+    BOARD_RULES.contains(&rule)
+}
+
+/// Whether a claimed rule is the verdict's: KIF's 詰み and CSA's %TSUMI say checkmate for
+/// every game that has no move left.
+fn same_rule(claim: &str, verdict: Option<&str>) -> bool {
+    let no_move = |r: &str| ["checkmate", "no legal move", "stalemate"].contains(&r);
+    match verdict {
+        Some(v) => claim == v || (claim == "checkmate" && no_move(v) && v != "stalemate"),
+        None => false,
     }
 }
 
