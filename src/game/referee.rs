@@ -19,6 +19,7 @@
 //! policy (`search::alphabeta`: a repetition within the tree scores as a draw at once);
 //! it never decides that a real game is over.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::game::{Color, Game, Outcome};
@@ -93,6 +94,18 @@ impl Verdict {
 /// The verdict on the game at `pos`, whose history since the root is `history`
 /// (`(key, side to move in check)` of every position, `pos` last), if it is over.
 pub fn judge<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<Verdict> {
+    let seen = history.last().map(|&(key, _)| {
+        let mut at = (0..history.len()).filter(|&i| history[i].0 == key);
+        let first = at.next().unwrap_or(0);
+        (first, 1 + at.count())
+    });
+    judge_seen(pos, history, seen)
+}
+
+/// [`judge`], told where the current position first occurred and how often it has
+/// (`(index in history, count)`), so that a game followed move by move is judged
+/// without scanning its history ([`Referee`] keeps the counts).
+fn judge_seen<G: Game>(pos: &G, history: &[(u64, bool)], seen: Option<(usize, usize)>) -> Option<Verdict> {
     let stm = pos.side_to_move();
     if let Some(o) = pos.result() {
         return Some(Verdict::new(o, stm, Rule::Game(pos.result_reason().unwrap_or("a rule of the game"))));
@@ -102,10 +115,9 @@ pub fn judge<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<Verdict> {
     if moves.is_empty() {
         return Some(Verdict::new(pos.no_move_outcome(), stm, Rule::NoMove(pos.no_move_reason())));
     }
-    if let Some(&(key, _)) = history.last() {
-        let seen: Vec<usize> = (0..history.len()).filter(|&i| history[i].0 == key).collect();
-        if seen.len() >= G::REPETITION_LIMIT {
-            let (first, cur) = (seen[0], history.len() - 1);
+    if let Some((first, count)) = seen {
+        if count >= G::REPETITION_LIMIT {
+            let cur = history.len() - 1;
             if G::PERPETUAL_CHECK_LOSES {
                 // The side to move was in check at each of its turns: the other side
                 // checked with every move of the cycle, and loses.
@@ -132,13 +144,18 @@ pub fn judge<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<Verdict> {
 pub struct Referee<G: Game> {
     pos: G,
     history: Vec<(u64, bool)>,
+    /// Each key of `history`: where it first occurred and how often it has, so that a
+    /// move is judged in constant time however long the game (a record of a million
+    /// plies is read in linear time).
+    seen: HashMap<u64, (usize, usize)>,
 }
 
 impl<G: Game> Referee<G> {
     /// A game starting at `root` (a start position or any SFEN).
     pub fn new(root: G) -> Self {
         let history = vec![(root.key(), root.in_check())];
-        Referee { pos: root, history }
+        let seen = HashMap::from([(root.key(), (0, 1))]);
+        Referee { pos: root, history, seen }
     }
 
     /// The current position.
@@ -159,15 +176,16 @@ impl<G: Game> Referee<G> {
     /// How many times the current position has occurred since the root (1 the first
     /// time), for a runner's own repetition cut-off.
     pub fn occurrences(&self) -> usize {
-        let key = self.pos.key();
-        self.history.iter().filter(|h| h.0 == key).count()
+        self.seen.get(&self.pos.key()).map_or(0, |&(_, n)| n)
     }
 
     /// Plays `mv`, a legal move of the current position. Whether the game was already
     /// over is not checked here: ask [`Referee::verdict`] first.
     pub fn play(&mut self, mv: G::Move) {
         self.pos.play(mv);
-        self.history.push((self.pos.key(), self.pos.in_check()));
+        let key = self.pos.key();
+        self.seen.entry(key).or_insert((self.history.len(), 0)).1 += 1;
+        self.history.push((key, self.pos.in_check()));
     }
 
     /// Takes back the last move: `previous` is the position it was played from (positions
@@ -175,7 +193,14 @@ impl<G: Game> Referee<G> {
     /// binding's `Board.pop`). Does nothing at the root.
     pub fn take_back(&mut self, previous: G) {
         if self.history.len() > 1 {
-            self.history.pop();
+            if let Some((key, _)) = self.history.pop() {
+                if let Some(entry) = self.seen.get_mut(&key) {
+                    entry.1 -= 1;
+                    if entry.1 == 0 {
+                        self.seen.remove(&key);
+                    }
+                }
+            }
             debug_assert_eq!(self.history.last().map(|h| h.0), Some(previous.key()));
             self.pos = previous;
         }
@@ -191,7 +216,8 @@ impl<G: Game> Referee<G> {
 
     /// The verdict if the game is over.
     pub fn verdict(&self) -> Option<Verdict> {
-        judge(&self.pos, &self.history)
+        let seen = self.seen.get(&self.pos.key()).copied();
+        judge_seen(&self.pos, &self.history, seen)
     }
 }
 
@@ -283,6 +309,28 @@ mod tests {
         assert_eq!(r.occurrences(), Kokesu::REPETITION_LIMIT);
         let v = r.verdict().expect("over");
         assert_eq!(v, Verdict { outcome: Outcome::Draw, winner: None, rule: Rule::Repetition });
+    }
+
+    /// The counts the referee keeps move by move (and takes back) judge as a scan of the
+    /// whole history does.
+    #[test]
+    fn the_kept_counts_judge_as_the_history_does_through_take_backs() {
+        let mut r = game::<Shogi66>("k5/6/1R4/6/6/5K b - 1");
+        let cycle = ["5c6c", "6a5a", "6c5c", "5a6a"];
+        let mut before = Vec::new();
+        for t in cycle.iter().cycle().take(12) {
+            assert_eq!(r.verdict(), judge(r.pos(), r.history()));
+            assert_eq!(r.occurrences(), r.history().iter().filter(|h| h.0 == r.pos().key()).count());
+            before.push(r.pos().clone());
+            play(&mut r, &[t]);
+        }
+        assert!(r.verdict().is_some() && r.verdict() == judge(r.pos(), r.history()));
+        while let Some(p) = before.pop() {
+            r.take_back(p);
+            assert_eq!(r.verdict(), judge(r.pos(), r.history()));
+            assert_eq!(r.occurrences(), r.history().iter().filter(|h| h.0 == r.pos().key()).count());
+        }
+        assert_eq!((r.plies(), r.occurrences()), (0, 1));
     }
 
     #[test]
