@@ -122,34 +122,42 @@ fn placement_sfen_round_trips_and_is_recognised() {
 
 #[test]
 fn placement_conditions_of_rules_section_0() {
-    // Each condition broken in turn makes the position a play-phase one.
+    // Each condition broken in turn makes the position a play-phase one. (Late in the
+    // placement, where neither reserve read as captures makes seven: earlier, such a
+    // play-phase reading has both hands making seven, which is refused.)
     assert!(pos("c2/3/3/DA1/3 w BCEFabdef 4").is_placement());
-    // 1. ply above 12
-    assert!(!pos("c2/3/3/DA1/3 w BCEFabdef 13").is_placement());
+    let base = "abc/d2/3/ABC/DE1 w Fef 10";
+    assert!(pos(base).is_placement());
+    // 1. ply above 12 (a ply that runs ahead of the drops is refused: see below)
+    assert!(!pos("abc/d2/3/ABC/DE1 w Fef 13").is_placement());
     // 3. a piece outside its camp, or promoted
-    assert!(!pos("c2/3/D2/1A1/3 w BCEFabdef 4").is_placement());
-    assert!(!pos("c2/3/3/+DA1/3 w BCEFabdef 4").is_placement());
+    assert!(!pos("abc/d2/A2/1BC/DE1 w Fef 10").is_placement());
+    assert!(!pos("abc/d2/3/+ABC/DE1 w Fef 10").is_placement());
     // 4. not exactly its own set
-    assert!(!pos("c2/3/3/DA1/3 w BCEabdef 4").is_placement());
+    assert!(!pos("abc/d2/3/ABC/DE1 w ef 10").is_placement());
     // 5. counts that do not fit the side to move
-    assert!(!pos("c2/3/3/DA1/3 b BCEFabdef 4").is_placement());
+    assert!(!pos("abc/d2/3/ABC/DE1 b Fef 10").is_placement());
     // 2. empty hands: play
     assert!(!pos("cfb/ead/3/DAE/BFC b - 5").is_placement());
 }
 
 #[test]
-fn placement_ends_when_the_ply_field_passes_twelve() {
-    // An SFEN whose ply field ran ahead of its placement: after ply 12 the position is
-    // no longer a placement one (rules.md §0, condition 1) and reads back the same.
-    let mut p = pos("3/3/3/3/3 b ABCDEFabcdef 12");
+fn placement_ends_with_the_twelfth_drop_and_a_ply_ahead_of_the_drops_is_refused() {
+    // Gote's sixth drop, ply 12, ends the placement.
+    let mut p = pos("abc/de1/3/ABC/DEF w f 12");
     assert!(p.is_placement());
-    play(&mut p, "D*2e");
+    play(&mut p, "F*1b");
     assert!(!p.is_placement());
-    assert_eq!(p.to_sfen(), "3/3/3/3/1D1 w ABCEFabcdef 13");
-    let q = pos(&p.to_sfen());
-    assert_eq!((q.key(), q.result()), (p.key(), p.result()));
-    // Sente's ABCEF holds 2+5: sente (who just moved) has won.
-    assert_eq!(p.result(), Some(Outcome::Loss));
+    assert_eq!((p.to_sfen().as_str(), p.result()), ("abc/def/3/ABC/DEF b - 13", None));
+    // Issue 53 row 7: a placement SFEN whose ply leaves too few plies for its drops
+    // would end the placement by condition 1 with the reserves read as captures (a sum
+    // of seven at once): refused by both readers, with the reason.
+    for sfen in ["3/3/3/3/3 b ABCDEFabcdef 12", "3/3/3/3/3 b ABCDEFabcdef 2", "abc/d2/3/ABC/DE1 w Fef 11"] {
+        for read in [NumberShogi::from_sfen, NumberShogi::from_study_sfen] {
+            let e = read(sfen, &rules()).map(|_| ()).unwrap_err().to_string();
+            assert!(e.contains("drops still to come would run past ply 12"), "{sfen}: {e}");
+        }
+    }
 }
 
 #[test]
@@ -157,11 +165,17 @@ fn placement_hands_do_not_count_for_seven() {
     // The reserve holds 1+6 and more, but a placement position is not over.
     let p = NumberShogi::startpos(&rules());
     assert_eq!(p.result(), None);
-    // The same board and hands read as a play-phase position (ply 13) is finished.
-    let q = pos("3/3/3/3/3 b ABCDEFabcdef 13");
+    // The same board and hands read as a play-phase position (ply 13) would have both
+    // hands making seven, which no game reaches (the first sum ends it): refused.
+    let e = NumberShogi::from_sfen("3/3/3/3/3 b ABCDEFabcdef 13", &rules()).map(|_| ()).unwrap_err();
+    assert!(e.to_string().contains("both hands already sum to seven"), "{e}");
+    // One hand making seven in play: a finished game.
+    let q = pos("3/3/3/3/3 w AFbd 13");
     assert!(!q.is_placement());
     assert_eq!(q.result(), Some(Outcome::Loss));
-    assert_ne!(p.key(), q.key(), "placement state is part of the key");
+    // Placement state is part of the key: the same board and hands in and out of it.
+    let (a, b) = (pos("abc/d2/3/ABC/DE1 w Fef 10"), pos("abc/d2/3/ABC/DE1 w Fef 13"));
+    assert_ne!(a.key(), b.key(), "placement state is part of the key");
 }
 
 // ---------------------------------------------------------------- movement
@@ -205,8 +219,8 @@ fn captures_go_to_hand_face_up() {
 
 #[test]
 fn hand_output_order_a_to_f_with_counts() {
-    let p = pos("3/3/3/3/3 b FCAAbe 30");
-    assert_eq!(p.to_sfen(), "3/3/3/3/3 b 2ACFbe 30");
+    let p = pos("3/3/3/3/3 b FCAAbd 30");
+    assert_eq!(p.to_sfen(), "3/3/3/3/3 b 2ACFbd 30");
     let p = pos("3/3/3/3/3 b 2A1C 30");
     assert_eq!(p.to_sfen(), "3/3/3/3/3 b 2AC 30");
 }
@@ -534,11 +548,18 @@ use fastrand::Rng;
 
 #[test]
 fn from_sfen_never_panics_on_mutated_strings() {
-    let seeds = [SETUP, "c1b/e1+d/1f1/DA1/B1C b Ea 31", "3/3/3/3/3 b ABCDEFabcdef 1", "1+A1/3/1b1/3/3 w 2AC 40"];
+    let seeds = [
+        SETUP,
+        "c1b/e1+d/1f1/DA1/B1C b Ea 31",
+        "3/3/3/3/3 b ABCDEFabcdef 1",
+        "1+A1/3/1b1/3/3 w 2AC 40",
+        "abc/d2/3/ABC/DE1 w Fef 13",
+        "c2/3/3/DA1/3 w BCEFabdef 4",
+    ];
     let alphabet: Vec<char> = "0123456789/+- abcdefgABCDEFGbwxX*\u{3042}".chars().collect();
     let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
     let mut accepted = 0;
-    for i in 0..600 {
+    for i in 0..1200 {
         let mut s: Vec<char> = seeds[i % seeds.len()].chars().collect();
         for _ in 0..1 + rng.usize(..4) {
             let at = rng.usize(..s.len() + 1);
