@@ -38,8 +38,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use koma::game::referee::Referee;
+use koma::game::zobrist;
 use koma::game::{Color, Notation, Strategy};
-use koma::games::{self, zobrist, Visitor};
+use koma::games::{self, Visitor};
 use koma::search::time::TimePlan;
 use koma::search::tt::Table;
 use koma::search::{mate_plies, Limits, Searcher, Signals};

@@ -7,14 +7,14 @@
 //!   lines (with a length limit), outside text and paths escaped onto one line;
 //! - [`game`]: what a game is (the `Game`, `Strategy` and `Notation` traits), and what
 //!   holds for any game: its referee (over or not, who won, by which rule), where it
-//!   stands, perft;
+//!   stands, perft, the SFEN fields, the Zobrist numbers, USI ⇄ chess notation;
 //! - [`tune`]: the evaluations' weights schema and the Texel tuner's shared parts;
 //! - [`games`]: the five games, their networks and their registry (descriptors, `visit`);
+//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out;
 //! - [`search`]: the search, time, and the exact solver, generic over a game;
 //! - [`engine`]: the option table and the protocol-free engine (typed commands in, typed
 //!   events out), its game session and job threads;
 //! - [`protocol`]: the USI, UCI and CECP dialects over the engine, and the line loop;
-//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out;
 //! - [`cli`]: the command-line front ends: `koma analyse` and its game report, `koma
 //!   solve`, `koma replay` and `--record`;
 //! - [`train`], [`serve`]: `koma nnue-data` and `koma nnue-train` (the games' networks),
@@ -29,13 +29,13 @@ pub mod tune;
 
 pub mod games;
 
+pub mod records;
+
 pub mod search;
 
 pub mod engine;
 
 pub mod protocol;
-
-pub mod records;
 
 pub mod cli;
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::Koma;
 use koma::engine::{new_board, Board};
 use koma::game::perft::{parse_suite, PerftCase};
-use koma::protocol::notation::ChessGame;
+use koma::game::ChessGame;
 
 const GAMES: [(&str, &str); 3] = [
     ("kokesu", include_str!("../fixtures/perft/kokesu.perft")),
@@ -41,7 +41,7 @@ fn sfen_of(s: &dyn Board) -> String {
 }
 
 fn chess_game(variant: &str) -> ChessGame {
-    ChessGame::of(koma::games::descriptor(variant).unwrap()).expect("has a chess notation")
+    koma::games::descriptor(variant).unwrap().chess_game().expect("has a chess notation")
 }
 
 #[test]

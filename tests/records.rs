@@ -231,7 +231,7 @@ fn record_files_are_size_checked_regular_files() {
 #[test]
 #[cfg_attr(koma_skip_crosscheck, ignore = "KOMA_SKIP_CROSSCHECK is set: the pyffish cross-check is skipped")]
 fn pgn_san_is_pyffish_san_on_every_move_of_random_kokesu_games() {
-    let chess = koma::protocol::notation::ChessGame::of(koma::games::descriptor("kokesu").unwrap()).unwrap();
+    let chess = koma::games::descriptor("kokesu").unwrap().chess_game().unwrap();
     let mut rng = Rng::with_seed(47);
     let mut lines = String::new();
     let mut count = 0;

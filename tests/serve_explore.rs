@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use koma::search::solve::Budget;
-use koma::serve::explore::{self, Request};
+use koma::serve::explore;
 use koma::serve::howto;
+use koma::serve::messages::ExploreRequest;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -27,8 +28,8 @@ const WAIT: Duration = Duration::from_secs(120);
 /// makes a hand of 1 + 6, a win in one ply.
 const WIN_IN_ONE: &str = "bcd/e2/1a1/BAC/DEF b F 30";
 
-fn request(variant: &str, sfen: Option<&str>, moves: &[&str]) -> Request {
-    Request {
+fn request(variant: &str, sfen: Option<&str>, moves: &[&str]) -> ExploreRequest {
+    ExploreRequest {
         variant: variant.into(),
         rules: Default::default(),
         sfen: sfen.map(str::to_string),
@@ -137,7 +138,7 @@ fn explore_gives_every_move_its_exact_value_as_koma_solve_does() {
 #[test]
 fn explore_refuses_placements_other_games_unknown_switches_and_bad_moves() {
     let t = Duration::from_secs(5);
-    let e = |r: Request| explore::explore(&r, t).expect_err("refused");
+    let e = |r: ExploreRequest| explore::explore(&r, t).expect_err("refused");
     assert!(e(request("numbershogi", None, &["D*2e"])).contains("placement"));
     assert!(e(request("kokesu", None, &[])).contains("numbershogi"));
     assert!(e(request("chess", None, &[])).contains("no game"));

@@ -408,7 +408,7 @@ fn search_and_answer<G: Strategy>(
 /// The book's random number: fresh for `BookSeed` 0, else a function of the seed and the
 /// position, so that a seed repeats a whole game's choices.
 fn book_random(seed: u64, key: u64) -> u64 {
-    use crate::games::zobrist::mix;
+    use crate::game::zobrist::mix;
     use std::hash::BuildHasher;
     if seed == 0 {
         std::collections::hash_map::RandomState::new().hash_one((key, Instant::now()))

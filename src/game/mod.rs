@@ -14,12 +14,14 @@ mod notation;
 pub mod perft;
 pub mod referee;
 pub mod search_params;
+pub mod sfen_fields;
 pub mod state;
 mod strategy;
 pub mod switch;
+pub mod zobrist;
 
 pub use appearance::{Appearance, PieceStyle, Water};
-pub use notation::{ChessNotation, Notation};
+pub use notation::{ChessGame, ChessNotation, Notation, NotationError};
 pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
 pub use switch::{Scope, Switch, SwitchInfo, SwitchKind};
 

@@ -14,15 +14,13 @@ pub mod kokesu;
 pub mod nnue;
 pub mod numbershogi;
 pub mod see;
-pub mod sfen_fields;
 pub mod shogi66;
-pub mod zobrist;
 
 use std::any::Any;
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use crate::game::{Appearance, ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
+use crate::game::{Appearance, ChessGame, ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
 use nnue::trainable::Trainable;
 
 /// What the protocol edge and the options need to know of a game, without a position,
@@ -60,6 +58,11 @@ impl Descriptor {
             settings: || Box::new(Values::<G>(G::Rules::default())),
             appearance: G::APPEARANCE,
         }
+    }
+
+    /// The game's chess notation, if it has one.
+    pub fn chess_game(&self) -> Option<ChessGame> {
+        self.chess.map(|notation| ChessGame { name: self.name, files: self.files, ranks: self.ranks, notation })
     }
 
     /// The switch named `name` (without regard to case).

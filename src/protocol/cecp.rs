@@ -7,12 +7,11 @@
 //! [`Command`]s: `position` then `go`. Moves are in chess notation ([`super::notation`]).
 //! On `variant`, the board, holdings and pieces go to xboard with `setup` and `piece`.
 
-use super::notation::ChessGame;
 use super::uci::chess_games;
 use super::{shown, Step};
 use crate::engine::options::{self, OptionKind, OptionLine};
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
-use crate::game::{Color, Outcome};
+use crate::game::{ChessGame, Color, Outcome};
 use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.

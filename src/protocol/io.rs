@@ -10,9 +10,9 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 use super::cecp::Cecp;
-use super::notation::ChessGame;
 use super::{parse_command, shown, uci, usi, Step};
 use crate::engine::{Command, Engine, Event, Flow, Sink};
+use crate::game::ChessGame;
 use crate::games;
 use crate::input::lines::{Lines, MAX_LINE_BYTES};
 
@@ -94,7 +94,7 @@ pub fn recording_stdout_sink(recorder: Option<Arc<dyn Tap>>) -> LineSink {
 
 /// The engine's game in the chess protocols, from the registry (no session is made).
 fn chess_game(engine: &Engine) -> Option<ChessGame> {
-    games::descriptor(engine.variant()).and_then(ChessGame::of)
+    games::descriptor(engine.variant()).and_then(games::Descriptor::chess_game)
 }
 
 fn lock(d: &Mutex<Dialect>) -> std::sync::MutexGuard<'_, Dialect> {

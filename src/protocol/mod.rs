@@ -5,12 +5,10 @@
 //! - [`usi`]: USI (the default), and the parser the UCI dialect shares for common commands;
 //! - [`uci`]: UCI, in chess notation, for the games that have one;
 //! - [`cecp`]: CECP (xboard), which keeps the game itself and drives the engine;
-//! - [`notation`]: USI <-> chess notation;
 //! - [`io`]: the loop that reads lines, picks the dialect and writes lines.
 
 pub mod cecp;
 pub mod io;
-pub mod notation;
 pub mod uci;
 pub mod usi;
 

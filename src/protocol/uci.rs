@@ -6,18 +6,18 @@
 //! `mate` count moves, not plies. Only games with a chess notation are playable; the
 //! others (compound turns) answer a clear error and `go` answers `bestmove (none)`.
 
-use super::notation::ChessGame;
 use super::usi::{self, parse_command, CommandError};
 use super::Step;
 use crate::engine::options::OptionKind;
 use crate::engine::{Command, Event, Info, Score};
 use crate::game::state::{GameResult, GameState};
+use crate::game::ChessGame;
 use crate::games;
 
 /// The games that have a chess notation, in `UCI_Variant` order (from the registry's
 /// descriptors: no session is made).
 pub fn chess_games() -> Vec<ChessGame> {
-    games::descriptors().iter().filter_map(ChessGame::of).collect()
+    games::descriptors().iter().filter_map(games::Descriptor::chess_game).collect()
 }
 
 /// Their names.

@@ -7,9 +7,8 @@
 //! move number. `[Termination "..."]` carries the rule that ended the game. Comments are
 //! `{...}` after a move; `;` comments, NAGs and variations are read and skipped.
 
-use crate::game::Color;
+use crate::game::{ChessGame, Color};
 use crate::games;
-use crate::protocol::notation::ChessGame;
 
 use super::walk::{grid, replay, Position, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
@@ -24,7 +23,7 @@ const KEYS: [(&str, &str); 5] =
 const STRUCTURAL: [&str; 5] = ["Variant", "SetUp", "FEN", "Result", "Termination"];
 
 fn chess() -> ChessGame {
-    games::descriptor(VARIANT).and_then(ChessGame::of).expect("kokesu has a chess notation")
+    games::descriptor(VARIANT).and_then(games::Descriptor::chess_game).expect("kokesu has a chess notation")
 }
 
 /// The SAN of `usi`, a legal move of `pos`, with `+` or `#` when it checks or mates.

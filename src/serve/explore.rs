@@ -8,15 +8,14 @@
 //! waiting; the waiting ones start in the order they were asked (a fair queue), so a
 //! page that asks again as soon as it is answered cannot keep another page out.
 
-use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use super::messages;
+use super::messages::{self, ExploreRequest};
 use super::outbox::Outbox;
 use crate::game::referee::judge;
 use crate::game::{Notation, Scope, Strategy};
@@ -31,19 +30,6 @@ pub const MAX_RUNNING: usize = 2;
 
 /// The solver's table for one exploration, in positions (about 100 bytes each).
 const TABLE_ENTRIES: usize = 1 << 18;
-
-/// `{"type":"explore","variant":...,"rules":{...},"sfen":...,"moves":[...]}`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    pub variant: String,
-    #[serde(default)]
-    pub rules: BTreeMap<String, String>,
-    #[serde(default)]
-    pub sfen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-}
 
 /// One move and its value for the side that plays it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -88,7 +74,7 @@ impl Drop for Place {
 /// Starts the exploration of `req` for the connection `out` once its turn comes; its
 /// answer (an `explore` or an `error` message) comes on `out`. `Err`: the error message to
 /// answer now.
-pub fn start(req: Request, out: &Outbox) -> Result<(), String> {
+pub fn start(req: ExploreRequest, out: &Outbox) -> Result<(), String> {
     let place = Place::take(out).map_err(|e| messages::error(&e))?;
     tokio::spawn(async move {
         let Ok(permit) = SLOTS.acquire().await else { return };
@@ -113,13 +99,13 @@ pub fn start(req: Request, out: &Outbox) -> Result<(), String> {
 }
 
 /// The `explore` message for `req`, every move solved within `time` in all.
-pub fn explore(req: &Request, time: Duration) -> Result<Value, String> {
+pub fn explore(req: &ExploreRequest, time: Duration) -> Result<Value, String> {
     let job = Job { req, deadline: Instant::now() + time };
     games::visit(&req.variant, job).unwrap_or_else(|| Err(format!("no game '{}'", req.variant)))
 }
 
 struct Job<'a> {
-    req: &'a Request,
+    req: &'a ExploreRequest,
     deadline: Instant,
 }
 
@@ -130,7 +116,7 @@ impl Visitor for Job<'_> {
     }
 }
 
-fn explore_game<G: Strategy>(req: &Request, deadline: Instant) -> Result<Value, String> {
+fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<Value, String> {
     if !G::MATE_BY_SOLVER {
         let solved: Vec<&str> =
             games::names().into_iter().filter(|&n| games::visit(n, Solvable) == Some(true)).collect();

@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::game::sfen_fields::{self, rank_letter};
 use crate::game::{Color, Game, Notation, Strategy};
-use crate::games::sfen_fields::{self, rank_letter};
 use crate::games::{self, Visitor};
 
 /// protocol/rules.md, as the binary was built with it.

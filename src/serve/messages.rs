@@ -83,6 +83,20 @@ pub struct NewGame {
     pub limit: Limit,
 }
 
+/// What `explore` asks (`super::explore`):
+/// `{"type":"explore","variant":...,"rules":{...},"sfen":...,"moves":[...]}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreRequest {
+    pub variant: String,
+    #[serde(default)]
+    pub rules: BTreeMap<String, String>,
+    #[serde(default)]
+    pub sfen: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
 /// What the browser asks.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -109,7 +123,7 @@ pub enum ClientMsg {
     /// Ask koma to move now (stops its search with the best move so far).
     Stop,
     /// Every legal move of a position with its exact value (`super::explore`).
-    Explore(super::explore::Request),
+    Explore(ExploreRequest),
     /// The game followed, written as a record (`super::records`): in this format, or the
     /// game's natural one.
     Record {

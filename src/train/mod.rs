@@ -33,7 +33,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next_u64(&mut self) -> u64 {
-        crate::games::zobrist::next(&mut self.0)
+        crate::game::zobrist::next(&mut self.0)
     }
 
     /// A number below `n` (> 0).

@@ -2,8 +2,8 @@
 
 use super::cell::{self, Cells, EMPTY};
 use super::square::square;
+use crate::game::sfen_fields;
 use crate::game::{Color, SfenError};
-use crate::games::sfen_fields;
 
 /// A board, side and ply read from an SFEN. `piece` maps a letter (case gives the
 /// colour) and the promoted flag to a cell byte, or says why it cannot.

@@ -1,8 +1,8 @@
 //! Zobrist keys for a crab board: one per (square, cell byte) and one for the side.
 
 use super::cell::Cells;
+use crate::game::zobrist::next;
 use crate::game::Color;
-use crate::games::zobrist::next;
 
 const fn table(seed: u64) -> [[u64; 32]; 25] {
     let mut t = [[0u64; 32]; 25];

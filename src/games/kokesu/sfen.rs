@@ -6,8 +6,8 @@
 use super::board::*;
 use super::movegen::KMove;
 use super::{zobrist, Kokesu, KokesuRules, PromotionRule};
+use crate::game::sfen_fields;
 use crate::game::SfenError;
-use crate::games::sfen_fields;
 
 /// The USI name of an internal square, e.g. chess e2 -> `4g`.
 pub fn square_name(sq: usize) -> [u8; 2] {

@@ -1,6 +1,6 @@
 //! Zobrist keys, generated at compile time (splitmix64), so nothing is set up at run time.
 
-use crate::games::zobrist::table;
+use crate::game::zobrist::table;
 
 /// `PIECE_SQUARE[color * 6 + kind][square]`.
 pub static PIECE_SQUARE: [[u64; 64]; 12] = table(&mut 0x6b6f_6b65_7375, 0, 0); // "kokesu"

@@ -29,6 +29,7 @@ mod rules;
 pub mod setup;
 mod sfen;
 pub mod solution;
+mod switches;
 mod zobrist;
 
 pub use movegen::Move;
@@ -127,7 +128,7 @@ impl Game for NumberShogi {
     const HIDDEN_SETUP: bool = true;
 
     fn switches() -> &'static [Switch<Rules>] {
-        &rules::SWITCHES
+        &switches::SWITCHES
     }
 
     fn startpos(rules: &Rules) -> Self {

@@ -1,43 +1,11 @@
-//! The switches: the direction table (`NumberShogiPieceMoves`) and promotion
-//! (`NumberShogiPromotion`), the rules; the engine's camp arrangement
-//! (`NumberShogiArrangement`) and solved table (`NumberShogiSolution`).
+//! The switch values (`Rules`): the direction table and promotion, the rules; the
+//! engine's camp arrangement and which solved table it uses (the switches themselves:
+//! `super::switches`).
 
 use super::board::DIR_NAMES;
-use super::solution::{self, Arrangement, Table};
-use crate::game::{Scope, Switch, SwitchKind};
 
-pub const OPT_MOVES: &str = "NumberShogiPieceMoves";
-pub const OPT_PROMOTION: &str = "NumberShogiPromotion";
 /// The decided table of rules.md §3.
 pub const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
-
-/// Number Shogi's switches.
-pub static SWITCHES: [Switch<Rules>; 4] = [
-    Switch::new(OPT_MOVES, SwitchKind::Text, DEFAULT_TABLE, Scope::Rules, |r, v| {
-        r.moves = parse_table(v)?;
-        Ok(())
-    }),
-    Switch::new(OPT_PROMOTION, SwitchKind::Combo(&["on", "off"]), "on", Scope::Rules, |r, v| {
-        r.promotion = v == "on";
-        Ok(())
-    }),
-    // The engine's own placement: a fixed arrangement, or `mix` (the solved game's
-    // optimal mix).
-    Switch::new("NumberShogiArrangement", SwitchKind::Text, "mix", Scope::Engine, |r, v| {
-        let v = v.trim();
-        r.arrangement = if v.eq_ignore_ascii_case("mix") {
-            None
-        } else {
-            Some(solution::parse_arrangement(v).map_err(|e| format!("{e}, or mix"))?)
-        };
-        Ok(())
-    }),
-    // The solved table the engine uses: `builtin`, `none` or a file.
-    Switch::new("NumberShogiSolution", SwitchKind::File, "builtin", Scope::Engine, |r, v| {
-        r.table = Table::parse(v)?;
-        Ok(())
-    }),
-];
 
 /// The switch values, kept compactly so every position can carry a copy.
 #[derive(Clone, Copy, Debug, Eq)]
@@ -134,4 +102,37 @@ pub fn format_table(moves: &[u8; 7]) -> String {
         parts.push(format!("{v}:{}", dirs.join(",")));
     }
     parts.join(" ")
+}
+
+/// Six values, the owner's camp as the owner sees it (front rank left to right, then the
+/// back rank).
+pub type Arrangement = [u8; 6];
+
+/// Reads `653241`.
+pub fn parse_arrangement(s: &str) -> Result<Arrangement, String> {
+    let digits: Vec<u8> = s.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+    let mut seen = [false; 7];
+    if digits.len() != 6
+        || digits.iter().any(|&d| !(1..=6).contains(&d) || std::mem::replace(&mut seen[d as usize], true))
+    {
+        return Err(format!("'{s}' is not an arrangement: six digits, each of 1..6 once (e.g. 653241)"));
+    }
+    let mut a = [0; 6];
+    a.copy_from_slice(&digits);
+    Ok(a)
+}
+
+pub fn format_arrangement(a: &Arrangement) -> String {
+    a.iter().map(|d| char::from(b'0' + d)).collect()
+}
+
+/// The table the engine uses (`NumberShogiSolution`, an engine switch every position
+/// carries in its settings): the shipped one, another file's (the `n`th distinct file
+/// read, `super::solution` keeps it), or none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Table {
+    #[default]
+    Builtin,
+    Off,
+    File(usize),
 }

@@ -4,8 +4,8 @@ use super::board::*;
 use super::rules::Rules;
 use super::zobrist::{hand_key, KEYS};
 use super::NumberShogi;
+use crate::game::sfen_fields;
 use crate::game::{Color, SfenError};
-use crate::games::sfen_fields;
 
 fn parse_board(text: &str) -> Result<[Cell; SQUARES], SfenError> {
     let mut board = [EMPTY; SQUARES];

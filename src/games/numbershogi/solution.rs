@@ -40,7 +40,8 @@ use std::sync::{Mutex, OnceLock};
 
 use super::board::{face, is_promoted, owner, CAMP, EMPTY, SQUARES};
 use super::movegen::Move;
-use super::rules::{parse_table, Rules};
+pub use super::rules::{format_arrangement, parse_arrangement, Arrangement};
+use super::rules::{parse_table, Rules, Table};
 use super::NumberShogi;
 use crate::game::{Color, Game, Known, Outcome};
 
@@ -48,10 +49,6 @@ use crate::game::{Color, Game, Known, Outcome};
 pub const HEADER: &str = "koma-numbershogi-solution 1";
 /// The shipped table.
 pub const BUILTIN: &str = include_str!("solution.txt");
-
-/// Six values, the owner's camp as the owner sees it (front rank left to right, then the
-/// back rank).
-pub type Arrangement = [u8; 6];
 
 /// The square of camp slot `i` for `color`: sente's slots are 3d 2d 1d 3e 2e 1e, gote's
 /// the same turned half round.
@@ -62,24 +59,6 @@ pub fn slot_square(color: Color, i: usize) -> usize {
     } else {
         sq
     }
-}
-
-/// Reads `653241`.
-pub fn parse_arrangement(s: &str) -> Result<Arrangement, String> {
-    let digits: Vec<u8> = s.bytes().map(|b| b.wrapping_sub(b'0')).collect();
-    let mut seen = [false; 7];
-    if digits.len() != 6
-        || digits.iter().any(|&d| !(1..=6).contains(&d) || std::mem::replace(&mut seen[d as usize], true))
-    {
-        return Err(format!("'{s}' is not an arrangement: six digits, each of 1..6 once (e.g. 653241)"));
-    }
-    let mut a = [0; 6];
-    a.copy_from_slice(&digits);
-    Ok(a)
-}
-
-pub fn format_arrangement(a: &Arrangement) -> String {
-    a.iter().map(|d| char::from(b'0' + d)).collect()
 }
 
 /// The left-right mirror image.
@@ -312,29 +291,11 @@ fn setup_sfen(s: &Arrangement, g: &Arrangement) -> String {
     )
 }
 
-/// The table the engine uses (`NumberShogiSolution`, an engine switch every position
-/// carries in its settings): the shipped one, another file's, or none.
-#[derive(Clone, Copy, Debug, Default)]
-pub enum Table {
-    #[default]
-    Builtin,
-    Off,
-    File(&'static SolutionTable),
-}
-
-impl PartialEq for Table {
-    fn eq(&self, other: &Table) -> bool {
-        match (self, other) {
-            (Table::File(a), Table::File(b)) => std::ptr::eq(*a, *b),
-            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
-        }
-    }
-}
-
-impl Eq for Table {}
-
 /// The most bytes a table file may have (the shipped one is about 270 KB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The files' tables read so far, each with its end line, [`Table::File`]'s index.
+static LOADED: Mutex<Vec<(String, &'static SolutionTable)>> = Mutex::new(Vec::new());
 
 static BUILTIN_TABLE: OnceLock<Result<SolutionTable, String>> = OnceLock::new();
 
@@ -358,14 +319,13 @@ impl Table {
                         .map_err(|e| e.to_string())?;
                 let table = SolutionTable::parse(&text)?;
                 let end = text.rfind("\nend ").map_or("", |i| &text[i..]).to_string();
-                static LOADED: Mutex<Vec<(String, &'static SolutionTable)>> = Mutex::new(Vec::new());
                 let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(&(_, same)) = loaded.iter().find(|(e, _)| *e == end) {
+                if let Some(same) = loaded.iter().position(|(e, _)| *e == end) {
                     return Ok(Table::File(same));
                 }
                 let leaked: &'static SolutionTable = Box::leak(Box::new(table));
                 loaded.push((end, leaked));
-                Table::File(leaked)
+                Table::File(loaded.len() - 1)
             }
         })
     }
@@ -376,7 +336,7 @@ impl Table {
         match self {
             Table::Builtin => builtin().map(Some).map_err(|e| format!("the shipped Number Shogi solution: {e}")),
             Table::Off => Ok(None),
-            Table::File(s) => Ok(Some(s)),
+            Table::File(n) => Ok(LOADED.lock().unwrap_or_else(|e| e.into_inner()).get(n).map(|&(_, s)| s)),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Zobrist keys, fixed at compile time (splitmix64).
 
-use crate::games::zobrist::{next, table};
+use crate::game::zobrist::{next, table};
 
 use super::board::SQUARES;
 

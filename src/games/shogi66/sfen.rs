@@ -2,8 +2,8 @@
 //! rules.md §0, and the board diagram.
 
 use super::board::*;
+use crate::game::sfen_fields;
 use crate::game::SfenError;
-use crate::games::sfen_fields;
 
 pub const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
 

@@ -1,6 +1,6 @@
 //! Zobrist keys, made at compile time from a fixed seed (splitmix64).
 
-use crate::games::zobrist::{next, table};
+use crate::game::zobrist::{next, table};
 
 use super::board::SQUARES;
 
