@@ -321,7 +321,7 @@ mod tests {
         for t in cycle.iter().cycle().take(12) {
             assert_eq!(r.verdict(), judge(r.pos(), r.history()));
             assert_eq!(r.occurrences(), r.history().iter().filter(|h| h.0 == r.pos().key()).count());
-            before.push(r.pos().clone());
+            before.push(*r.pos());
             play(&mut r, &[t]);
         }
         assert!(r.verdict().is_some() && r.verdict() == judge(r.pos(), r.history()));
