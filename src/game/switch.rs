@@ -78,7 +78,7 @@ impl<R: Copy> Switch<R> {
     pub fn apply(&self, settings: &mut R, value: &str) -> Result<(), RuleError> {
         let name = self.info.name;
         let err = |why: String| RuleError { name: name.to_string(), why };
-        let value = self.info.checked(value).map_err(err)?;
+        let value = self.info.checked(value).map_err(|why| err(format!("bad value '{}': {why}", value.trim())))?;
         let mut next = *settings;
         (self.set)(&mut next, &value).map_err(err)?;
         *settings = next;
@@ -87,34 +87,38 @@ impl<R: Copy> Switch<R> {
 }
 
 impl SwitchInfo {
-    /// `value` checked against the kind: a combo's word (or alias, any case, surrounding
-    /// spaces ignored) as declared, `true` or `false`, a number in range; text as given.
+    /// `value` checked against the kind ([`check`]).
     pub fn checked(&self, value: &str) -> Result<String, String> {
-        let v = value.trim();
-        match self.kind {
-            SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
-                b @ ("true" | "false") => Ok(b.to_string()),
-                _ => Err(format!("'{v}' is not true or false")),
-            },
-            SwitchKind::Spin { min, max } => match v.parse::<u64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
-                _ => Err(format!("'{v}' is not a whole number from {min} to {max}")),
-            },
-            SwitchKind::Combo(words) => {
-                let declared = words.iter().find(|w| w.eq_ignore_ascii_case(v)).copied();
-                let alias = || self.aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(v)).map(|&(_, w)| w);
-                declared
-                    .or_else(alias)
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("'{v}' is not one of {}", words.join(", ")))
-            }
-            SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
-        }
+        check(self.kind, self.aliases, value)
     }
 
     /// Whether a page may set it (`koma serve`): never a switch that names a file.
     pub fn reaches_a_file(&self) -> bool {
         matches!(self.kind, SwitchKind::File)
+    }
+}
+
+/// The one range checker, of the games' switches and the engine's options alike: `value`
+/// checked against `kind`, given back as the kind declares it (a combo's word, or one
+/// of its `aliases`' words, matched in any case with surrounding spaces ignored; `true`
+/// or `false`; a number in range), text as given; or what was expected.
+pub fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) -> Result<String, String> {
+    let v = value.trim();
+    match kind {
+        SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
+            b @ ("true" | "false") => Ok(b.to_string()),
+            _ => Err("expected true or false".to_string()),
+        },
+        SwitchKind::Spin { min, max } => match v.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+            _ => Err(format!("expected a whole number from {min} to {max}")),
+        },
+        SwitchKind::Combo(words) => {
+            let declared = words.iter().find(|w| w.eq_ignore_ascii_case(v)).copied();
+            let alias = || aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(v)).map(|&(_, w)| w);
+            declared.or_else(alias).map(str::to_string).ok_or_else(|| format!("expected one of {}", words.join(", ")))
+        }
+        SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
     }
 }
 

@@ -10,8 +10,9 @@
 use super::notation::ChessGame;
 use super::uci::chess_games;
 use super::{shown, Step};
-use crate::engine::options::{self, OptionKind, OptionLine};
+use crate::engine::options::{self, OptionLine};
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
+use crate::game::SwitchKind;
 use crate::game::{Color, Outcome};
 use crate::search::limits::GoParams;
 
@@ -80,10 +81,10 @@ fn feature_option(o: &OptionLine) -> String {
         .to_string()
     };
     match &o.kind {
-        OptionKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
-        OptionKind::Check => format!("{} -check {}", o.chess_name, default(&o.default)),
-        OptionKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
-        OptionKind::Text => format!("{} -string {}", o.chess_name, o.default),
+        SwitchKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
+        SwitchKind::Check => format!("{} -check {}", o.chess_name, default(&o.default)),
+        SwitchKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
+        SwitchKind::Text | SwitchKind::File => format!("{} -string {}", o.chess_name, o.default),
     }
 }
 
@@ -214,7 +215,7 @@ impl Cecp {
                 let (name, value) = (name.trim(), value.trim());
                 let is_check = options::level_lines()
                     .iter()
-                    .any(|o| o.chess_name.eq_ignore_ascii_case(name) && o.kind == OptionKind::Check);
+                    .any(|o| o.chess_name.eq_ignore_ascii_case(name) && o.kind == SwitchKind::Check);
                 let value = match value {
                     "1" if is_check => "true",
                     "0" if is_check => "false",
