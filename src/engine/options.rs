@@ -1,15 +1,15 @@
 //! The engine's options: the USI ones, koma's own, and every game's switches (declared by
 //! the game, `Game::switches`), in one table built once ([`table`]). A row is an option
-//! declared once: name, kind ([`SwitchKind`], the games' switches' own), default, range
-//! and its setter (a game's switch: its game's). The option lines of every dialect read
-//! the rows; `setoption` checks a value with the games' checker ([`switch::check`]) and
-//! hands it to the row's setter.
+//! declared once, as a game's switch is: its [`SwitchInfo`] (name, kind, default, range,
+//! other names) and its setter (a game's switch: its game's). The option lines of every
+//! dialect read the rows; `setoption` checks a value with the switches' one checker
+//! (`SwitchInfo::checked`) and hands it to the row's setter.
 
 use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::game::switch::{self, Scope, SwitchKind};
+use crate::game::{Scope, SwitchInfo, SwitchKind};
 use crate::games::{self, Settings};
 use crate::search::{skill, time};
 
@@ -47,17 +47,6 @@ pub enum Change {
     Other,
 }
 
-/// An option as the handshake lists it (each dialect writes it in its own words): a row's
-/// declaration, of the same kind ([`SwitchKind`]) as a game's switches.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionLine {
-    pub name: &'static str,
-    /// Its name in the chess protocols (UCI), where that differs (`Hash`, `Ponder`).
-    pub chess_name: &'static str,
-    pub kind: SwitchKind,
-    pub default: String,
-}
-
 /// What setting a row does.
 #[derive(Clone, Copy, Debug)]
 enum Set {
@@ -72,42 +61,38 @@ enum Set {
     Spsa(usize),
 }
 
-/// One row of the option table: an option declared once, with what setting it does.
+/// One row of the option table: an option declared once, as a game's switch is (its
+/// [`SwitchInfo`]), with what setting it does.
 #[derive(Clone, Debug)]
 struct Spec {
-    line: OptionLine,
-    /// Other names the option answers to (the chess protocols' names).
-    aliases: &'static [&'static str],
-    /// Other words a combo takes, each with the word it stands for (a game switch's).
-    words: &'static [(&'static str, &'static str)],
+    info: SwitchInfo,
     set: Set,
 }
 
-fn row(name: &'static str, kind: SwitchKind, default: impl ToString, set: Set) -> Spec {
-    let line = OptionLine { name, chess_name: name, kind, default: default.to_string() };
-    Spec { line, aliases: &[], words: &[], set }
+fn row(name: &'static str, kind: SwitchKind, default: &'static str, set: Set) -> Spec {
+    Spec { info: SwitchInfo::new(name, kind, default, Scope::Engine), set }
 }
 
 /// An engine option that is a whole number from `min` to `max`.
-fn spin(name: &'static str, default: u64, min: u64, max: u64, set: fn(&mut Options, &str) -> Change) -> Spec {
+fn spin(name: &'static str, default: &'static str, min: u64, max: u64, set: fn(&mut Options, &str) -> Change) -> Spec {
     row(name, SwitchKind::Spin { min, max }, default, Set::Engine(set))
 }
 
 /// An engine option that is `true` or `false`.
-fn check(name: &'static str, default: bool, set: fn(&mut Options, &str) -> Change) -> Spec {
+fn check(name: &'static str, default: &'static str, set: fn(&mut Options, &str) -> Change) -> Spec {
     row(name, SwitchKind::Check, default, Set::Engine(set))
 }
 
 impl Spec {
     /// The option under another name in the chess protocols.
     fn in_chess(mut self, chess_name: &'static str) -> Spec {
-        self.line.chess_name = chess_name;
+        self.info = self.info.in_chess(chess_name);
         self
     }
 
     /// The option answering to other names too.
-    fn also(mut self, aliases: &'static [&'static str]) -> Spec {
-        self.aliases = aliases;
+    fn also(mut self, names: &'static [&'static str]) -> Spec {
+        self.info = self.info.also(names);
         self
     }
 }
@@ -142,41 +127,41 @@ fn build_table() -> Vec<Spec> {
             }),
         )
         .in_chess("UCI_Variant"),
-        spin("USI_Hash", DEFAULT_HASH_MIB as u64, 1, MAX_HASH_MIB as u64, |o, v| {
+        spin("USI_Hash", crate::decimal!(DEFAULT_HASH_MIB), 1, MAX_HASH_MIB as u64, |o, v| {
             o.hash_mib = number(v) as usize;
             Change::Hash
         })
         .in_chess("Hash"),
         // Accepted and checked; pondering is the GUI's decision (`go ponder`), so the
         // value changes nothing in the engine.
-        check("USI_Ponder", false, |_, _| Change::Other).in_chess("Ponder"),
-        check("USI_OwnBook", true, |o, v| {
+        check("USI_Ponder", "false", |_, _| Change::Other).in_chess("Ponder"),
+        check("USI_OwnBook", "true", |o, v| {
             o.own_book = v == "true";
             Change::Other
         })
         .in_chess("OwnBook"),
-        spin("MultiPV", 1, 1, MAX_MULTIPV as u64, |o, v| {
+        spin("MultiPV", "1", 1, MAX_MULTIPV as u64, |o, v| {
             o.multipv = number(v) as usize;
             Change::Other
         }),
-        spin("Threads", 1, 1, MAX_THREADS as u64, |o, v| {
+        spin("Threads", "1", 1, MAX_THREADS as u64, |o, v| {
             o.threads = number(v) as usize;
             Change::Other
         }),
-        spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, ms, |o, v| {
+        spin("MinimumThinkingTime", crate::decimal!(time::DEFAULT_MINIMUM_MS), 0, ms, |o, v| {
             o.minimum_thinking_ms = number(v);
             Change::Other
         }),
-        spin("MoveOverhead", time::DEFAULT_OVERHEAD_MS, 0, ms, |o, v| {
+        spin("MoveOverhead", crate::decimal!(time::DEFAULT_OVERHEAD_MS), 0, ms, |o, v| {
             o.move_overhead_ms = number(v);
             Change::Other
         })
         .also(&["NetworkDelay"]),
-        spin("ByoyomiOverhead", time::DEFAULT_BYOYOMI_OVERHEAD_MS, 0, ms, |o, v| {
+        spin("ByoyomiOverhead", crate::decimal!(time::DEFAULT_BYOYOMI_OVERHEAD_MS), 0, ms, |o, v| {
             o.byoyomi_overhead_ms = number(v);
             Change::Other
         }),
-        spin("BookSeed", 0, 0, u32::MAX as u64, |o, v| {
+        spin("BookSeed", "0", 0, u32::MAX as u64, |o, v| {
             o.book_seed = number(v);
             Change::Other
         }),
@@ -209,12 +194,12 @@ fn spsa_specs() -> impl Iterator<Item = Spec> {
 fn switch_specs(scope: Scope) -> impl Iterator<Item = Spec> {
     games::switches()
         .filter(move |(_, s)| s.scope == scope)
-        .map(|(variant, s)| Spec { words: s.aliases, ..row(s.name, s.kind, s.default, Set::Switch { variant }) })
+        .map(|(variant, info)| Spec { info, set: Set::Switch { variant } })
 }
 
-/// Every option as the handshake lists it.
-pub fn lines() -> Vec<OptionLine> {
-    table().iter().map(|s| s.line.clone()).collect()
+/// Every option as the handshake lists it (each dialect writes it in its own words).
+pub fn lines() -> Vec<SwitchInfo> {
+    table().iter().map(|s| s.info).collect()
 }
 
 /// Current option values. Each is declared once, by its row in the option table (name,
@@ -259,7 +244,7 @@ impl Default for Options {
         };
         for spec in table() {
             if !matches!(spec.set, Set::Switch { .. }) {
-                o.apply(spec, &spec.line.default).expect("every default is a valid value");
+                o.apply(spec, spec.info.default).expect("every default is a valid value");
             }
         }
         o
@@ -279,13 +264,11 @@ impl Options {
     /// Applies `setoption`. Names are matched without regard to case, aliases too
     /// (`UCI_Variant` is `USI_Variant`, `Hash` is `USI_Hash`).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-        let is = |n: &str| name.eq_ignore_ascii_case(n);
-        let names = |s: &&Spec| is(s.line.name) || is(s.line.chess_name) || s.aliases.iter().any(|a| is(a));
-        let Some(spec) = table().iter().find(names) else {
+        let Some(spec) = table().iter().find(|s| s.info.is_named(name)) else {
             return Err(OptionError::Unknown(name.to_string()));
         };
         // Errors name the option as it was written, except a game switch's (its own name).
-        let shown = if matches!(spec.set, Set::Switch { .. }) { spec.line.name } else { name };
+        let shown = if matches!(spec.set, Set::Switch { .. }) { spec.info.name } else { name };
         let value = value.ok_or_else(|| OptionError::MissingValue { name: name.to_string() })?;
         self.apply(spec, value).map_err(|why| bad(shown, value, why))
     }
@@ -293,14 +276,14 @@ impl Options {
     /// Sets the value of one row: checked against its kind (the one checker, the games'
     /// switches'), then set.
     fn apply(&mut self, spec: &Spec, value: &str) -> Result<Change, String> {
-        let checked = switch::check(spec.line.kind, spec.words, value)?;
+        let checked = spec.info.checked(value)?;
         Ok(match spec.set {
             Set::Engine(set) => set(self, &checked),
             // The game reads the value as given (and may say more than its kind).
             Set::Switch { variant } => {
                 let settings = (self.settings.iter_mut()).find(|s| s.variant() == variant).ok_or("no variant")?;
-                let scope = settings.set(spec.line.name, value).map_err(|e| e.why)?;
-                Change::Switch { variant, scope, name: spec.line.name, value: value.to_string() }
+                let scope = settings.set(spec.info.name, value).map_err(|e| e.why)?;
+                Change::Switch { variant, scope, name: spec.info.name, value: value.to_string() }
             }
             #[cfg(feature = "spsa")]
             Set::Spsa(i) => {
@@ -339,18 +322,18 @@ const DEFAULT_ELO: u32 = 1500;
 fn level_specs() -> Vec<Spec> {
     let max = skill::MAX_LEVEL as u64;
     vec![
-        spin("SkillLevel", max, 0, max, |o, v| {
+        spin("SkillLevel", crate::decimal!(skill::MAX_LEVEL), 0, max, |o, v| {
             o.level.skill_level = number(v) as u32;
             Change::Other
         })
         .in_chess("Skill Level")
         .also(&["Skill_Level"]),
-        check("USI_LimitStrength", false, |o, v| {
+        check("USI_LimitStrength", "false", |o, v| {
             o.level.limit_strength = v == "true";
             Change::Other
         })
         .in_chess("UCI_LimitStrength"),
-        spin("USI_Elo", DEFAULT_ELO as u64, MIN_ELO as u64, MAX_ELO as u64, |o, v| {
+        spin("USI_Elo", crate::decimal!(DEFAULT_ELO), MIN_ELO as u64, MAX_ELO as u64, |o, v| {
             o.level.elo = number(v) as u32;
             Change::Other
         })
@@ -359,8 +342,8 @@ fn level_specs() -> Vec<Spec> {
 }
 
 /// The level's options as the handshake lists them (CECP offers only these).
-pub fn level_lines() -> Vec<OptionLine> {
-    level_specs().into_iter().map(|s| s.line).collect()
+pub fn level_lines() -> Vec<SwitchInfo> {
+    level_specs().into_iter().map(|s| s.info).collect()
 }
 
 #[cfg(test)]
@@ -371,8 +354,14 @@ mod tests {
     fn every_default_in_the_table_is_a_value_its_option_takes() {
         for spec in table() {
             let mut o = Options::default();
-            assert!(o.set(spec.line.name, Some(&spec.line.default)).is_ok(), "{}", spec.line.name);
+            assert!(o.set(spec.info.name, Some(spec.info.default)).is_ok(), "{}", spec.info.name);
         }
+    }
+
+    #[test]
+    fn numbers_written_at_compile_time_are_their_decimal_digits() {
+        assert_eq!([crate::decimal!(0), crate::decimal!(7), crate::decimal!(4096)], ["0", "7", "4096"]);
+        assert_eq!(crate::decimal!(u64::MAX), u64::MAX.to_string());
     }
 
     #[test]

@@ -33,10 +33,15 @@ pub enum SwitchKind {
     File,
 }
 
-/// A switch as the option lists and the layers above the games see it (no game type).
+/// A switch as the option lists and the layers above the games see it (no game type):
+/// the declaration of every option, the engine's own too (`crate::engine::options`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwitchInfo {
     pub name: &'static str,
+    /// Its name in the chess protocols (UCI, CECP), where that differs (`Hash`, `Ponder`).
+    pub chess_name: &'static str,
+    /// Other names it answers to (`NetworkDelay` is `MoveOverhead`).
+    pub names: &'static [&'static str],
     pub kind: SwitchKind,
     pub default: &'static str,
     pub scope: Scope,
@@ -65,7 +70,7 @@ impl<R: Copy> Switch<R> {
         scope: Scope,
         set: Setter<R>,
     ) -> Switch<R> {
-        Switch { info: SwitchInfo { name, kind, default, scope, aliases: &[] }, set }
+        Switch { info: SwitchInfo::new(name, kind, default, scope), set }
     }
 
     /// The same switch, taking `aliases` for some of its combo's words.
@@ -87,6 +92,29 @@ impl<R: Copy> Switch<R> {
 }
 
 impl SwitchInfo {
+    /// An option under one name, without aliases.
+    pub const fn new(name: &'static str, kind: SwitchKind, default: &'static str, scope: Scope) -> SwitchInfo {
+        SwitchInfo { name, chess_name: name, names: &[], kind, default, scope, aliases: &[] }
+    }
+
+    /// The option under another name in the chess protocols.
+    pub const fn in_chess(mut self, chess_name: &'static str) -> SwitchInfo {
+        self.chess_name = chess_name;
+        self
+    }
+
+    /// The option answering to other names too.
+    pub const fn also(mut self, names: &'static [&'static str]) -> SwitchInfo {
+        self.names = names;
+        self
+    }
+
+    /// Whether `name` (any case) names it, in either protocol family or by another name.
+    pub fn is_named(&self, name: &str) -> bool {
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        is(self.name) || is(self.chess_name) || self.names.iter().any(|n| is(n))
+    }
+
     /// `value` checked against the kind ([`check`]).
     pub fn checked(&self, value: &str) -> Result<String, String> {
         check(self.kind, self.aliases, value)
@@ -120,6 +148,43 @@ pub fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) ->
         }
         SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
     }
+}
+
+/// The number of decimal digits of `n`.
+pub const fn decimal_len(mut n: u64) -> usize {
+    let mut len = 1;
+    while n >= 10 {
+        n /= 10;
+        len += 1;
+    }
+    len
+}
+
+/// The decimal digits of `n`, `LEN` of them ([`decimal_len`]).
+pub const fn decimal_digits<const LEN: usize>(mut n: u64) -> [u8; LEN] {
+    let mut digits = [b'0'; LEN];
+    let mut i = LEN;
+    while i > 0 {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    digits
+}
+
+/// A whole number constant written in decimal, as a `&'static str` made at compile time:
+/// an option's default where the number is a constant of its own.
+#[macro_export]
+macro_rules! decimal {
+    ($n:expr) => {{
+        const N: u64 = $n as u64;
+        const DIGITS: [u8; $crate::game::switch::decimal_len(N)] = $crate::game::switch::decimal_digits(N);
+        const TEXT: &str = match ::core::str::from_utf8(&DIGITS) {
+            Ok(s) => s,
+            Err(_) => panic!("digits are text"),
+        };
+        TEXT
+    }};
 }
 
 /// The switch named `name` (without regard to case) among `switches`.

@@ -10,10 +10,10 @@
 use super::notation::ChessGame;
 use super::uci::chess_games;
 use super::{shown, Step};
-use crate::engine::options::{self, OptionLine};
+use crate::engine::options;
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
-use crate::game::SwitchKind;
 use crate::game::{Color, Outcome};
+use crate::game::{SwitchInfo, SwitchKind};
 use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.
@@ -69,7 +69,7 @@ impl Default for Cecp {
 }
 
 /// The playing level's options as xboard's `feature option` values (their chess names).
-fn feature_option(o: &OptionLine) -> String {
+fn feature_option(o: &SwitchInfo) -> String {
     let default = |d: &str| {
         if d == "true" {
             "1"
@@ -82,7 +82,7 @@ fn feature_option(o: &OptionLine) -> String {
     };
     match &o.kind {
         SwitchKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
-        SwitchKind::Check => format!("{} -check {}", o.chess_name, default(&o.default)),
+        SwitchKind::Check => format!("{} -check {}", o.chess_name, default(o.default)),
         SwitchKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
         SwitchKind::Text | SwitchKind::File => format!("{} -string {}", o.chess_name, o.default),
     }

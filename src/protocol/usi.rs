@@ -13,9 +13,8 @@ use nom::IResult;
 use thiserror::Error;
 
 use super::shown;
-use crate::engine::options::OptionLine;
 use crate::engine::{Command, Event, Info, MateResult, Score};
-use crate::game::SwitchKind;
+use crate::game::{SwitchInfo, SwitchKind};
 use crate::search::limits::GoParams;
 
 /// A line that is not a command koma understands.
@@ -210,12 +209,12 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
 }
 
 /// An option as a USI `option` line.
-pub fn option_line(o: &OptionLine) -> String {
+pub fn option_line(o: &SwitchInfo) -> String {
     option_line_named(o.name, o)
 }
 
 /// An option's line under another name (the chess protocols' names for the same option).
-pub fn option_line_named(name: &str, o: &OptionLine) -> String {
+pub fn option_line_named(name: &str, o: &SwitchInfo) -> String {
     let default = &o.default;
     match &o.kind {
         SwitchKind::Spin { min, max } => format!("option name {name} type spin default {default} min {min} max {max}"),
