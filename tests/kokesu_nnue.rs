@@ -99,7 +99,7 @@ fn the_option_switches_the_evaluation() {
     assert!(differ > 100, "{differ}");
     let mut r = KokesuRules::default();
     let e = Kokesu::set_rule(&mut r, "KokesuEval", "fast").unwrap_err();
-    assert_eq!(e.to_string(), "option KokesuEval: 'fast' is not one of classic, nnue");
+    assert_eq!(e.to_string(), "option KokesuEval: bad value 'fast': expected one of classic, nnue");
     assert_eq!(r, KokesuRules::default());
 }
 
@@ -143,7 +143,7 @@ fn bad_net_files_are_refused_with_one_error_and_the_classic_evaluation_stays() {
     let lines = koma_lines(&[variant, "setoption name KokesuEval value fast", "bench 4", "quit"]);
     assert_eq!(
         errors(&lines),
-        ["info string error: option KokesuEval: bad value 'fast': 'fast' is not one of classic, nnue"]
+        ["info string error: option KokesuEval: bad value 'fast': expected one of classic, nnue"]
     );
     assert_eq!(bench_nodes(&lines), classic);
 }

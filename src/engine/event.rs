@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::engine::options::OptionLine;
 use crate::game::state::{GameResult, GameState};
+use crate::game::SwitchInfo;
 
 /// Where the engine's events go (the dialect's formatter, or a test's channel). Called
 /// from the engine's thread and from its job threads.
@@ -47,7 +47,7 @@ pub enum Event {
     Hello {
         name: String,
         author: String,
-        options: Vec<OptionLine>,
+        options: Vec<SwitchInfo>,
     },
     /// `isready` answered: the engine is ready.
     Ready,

@@ -1,11 +1,15 @@
 //! The engine's options: the USI ones, koma's own, and every game's switches (declared by
-//! the game, `Game::switches`), in one table ([`table`]): name, kind, default, range and
-//! what a change does. The option lines of every dialect and the setter both read it, so
-//! an option is declared once.
+//! the game, `Game::switches`), in one table built once ([`table`]). A row is an option
+//! declared once, as a game's switch is: its [`SwitchInfo`] (name, kind, default, range,
+//! other names) and its setter (a game's switch: its game's). The option lines of every
+//! dialect read the rows; `setoption` checks a value with the switches' one checker
+//! (`SwitchInfo::checked`) and hands it to the row's setter.
+
+use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::game::{Scope, SwitchKind};
+use crate::game::{Scope, SwitchInfo, SwitchKind};
 use crate::games::{self, Settings};
 use crate::search::{skill, time};
 
@@ -43,119 +47,124 @@ pub enum Change {
     Other,
 }
 
-/// The kind of an option, with its range or choices.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    Spin { min: u64, max: u64 },
-    Check,
-    Combo(Vec<&'static str>),
-    Text,
-}
-
-/// An option as the handshake lists it (each dialect writes it in its own words).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionLine {
-    pub name: &'static str,
-    /// Its name in the chess protocols (UCI), where that differs (`Hash`, `Ponder`).
-    pub chess_name: &'static str,
-    pub kind: OptionKind,
-    pub default: String,
-}
-
-/// Which value an option sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
-    Variant,
-    Hash,
-    /// Accepted and checked; pondering is the GUI's decision (`go ponder`), so the value
-    /// changes nothing in the engine.
-    Ponder,
-    /// Whether the search plays a game's book moves (66 shogi's placements, Number
-    /// Shogi's arrangement) instead of searching them.
-    OwnBook,
-    /// The random numbers of the books' mixed choices (0: fresh each time).
-    BookSeed,
-    MultiPv,
-    Threads,
-    MinimumThinking,
-    MoveOverhead,
-    ByoyomiOverhead,
-    /// The playing level's three options ([`level_specs`]).
-    Level(LevelTarget),
+/// What setting a row does.
+#[derive(Clone, Copy, Debug)]
+enum Set {
+    /// One of the engine's own values: the setter takes the value as the kind's check
+    /// gave it back (a number in range, `true` or `false`, a combo's word as declared) and
+    /// says what the change does.
+    Engine(fn(&mut Options, &str) -> Change),
     /// A game's switch, set in that game's [`Settings`].
-    Switch {
-        variant: &'static str,
-    },
+    Switch { variant: &'static str },
     /// One of the search's tunable numbers (a build with the `spsa` feature).
     #[cfg(feature = "spsa")]
     Spsa(usize),
 }
 
-/// One row of the option table.
+/// One row of the option table: an option declared once, as a game's switch is (its
+/// [`SwitchInfo`]), with what setting it does.
 #[derive(Clone, Debug)]
 struct Spec {
-    line: OptionLine,
-    /// Other names the option answers to (the chess protocols' names).
-    aliases: &'static [&'static str],
-    target: Target,
+    info: SwitchInfo,
+    set: Set,
 }
 
-fn spin(name: &'static str, default: u64, min: u64, max: u64, target: Target) -> Spec {
-    let line = OptionLine { name, chess_name: name, kind: OptionKind::Spin { min, max }, default: default.to_string() };
-    Spec { line, aliases: &[], target }
+fn row(name: &'static str, kind: SwitchKind, default: &'static str, set: Set) -> Spec {
+    Spec { info: SwitchInfo::new(name, kind, default, Scope::Engine), set }
+}
+
+/// An engine option that is a whole number from `min` to `max`.
+fn spin(name: &'static str, default: &'static str, min: u64, max: u64, set: fn(&mut Options, &str) -> Change) -> Spec {
+    row(name, SwitchKind::Spin { min, max }, default, Set::Engine(set))
+}
+
+/// An engine option that is `true` or `false`.
+fn check(name: &'static str, default: &'static str, set: fn(&mut Options, &str) -> Change) -> Spec {
+    row(name, SwitchKind::Check, default, Set::Engine(set))
 }
 
 impl Spec {
     /// The option under another name in the chess protocols.
     fn in_chess(mut self, chess_name: &'static str) -> Spec {
-        self.line.chess_name = chess_name;
+        self.info = self.info.in_chess(chess_name);
+        self
+    }
+
+    /// The option answering to other names too.
+    fn also(mut self, names: &'static [&'static str]) -> Spec {
+        self.info = self.info.also(names);
         self
     }
 }
 
-/// Every option, in the order the handshake lists them.
-fn table() -> Vec<Spec> {
+/// A checked spin's value.
+fn number(value: &str) -> u64 {
+    value.parse().unwrap_or_default()
+}
+
+/// The variant names, `USI_Variant`'s choices.
+fn variant_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(games::names)
+}
+
+/// Every option, in the order the handshake lists them, built once.
+fn table() -> &'static [Spec] {
+    static TABLE: OnceLock<Vec<Spec>> = OnceLock::new();
+    TABLE.get_or_init(build_table)
+}
+
+fn build_table() -> Vec<Spec> {
+    let ms = MAX_TIME_OPTION_MS;
     let mut t = vec![
-        Spec {
-            line: OptionLine {
-                name: "USI_Variant",
-                chess_name: "UCI_Variant",
-                kind: OptionKind::Combo(games::names()),
-                default: DEFAULT_VARIANT.to_string(),
-            },
-            aliases: &[],
-            target: Target::Variant,
-        },
-        spin("USI_Hash", DEFAULT_HASH_MIB as u64, 1, MAX_HASH_MIB as u64, Target::Hash).in_chess("Hash"),
-        Spec {
-            line: OptionLine {
-                name: "USI_Ponder",
-                chess_name: "Ponder",
-                kind: OptionKind::Check,
-                default: "false".into(),
-            },
-            aliases: &[],
-            target: Target::Ponder,
-        },
-        Spec {
-            line: OptionLine {
-                name: "USI_OwnBook",
-                chess_name: "OwnBook",
-                kind: OptionKind::Check,
-                default: "true".into(),
-            },
-            aliases: &[],
-            target: Target::OwnBook,
-        },
-        spin("MultiPV", 1, 1, MAX_MULTIPV as u64, Target::MultiPv),
-        spin("Threads", 1, 1, MAX_THREADS as u64, Target::Threads),
-        spin("MinimumThinkingTime", time::DEFAULT_MINIMUM_MS, 0, MAX_TIME_OPTION_MS, Target::MinimumThinking),
-        Spec {
-            aliases: &["NetworkDelay"],
-            ..spin("MoveOverhead", time::DEFAULT_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::MoveOverhead)
-        },
-        spin("ByoyomiOverhead", time::DEFAULT_BYOYOMI_OVERHEAD_MS, 0, MAX_TIME_OPTION_MS, Target::ByoyomiOverhead),
-        spin("BookSeed", 0, 0, u32::MAX as u64, Target::BookSeed),
+        row(
+            "USI_Variant",
+            SwitchKind::Combo(variant_names()),
+            DEFAULT_VARIANT,
+            Set::Engine(|o, v| {
+                o.variant = variant_names().iter().find(|n| **n == v).copied().unwrap_or(DEFAULT_VARIANT);
+                Change::Variant
+            }),
+        )
+        .in_chess("UCI_Variant"),
+        spin("USI_Hash", crate::decimal!(DEFAULT_HASH_MIB), 1, MAX_HASH_MIB as u64, |o, v| {
+            o.hash_mib = number(v) as usize;
+            Change::Hash
+        })
+        .in_chess("Hash"),
+        // Accepted and checked; pondering is the GUI's decision (`go ponder`), so the
+        // value changes nothing in the engine.
+        check("USI_Ponder", "false", |_, _| Change::Other).in_chess("Ponder"),
+        check("USI_OwnBook", "true", |o, v| {
+            o.own_book = v == "true";
+            Change::Other
+        })
+        .in_chess("OwnBook"),
+        spin("MultiPV", "1", 1, MAX_MULTIPV as u64, |o, v| {
+            o.multipv = number(v) as usize;
+            Change::Other
+        }),
+        spin("Threads", "1", 1, MAX_THREADS as u64, |o, v| {
+            o.threads = number(v) as usize;
+            Change::Other
+        }),
+        spin("MinimumThinkingTime", crate::decimal!(time::DEFAULT_MINIMUM_MS), 0, ms, |o, v| {
+            o.minimum_thinking_ms = number(v);
+            Change::Other
+        }),
+        spin("MoveOverhead", crate::decimal!(time::DEFAULT_OVERHEAD_MS), 0, ms, |o, v| {
+            o.move_overhead_ms = number(v);
+            Change::Other
+        })
+        .also(&["NetworkDelay"]),
+        spin("ByoyomiOverhead", crate::decimal!(time::DEFAULT_BYOYOMI_OVERHEAD_MS), 0, ms, |o, v| {
+            o.byoyomi_overhead_ms = number(v);
+            Change::Other
+        }),
+        spin("BookSeed", "0", 0, u32::MAX as u64, |o, v| {
+            o.book_seed = number(v);
+            Change::Other
+        }),
     ];
     // The games' switches, values every position of the game carries, checked and set by
     // the game: the engine's (beside the book's options), then after the level's the
@@ -174,38 +183,33 @@ fn table() -> Vec<Spec> {
 /// game's.
 #[cfg(feature = "spsa")]
 fn spsa_specs() -> impl Iterator<Item = Spec> {
-    use crate::search::tunable::{SearchParams, TUNABLE};
+    use crate::search::tunable::TUNABLE;
     TUNABLE.iter().enumerate().map(|(i, t)| {
-        let default = SearchParams::DEFAULT.get(i) as u64;
-        spin(t.name, default, t.min as u64, t.max as u64, Target::Spsa(i))
+        let kind = SwitchKind::Spin { min: t.min as u64, max: t.max as u64 };
+        row(t.name, kind, t.default, Set::Spsa(i))
     })
 }
 
 /// Every game's switches of this scope, in registry order.
 fn switch_specs(scope: Scope) -> impl Iterator<Item = Spec> {
-    games::switches().filter(move |(_, s)| s.scope == scope).map(|(variant, s)| {
-        let kind = match s.kind {
-            SwitchKind::Check => OptionKind::Check,
-            SwitchKind::Spin { min, max } => OptionKind::Spin { min, max },
-            SwitchKind::Combo(values) => OptionKind::Combo(values.to_vec()),
-            SwitchKind::Text | SwitchKind::File => OptionKind::Text,
-        };
-        let line = OptionLine { name: s.name, chess_name: s.name, kind, default: s.default.to_string() };
-        Spec { line, aliases: &[], target: Target::Switch { variant } }
-    })
+    games::switches()
+        .filter(move |(_, s)| s.scope == scope)
+        .map(|(variant, info)| Spec { info, set: Set::Switch { variant } })
 }
 
-/// Every option as the handshake lists it.
-pub fn lines() -> Vec<OptionLine> {
-    table().into_iter().map(|s| s.line).collect()
+/// Every option as the handshake lists it (each dialect writes it in its own words).
+pub fn lines() -> Vec<SwitchInfo> {
+    table().iter().map(|s| s.info).collect()
 }
 
-/// Current option values.
+/// Current option values. Each is declared once, by its row in the option table (name,
+/// kind, default, range and setter); a new engine starts from the rows' defaults.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub variant: &'static str,
     pub hash_mib: usize,
-    /// Play book moves where a game has them (`USI_OwnBook`).
+    /// Play book moves where a game has them (`USI_OwnBook`): 66 shogi's placements,
+    /// Number Shogi's arrangement, instead of searching them.
     pub own_book: bool,
     /// `BookSeed`: 0 draws the books' mixed choices afresh; another number repeats them.
     pub book_seed: u64,
@@ -223,24 +227,24 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// The table's defaults.
+    /// The table's defaults (the games' switches: their games' defaults).
     fn default() -> Self {
         let mut o = Options {
             variant: DEFAULT_VARIANT,
-            hash_mib: DEFAULT_HASH_MIB,
-            own_book: true,
+            hash_mib: 0,
+            own_book: false,
             book_seed: 0,
-            multipv: 1,
-            threads: 1,
-            minimum_thinking_ms: time::DEFAULT_MINIMUM_MS,
-            move_overhead_ms: time::DEFAULT_OVERHEAD_MS,
-            byoyomi_overhead_ms: time::DEFAULT_BYOYOMI_OVERHEAD_MS,
+            multipv: 0,
+            threads: 0,
+            minimum_thinking_ms: 0,
+            move_overhead_ms: 0,
+            byoyomi_overhead_ms: 0,
             settings: games::descriptors().iter().map(|d| (d.settings)()).collect(),
             level: LevelOptions::default(),
         };
         for spec in table() {
-            if !matches!(spec.target, Target::Switch { .. }) {
-                o.apply(&spec, &spec.line.default).expect("every default is a valid value");
+            if !matches!(spec.set, Set::Switch { .. }) {
+                o.apply(spec, spec.info.default).expect("every default is a valid value");
             }
         }
         o
@@ -249,26 +253,6 @@ impl Default for Options {
 
 fn bad(name: &str, value: &str, why: impl Into<String>) -> OptionError {
     OptionError::BadValue { name: name.to_string(), value: value.to_string(), why: why.into() }
-}
-
-/// `value` checked against the option's kind: a number in range, a boolean, one of the
-/// choices (matched without regard to case, answered as declared), or any text.
-fn checked(name: &str, kind: &OptionKind, value: &str) -> Result<String, OptionError> {
-    match kind {
-        OptionKind::Spin { min, max } => match value.parse::<u64>() {
-            Ok(v) if (min..=max).contains(&&v) => Ok(v.to_string()),
-            _ => Err(bad(name, value, format!("expected a whole number from {min} to {max}"))),
-        },
-        OptionKind::Check => match value.to_ascii_lowercase().as_str() {
-            b @ ("true" | "false") => Ok(b.to_string()),
-            _ => Err(bad(name, value, "expected true or false")),
-        },
-        OptionKind::Combo(choices) => match choices.iter().find(|c| c.eq_ignore_ascii_case(value)) {
-            Some(c) => Ok(c.to_string()),
-            None => Err(bad(name, value, format!("expected one of {}", choices.join(", ")))),
-        },
-        OptionKind::Text => Ok(value.to_string()),
-    }
 }
 
 impl Options {
@@ -280,76 +264,30 @@ impl Options {
     /// Applies `setoption`. Names are matched without regard to case, aliases too
     /// (`UCI_Variant` is `USI_Variant`, `Hash` is `USI_Hash`).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-        let is = |n: &str| name.eq_ignore_ascii_case(n);
-        let table = table();
-        let names = |s: &&Spec| is(s.line.name) || is(s.line.chess_name) || s.aliases.iter().any(|a| is(a));
-        let Some(spec) = table.iter().find(names) else {
+        let Some(spec) = table().iter().find(|s| s.info.is_named(name)) else {
             return Err(OptionError::Unknown(name.to_string()));
         };
         // Errors name the option as it was written, except a game switch's (its own name).
-        let shown = if matches!(spec.target, Target::Switch { .. }) { spec.line.name } else { name };
+        let shown = if matches!(spec.set, Set::Switch { .. }) { spec.info.name } else { name };
         let value = value.ok_or_else(|| OptionError::MissingValue { name: name.to_string() })?;
-        // A game's switch is checked by its game (which may say more than the list).
-        if !matches!(spec.target, Target::Switch { .. }) {
-            checked(shown, &spec.line.kind, value)?;
-        }
         self.apply(spec, value).map_err(|why| bad(shown, value, why))
     }
 
-    /// Sets the value of one row; `value` has been checked against its kind.
+    /// Sets the value of one row: checked against its kind (the one checker, the games'
+    /// switches'), then set.
     fn apply(&mut self, spec: &Spec, value: &str) -> Result<Change, String> {
-        let number = || value.parse::<u64>().map_err(|e| e.to_string());
-        Ok(match spec.target {
-            Target::Variant => {
-                self.variant =
-                    games::names().into_iter().find(|n| n.eq_ignore_ascii_case(value)).ok_or("no variant")?;
-                Change::Variant
-            }
-            Target::Hash => {
-                self.hash_mib = number()? as usize;
-                Change::Hash
-            }
-            Target::Ponder => Change::Other,
-            Target::OwnBook => {
-                self.own_book = value.eq_ignore_ascii_case("true");
-                Change::Other
-            }
-            Target::BookSeed => {
-                self.book_seed = number()?;
-                Change::Other
-            }
-            Target::MultiPv => {
-                self.multipv = number()? as usize;
-                Change::Other
-            }
-            Target::Threads => {
-                self.threads = number()? as usize;
-                Change::Other
-            }
-            Target::MinimumThinking => {
-                self.minimum_thinking_ms = number()?;
-                Change::Other
-            }
-            Target::MoveOverhead => {
-                self.move_overhead_ms = number()?;
-                Change::Other
-            }
-            Target::ByoyomiOverhead => {
-                self.byoyomi_overhead_ms = number()?;
-                Change::Other
-            }
-            Target::Level(which) => {
-                self.level.set(which, value);
-                Change::Other
-            }
-            Target::Switch { variant } => {
+        let checked = spec.info.checked(value)?;
+        Ok(match spec.set {
+            Set::Engine(set) => set(self, &checked),
+            // The game reads the value as given (and may say more than its kind).
+            Set::Switch { variant } => {
                 let settings = (self.settings.iter_mut()).find(|s| s.variant() == variant).ok_or("no variant")?;
-                let scope = settings.set(spec.line.name, value).map_err(|e| e.why)?;
-                Change::Switch { variant, scope, name: spec.line.name, value: value.to_string() }
+                let scope = settings.set(spec.info.name, value).map_err(|e| e.why)?;
+                Change::Switch { variant, scope, name: spec.info.name, value: value.to_string() }
             }
             #[cfg(feature = "spsa")]
-            Target::Spsa(i) => {
-                crate::search::tunable::override_value(i, number()? as i32);
+            Set::Spsa(i) => {
+                crate::search::tunable::override_value(i, number(&checked) as i32);
                 Change::Other
             }
         })
@@ -372,14 +310,6 @@ impl Default for LevelOptions {
     }
 }
 
-/// Which of the level's options a row sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LevelTarget {
-    SkillLevel,
-    LimitStrength,
-    Elo,
-}
-
 /// `USI_Elo`'s range and default (the Elo of the levels is each game's calibrated table;
 /// a value outside it plays the nearest end).
 pub const MIN_ELO: u32 = 100;
@@ -390,38 +320,30 @@ const DEFAULT_ELO: u32 = 1500;
 /// Stockfish and Fairy-Stockfish spell them (`Skill Level`, `UCI_LimitStrength`,
 /// `UCI_Elo`), and Fairy-Stockfish's USI spelling `Skill_Level` as an alias.
 fn level_specs() -> Vec<Spec> {
-    let check = |name, chess_name, target| Spec {
-        line: OptionLine { name, chess_name, kind: OptionKind::Check, default: "false".into() },
-        aliases: &[],
-        target: Target::Level(target),
-    };
     let max = skill::MAX_LEVEL as u64;
     vec![
-        Spec {
-            aliases: &["Skill_Level"],
-            ..spin("SkillLevel", max, 0, max, Target::Level(LevelTarget::SkillLevel)).in_chess("Skill Level")
-        },
-        check("USI_LimitStrength", "UCI_LimitStrength", LevelTarget::LimitStrength),
-        spin("USI_Elo", DEFAULT_ELO as u64, MIN_ELO as u64, MAX_ELO as u64, Target::Level(LevelTarget::Elo))
-            .in_chess("UCI_Elo"),
+        spin("SkillLevel", crate::decimal!(skill::MAX_LEVEL), 0, max, |o, v| {
+            o.level.skill_level = number(v) as u32;
+            Change::Other
+        })
+        .in_chess("Skill Level")
+        .also(&["Skill_Level"]),
+        check("USI_LimitStrength", "false", |o, v| {
+            o.level.limit_strength = v == "true";
+            Change::Other
+        })
+        .in_chess("UCI_LimitStrength"),
+        spin("USI_Elo", crate::decimal!(DEFAULT_ELO), MIN_ELO as u64, MAX_ELO as u64, |o, v| {
+            o.level.elo = number(v) as u32;
+            Change::Other
+        })
+        .in_chess("UCI_Elo"),
     ]
 }
 
 /// The level's options as the handshake lists them (CECP offers only these).
-pub fn level_lines() -> Vec<OptionLine> {
-    level_specs().into_iter().map(|s| s.line).collect()
-}
-
-impl LevelOptions {
-    /// Sets one of them; `value` has been checked against its kind.
-    fn set(&mut self, which: LevelTarget, value: &str) {
-        let number = || value.parse::<u32>().unwrap_or_default();
-        match which {
-            LevelTarget::SkillLevel => self.skill_level = number(),
-            LevelTarget::LimitStrength => self.limit_strength = value.eq_ignore_ascii_case("true"),
-            LevelTarget::Elo => self.elo = number(),
-        }
-    }
+pub fn level_lines() -> Vec<SwitchInfo> {
+    level_specs().into_iter().map(|s| s.info).collect()
 }
 
 #[cfg(test)]
@@ -432,8 +354,14 @@ mod tests {
     fn every_default_in_the_table_is_a_value_its_option_takes() {
         for spec in table() {
             let mut o = Options::default();
-            assert!(o.set(spec.line.name, Some(&spec.line.default)).is_ok(), "{}", spec.line.name);
+            assert!(o.set(spec.info.name, Some(spec.info.default)).is_ok(), "{}", spec.info.name);
         }
+    }
+
+    #[test]
+    fn numbers_written_at_compile_time_are_their_decimal_digits() {
+        assert_eq!([crate::decimal!(0), crate::decimal!(7), crate::decimal!(4096)], ["0", "7", "4096"]);
+        assert_eq!(crate::decimal!(u64::MAX), u64::MAX.to_string());
     }
 
     #[test]

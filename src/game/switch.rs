@@ -33,10 +33,15 @@ pub enum SwitchKind {
     File,
 }
 
-/// A switch as the option lists and the layers above the games see it (no game type).
+/// A switch as the option lists and the layers above the games see it (no game type):
+/// the declaration of every option, the engine's own too (`crate::engine::options`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwitchInfo {
     pub name: &'static str,
+    /// Its name in the chess protocols (UCI, CECP), where that differs (`Hash`, `Ponder`).
+    pub chess_name: &'static str,
+    /// Other names it answers to (`NetworkDelay` is `MoveOverhead`).
+    pub names: &'static [&'static str],
     pub kind: SwitchKind,
     pub default: &'static str,
     pub scope: Scope,
@@ -65,7 +70,7 @@ impl<R: Copy> Switch<R> {
         scope: Scope,
         set: Setter<R>,
     ) -> Switch<R> {
-        Switch { info: SwitchInfo { name, kind, default, scope, aliases: &[] }, set }
+        Switch { info: SwitchInfo::new(name, kind, default, scope), set }
     }
 
     /// The same switch, taking `aliases` for some of its combo's words.
@@ -78,7 +83,7 @@ impl<R: Copy> Switch<R> {
     pub fn apply(&self, settings: &mut R, value: &str) -> Result<(), RuleError> {
         let name = self.info.name;
         let err = |why: String| RuleError { name: name.to_string(), why };
-        let value = self.info.checked(value).map_err(err)?;
+        let value = self.info.checked(value).map_err(|why| err(format!("bad value '{}': {why}", value.trim())))?;
         let mut next = *settings;
         (self.set)(&mut next, &value).map_err(err)?;
         *settings = next;
@@ -87,35 +92,99 @@ impl<R: Copy> Switch<R> {
 }
 
 impl SwitchInfo {
-    /// `value` checked against the kind: a combo's word (or alias, any case, surrounding
-    /// spaces ignored) as declared, `true` or `false`, a number in range; text as given.
+    /// An option under one name, without aliases.
+    pub const fn new(name: &'static str, kind: SwitchKind, default: &'static str, scope: Scope) -> SwitchInfo {
+        SwitchInfo { name, chess_name: name, names: &[], kind, default, scope, aliases: &[] }
+    }
+
+    /// The option under another name in the chess protocols.
+    pub const fn in_chess(mut self, chess_name: &'static str) -> SwitchInfo {
+        self.chess_name = chess_name;
+        self
+    }
+
+    /// The option answering to other names too.
+    pub const fn also(mut self, names: &'static [&'static str]) -> SwitchInfo {
+        self.names = names;
+        self
+    }
+
+    /// Whether `name` (any case) names it, in either protocol family or by another name.
+    pub fn is_named(&self, name: &str) -> bool {
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        is(self.name) || is(self.chess_name) || self.names.iter().any(|n| is(n))
+    }
+
+    /// `value` checked against the kind ([`check`]).
     pub fn checked(&self, value: &str) -> Result<String, String> {
-        let v = value.trim();
-        match self.kind {
-            SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
-                b @ ("true" | "false") => Ok(b.to_string()),
-                _ => Err(format!("'{v}' is not true or false")),
-            },
-            SwitchKind::Spin { min, max } => match v.parse::<u64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
-                _ => Err(format!("'{v}' is not a whole number from {min} to {max}")),
-            },
-            SwitchKind::Combo(words) => {
-                let declared = words.iter().find(|w| w.eq_ignore_ascii_case(v)).copied();
-                let alias = || self.aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(v)).map(|&(_, w)| w);
-                declared
-                    .or_else(alias)
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("'{v}' is not one of {}", words.join(", ")))
-            }
-            SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
-        }
+        check(self.kind, self.aliases, value)
     }
 
     /// Whether a page may set it (`koma serve`): never a switch that names a file.
     pub fn reaches_a_file(&self) -> bool {
         matches!(self.kind, SwitchKind::File)
     }
+}
+
+/// The one range checker, of the games' switches and the engine's options alike: `value`
+/// checked against `kind`, given back as the kind declares it (a combo's word, or one
+/// of its `aliases`' words, matched in any case with surrounding spaces ignored; `true`
+/// or `false`; a number in range), text as given; or what was expected.
+pub fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) -> Result<String, String> {
+    let v = value.trim();
+    match kind {
+        SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
+            b @ ("true" | "false") => Ok(b.to_string()),
+            _ => Err("expected true or false".to_string()),
+        },
+        SwitchKind::Spin { min, max } => match v.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+            _ => Err(format!("expected a whole number from {min} to {max}")),
+        },
+        SwitchKind::Combo(words) => {
+            let declared = words.iter().find(|w| w.eq_ignore_ascii_case(v)).copied();
+            let alias = || aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(v)).map(|&(_, w)| w);
+            declared.or_else(alias).map(str::to_string).ok_or_else(|| format!("expected one of {}", words.join(", ")))
+        }
+        SwitchKind::Text | SwitchKind::File => Ok(value.to_string()),
+    }
+}
+
+/// The number of decimal digits of `n`.
+pub const fn decimal_len(mut n: u64) -> usize {
+    let mut len = 1;
+    while n >= 10 {
+        n /= 10;
+        len += 1;
+    }
+    len
+}
+
+/// The decimal digits of `n`, `LEN` of them ([`decimal_len`]).
+pub const fn decimal_digits<const LEN: usize>(mut n: u64) -> [u8; LEN] {
+    let mut digits = [b'0'; LEN];
+    let mut i = LEN;
+    while i > 0 {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    digits
+}
+
+/// A whole number constant written in decimal, as a `&'static str` made at compile time:
+/// an option's default where the number is a constant of its own.
+#[macro_export]
+macro_rules! decimal {
+    ($n:expr) => {{
+        const N: u64 = $n as u64;
+        const DIGITS: [u8; $crate::game::switch::decimal_len(N)] = $crate::game::switch::decimal_digits(N);
+        const TEXT: &str = match ::core::str::from_utf8(&DIGITS) {
+            Ok(s) => s,
+            Err(_) => panic!("digits are text"),
+        };
+        TEXT
+    }};
 }
 
 /// The switch named `name` (without regard to case) among `switches`.

@@ -9,9 +9,10 @@
 
 use super::uci::chess_games;
 use super::{shown, Step};
-use crate::engine::options::{self, OptionKind, OptionLine};
+use crate::engine::options;
 use crate::engine::{new_board, Board, Command, Event, PositionError, Score};
 use crate::game::{ChessGame, Color, Outcome};
+use crate::game::{SwitchInfo, SwitchKind};
 use crate::search::limits::GoParams;
 
 /// The clock as xboard last told it.
@@ -67,7 +68,7 @@ impl Default for Cecp {
 }
 
 /// The playing level's options as xboard's `feature option` values (their chess names).
-fn feature_option(o: &OptionLine) -> String {
+fn feature_option(o: &SwitchInfo) -> String {
     let default = |d: &str| {
         if d == "true" {
             "1"
@@ -79,10 +80,10 @@ fn feature_option(o: &OptionLine) -> String {
         .to_string()
     };
     match &o.kind {
-        OptionKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
-        OptionKind::Check => format!("{} -check {}", o.chess_name, default(&o.default)),
-        OptionKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
-        OptionKind::Text => format!("{} -string {}", o.chess_name, o.default),
+        SwitchKind::Spin { min, max } => format!("{} -spin {} {min} {max}", o.chess_name, o.default),
+        SwitchKind::Check => format!("{} -check {}", o.chess_name, default(o.default)),
+        SwitchKind::Combo(values) => format!("{} -combo {}", o.chess_name, values.join(" /// ")),
+        SwitchKind::Text | SwitchKind::File => format!("{} -string {}", o.chess_name, o.default),
     }
 }
 
@@ -213,7 +214,7 @@ impl Cecp {
                 let (name, value) = (name.trim(), value.trim());
                 let is_check = options::level_lines()
                     .iter()
-                    .any(|o| o.chess_name.eq_ignore_ascii_case(name) && o.kind == OptionKind::Check);
+                    .any(|o| o.chess_name.eq_ignore_ascii_case(name) && o.kind == SwitchKind::Check);
                 let value = match value {
                     "1" if is_check => "true",
                     "0" if is_check => "false",

@@ -8,10 +8,9 @@
 
 use super::usi::{self, parse_command, CommandError};
 use super::Step;
-use crate::engine::options::OptionKind;
 use crate::engine::{Command, Event, Info, Score};
 use crate::game::state::{GameResult, GameState};
-use crate::game::ChessGame;
+use crate::game::{ChessGame, SwitchKind};
 use crate::games;
 
 /// The games that have a chess notation, in `UCI_Variant` order (from the registry's
@@ -222,7 +221,7 @@ pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
         Event::Hello { name, author, options } => {
             let mut out = vec![format!("id name {name}"), format!("id author {author}")];
             for o in options {
-                if let OptionKind::Combo(_) = o.kind {
+                if let SwitchKind::Combo(_) = o.kind {
                     if o.chess_name == "UCI_Variant" {
                         let vars: Vec<&str> = chess_games().iter().map(|g| g.name).collect();
                         let default = game.map_or(vars[0], |g| g.name);

@@ -13,8 +13,8 @@ use nom::IResult;
 use thiserror::Error;
 
 use super::shown;
-use crate::engine::options::{OptionKind, OptionLine};
 use crate::engine::{Command, Event, Info, MateResult, Score};
+use crate::game::{SwitchInfo, SwitchKind};
 use crate::search::limits::GoParams;
 
 /// A line that is not a command koma understands.
@@ -209,21 +209,21 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
 }
 
 /// An option as a USI `option` line.
-pub fn option_line(o: &OptionLine) -> String {
+pub fn option_line(o: &SwitchInfo) -> String {
     option_line_named(o.name, o)
 }
 
 /// An option's line under another name (the chess protocols' names for the same option).
-pub fn option_line_named(name: &str, o: &OptionLine) -> String {
+pub fn option_line_named(name: &str, o: &SwitchInfo) -> String {
     let default = &o.default;
     match &o.kind {
-        OptionKind::Spin { min, max } => format!("option name {name} type spin default {default} min {min} max {max}"),
-        OptionKind::Check => format!("option name {name} type check default {default}"),
-        OptionKind::Combo(values) => {
+        SwitchKind::Spin { min, max } => format!("option name {name} type spin default {default} min {min} max {max}"),
+        SwitchKind::Check => format!("option name {name} type check default {default}"),
+        SwitchKind::Combo(values) => {
             let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
             format!("option name {name} type combo default {default}{vars}")
         }
-        OptionKind::Text => format!("option name {name} type string default {default}"),
+        SwitchKind::Text | SwitchKind::File => format!("option name {name} type string default {default}"),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The search's numbers in one place: move ordering, window sizes, pruning margins,
 //! reductions and extensions, the history statistics and time management. Most were set
 //! by a match against the build before (the commit that changed one says by how much it
-//! won, and where that is known it is said here); none is a rule of a game. A game's own
+//! won; docs/STRENGTH.md lists the matches); none is a rule of a game. A game's own
 //! margins (`Strategy::FUTILITY_MARGIN` and its switches) live with the game.
 //!
 //! The sections follow the node search's steps (src/search/alphabeta.rs): the tree's
@@ -47,8 +47,8 @@ pub const ORDER_KILLER_1: i32 = 90_000;
 pub const ORDER_KILLER_2: i32 = 85_000;
 /// The countermove: the quiet move that refuted the previous move last time.
 pub const ORDER_COUNTER: i32 = 80_000;
-/// Captures that lose material by exchange go after the killers and the countermove
-/// (66 shogi +27 =4 -9 at 200 ms a move), with their `order_score` clamped to
+/// Captures that lose material by exchange go after the killers and the countermove,
+/// with their `order_score` clamped to
 /// `0..=ORDER_BAD_TACTICAL_SPAN` so that they stay in their class. Quiet moves follow,
 /// by history (at most `3 * HISTORY_MAX`, below this class).
 pub const ORDER_BAD_TACTICAL: i32 = 60_000;
@@ -57,7 +57,7 @@ pub const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
 // ---------------------------------------------------------------------------------------
 // Aspiration windows (src/search/mod.rs)
 
-// The first window's half-width, ASPIRATION_DELTA: src/game/search_params.rs (tuned per game).
+// The first window's half-width, `aspiration_delta`: src/game/search_params.rs (tuned per game).
 /// The first depth that uses a window, and the half-width beyond which the window opens
 /// fully. After a fail the half-width grows by `1 / ASPIRATION_WIDEN_DIVISOR` of itself
 /// (times 1.5).
@@ -78,7 +78,7 @@ pub const RFP_DEPTH: i32 = 7;
 
 /// The shallowest depth at which the side to move passes to see whether beta still holds.
 pub const NULL_MIN_DEPTH: i32 = 3;
-// NULL_BASE, NULL_DIVISOR, NULL_EVAL_STEP: src/game/search_params.rs (tuned per game).
+// `null_base`, `null_divisor`, `null_eval_step`: src/game/search_params.rs (tuned per game).
 /// The null move's reduction grows by at most this many plies for how far the evaluation
 /// beats beta.
 pub const NULL_EVAL_MAX: i32 = 3;
@@ -86,12 +86,10 @@ pub const NULL_EVAL_MAX: i32 = 3;
 // ---------------------------------------------------------------------------------------
 // ProbCut (step 7)
 
-/// ProbCut: from this depth, a capture that holds `beta + PROBCUT_MARGIN` (less
-/// `PROBCUT_IMPROVING` when improving) at `PROBCUT_REDUCTION` plies less cuts the node.
-/// (Added at 190 and 4: +10.4 +/- 41.9 Elo in 66 shogi at 20k nodes, the bench
-/// middlegame's depth 18 in 2.40M nodes instead of 4.25M.)
+/// ProbCut: from this depth, a capture that holds `beta + probcut_margin` (less
+/// `probcut_improving` when improving) at `PROBCUT_REDUCTION` plies less cuts the node.
 pub const PROBCUT_DEPTH: i32 = 5;
-// PROBCUT_MARGIN (190), PROBCUT_IMPROVING: src/game/search_params.rs (tuned per game).
+// `probcut_margin`, `probcut_improving`: src/game/search_params.rs (tuned per game).
 pub const PROBCUT_REDUCTION: i32 = 4;
 /// How many captures ProbCut tries, and how many more at an expected cut node.
 pub const PROBCUT_TRIES: usize = 2;
@@ -129,10 +127,10 @@ pub const FUTILITY_DEPTH: i32 = 7;
 pub const SEE_PRUNE_DEPTH: i32 = 4;
 
 /// Quiet moves (drops too) that leave their piece to be taken for less are skipped when
-/// the reduced depth is at most this. (+38.4 +/- 37.8 Elo in 66 shogi at 20k nodes.)
+/// the reduced depth is at most this.
 pub const SEE_QUIET_DEPTH: i32 = 3;
 
-// HISTORY_PRUNE: src/game/search_params.rs (tuned per game).
+// `history_prune`: src/game/search_params.rs (tuned per game).
 /// Pruning by bad history works where the reduced depth is below this.
 pub const HISTORY_PRUNE_DEPTH: i32 = 3;
 
@@ -141,8 +139,7 @@ pub const HISTORY_PRUNE_DEPTH: i32 = 3;
 
 /// Singular extension: from this depth, when the table's entry is at most
 /// `SINGULAR_TT_SLACK` plies shallower; the other moves must stay
-/// `SINGULAR_MARGIN * depth` below the table's score. (A margin of 1 measured
-/// -6.9 +/- 25.9 Elo against 2.)
+/// `SINGULAR_MARGIN * depth` below the table's score.
 pub const SINGULAR_DEPTH: i32 = 7;
 pub const SINGULAR_TT_SLACK: i32 = 3;
 pub const SINGULAR_MARGIN: i32 = 2;
@@ -163,13 +160,13 @@ pub const CHECK_EXTENSION_REACH: i32 = 2;
 /// promotions are not).
 pub const LMR_MIN_DEPTH: i32 = 2;
 
-// The late-move reduction's formula and its corrections (LMR_BASE_PCT, LMR_DIVISOR_PCT,
-// LMR_HISTORY_DIVISOR, LMR_UNCERTAIN): src/game/search_params.rs (tuned per game).
+// The late-move reduction's formula and its corrections (`lmr_base_pct`, `lmr_divisor_pct`,
+// `lmr_history_divisor`, `lmr_uncertain`): src/game/search_params.rs (tuned per game).
 
 // ---------------------------------------------------------------------------------------
 // Quiescence
 
-// QS_FUTILITY_MARGIN, delta pruning's margin: src/game/search_params.rs (tuned per game).
+// `qs_futility_margin`, delta pruning's margin: src/game/search_params.rs (tuned per game).
 
 // ---------------------------------------------------------------------------------------
 // Move-ordering statistics (src/search/history.rs, step 11)
@@ -234,7 +231,7 @@ pub const MAXIMUM_CLOCK_DIVISOR: u64 = 4;
 // Time management: between iterations (src/search/time.rs `time_scale`, src/search/mod.rs)
 //
 // A clocked search (not byoyomi, not movetime) scales its optimum by what the iterations
-// showed: +59.3 +/- 27.2 Elo in kokesu at 2+0.02 s (290 games) against a fixed optimum.
+// showed.
 
 /// A new iteration starts only within this share of the scaled optimum (an iteration
 /// takes about as long as all before it).

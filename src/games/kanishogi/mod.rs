@@ -142,7 +142,7 @@ mod throwaway {
         let refused = usi(vec![set("KaniShogiThrowaway", "maybe")]);
         assert_eq!(
             refused,
-            ["info string error: option KaniShogiThrowaway: bad value 'maybe': 'maybe' is not true or false"]
+            ["info string error: option KaniShogiThrowaway: bad value 'maybe': expected true or false"]
         );
     }
 }
