@@ -243,7 +243,17 @@ impl Default for Options {
             level: LevelOptions::default(),
         };
         for spec in table() {
-            if !matches!(spec.set, Set::Switch { .. }) {
+            let own_default = match spec.set {
+                Set::Engine(_) => true,
+                // The games' switches keep their games' defaults, in `settings`.
+                Set::Switch { .. } => false,
+                // An `Spsa_*` number overrides every game's own only once it is set: its
+                // default written in here would search every game with the shared values
+                // (Kokesu's futility margin 0), not the game's own.
+                #[cfg(feature = "spsa")]
+                Set::Spsa(_) => false,
+            };
+            if own_default {
                 o.apply(spec, spec.info.default).expect("every default is a valid value");
             }
         }
