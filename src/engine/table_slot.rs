@@ -104,10 +104,10 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
             return Ok(());
         };
         let old = self.mib;
-        match self.prepare(old, None) {
-            Ok(()) if old != mib => Err(format!("cannot allocate {mib} MiB ({e}): the table stays at {old} MiB")),
-            _ => Err(format!("cannot allocate {mib} MiB ({e}): searches use a 1 MiB stand-in table")),
+        if old != mib && self.prepare(old, None).is_ok() {
+            return Err(format!("cannot allocate {mib} MiB ({e}): the table stays at {old} MiB"));
         }
+        Err(format!("cannot allocate {mib} MiB ({e}): searches use a 1 MiB stand-in table"))
     }
 
     /// `usinewgame`: the table is emptied in the background (made, if there is none).
