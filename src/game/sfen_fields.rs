@@ -179,6 +179,23 @@ pub fn write_board(out: &mut String, ranks: usize, files: usize, piece: impl Fn(
     }
 }
 
+/// The placement phases' end (rules.md §0; 66 shogi, Number Shogi): a placement must end,
+/// both reserves empty, by ply 12, as it does from the start position. A placement SFEN
+/// at `ply` with `placed` of its 12 drops made whose ply leaves too few plies for the drops
+/// still to come would be ended by condition 1 with the reserves read as captured pieces
+/// (66 shogi: kings in hand; Number Shogi: a sum of seven at once), a position no game
+/// has: refused.
+pub fn check_placement_end(ply: u32, placed: u32) -> Result<(), SfenError> {
+    let left = 12u32.saturating_sub(placed);
+    if ply.saturating_add(left) > 13 {
+        return Err(SfenError::Invalid(format!(
+            "a placement phase at ply {ply} with {left} drops still to come would run past ply 12 \
+             (a placement position's ply is the pieces placed plus one)"
+        )));
+    }
+    Ok(())
+}
+
 /// The side-to-move field.
 pub fn side_letter(side: Color) -> char {
     if side == Color::Sente {

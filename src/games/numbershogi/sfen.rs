@@ -144,17 +144,8 @@ impl NumberShogi {
         }
         let pos = NumberShogi::assemble(board, hand, side, ply, *rules);
         if pos.placing {
-            // As in 66 shogi: placement must end (both reserves empty) by ply 12, as it
-            // does from the start; a ply that runs ahead of the drops would end it by
-            // condition 1 of rules.md §0 with the reserves read as captured pieces.
-            let placed = board.iter().filter(|&&c| c != EMPTY).count() as u32;
-            let left = 12u32.saturating_sub(placed);
-            if ply.saturating_add(left) > 13 {
-                return Err(SfenError::Invalid(format!(
-                    "a placement phase at ply {ply} with {left} drops still to come would run past ply 12 \
-                     (a placement position's ply is the pieces placed plus one)"
-                )));
-            }
+            // Every piece on the board is a drop of the placement.
+            sfen_fields::check_placement_end(ply, board.iter().filter(|&&c| c != EMPTY).count() as u32)?;
         } else if sums_to_seven(&hand[0]) && sums_to_seven(&hand[1]) {
             // The first sum of seven ends the game, so no game reaches the second.
             return Err(SfenError::Invalid(

@@ -123,20 +123,11 @@ fn is_placement(pos: &Position) -> bool {
     }
 }
 
-/// A placement phase must end (both hands empty) by ply 12, as it does from the start
-/// position: otherwise condition 1 of rules.md §0 would end it with kings in hand, a
-/// position no game has and no SFEN can say. So a placement SFEN whose ply field leaves
-/// too few plies for the drops still to come is impossible.
+/// Its drops so far (the pieces on the board other than the fixed pawns) against its ply:
+/// [`sfen_fields::check_placement_end`].
 fn validate_placement_end(pos: &Position) -> Result<(), SfenError> {
     let placed = (0..SQUARES).filter(|&sq| pos.board[sq] != 0 && kind(pos.board[sq]) != PAWN).count() as u32;
-    let left = 12u32.saturating_sub(placed);
-    if pos.ply.saturating_add(left) > 13 {
-        return Err(SfenError::Invalid(format!(
-            "a placement phase at ply {} with {left} drops still to come would run past ply 12",
-            pos.ply
-        )));
-    }
-    Ok(())
+    sfen_fields::check_placement_end(pos.ply, placed)
 }
 
 /// Checks a play-phase position for things that cannot happen in a game.
