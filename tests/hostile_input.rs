@@ -59,21 +59,27 @@ fn run(args: &[&str], stdin: Stdio) -> Run {
         .stderr(std::fs::File::create(&err_path).unwrap())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            panic!("koma {args:?} still running after {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_within_deadline(&mut child, &format!("koma {args:?}"));
     let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
     let r = Run { code: status.code(), stdout: read(&out_path), stderr: read(&err_path) };
     std::fs::remove_dir_all(dir).unwrap();
     r
+}
+
+/// Waits for `child` to exit; kills it at [`DEADLINE`] and fails, saying `what` was still
+/// running.
+fn wait_within_deadline(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("{what} still running after {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 fn run_with_input(args: &[&str], input: &[u8]) -> Run {
@@ -531,14 +537,7 @@ fn row13_a_hash_the_memory_cannot_hold_is_an_error_line_and_the_old_table_is_kep
                   go depth 4\nquit\n";
     stdin.write_all(script.as_bytes()).unwrap();
     drop(stdin);
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            panic!("koma still running after {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_within_deadline(&mut child, "koma under a memory limit");
     let out = child.wait_with_output().unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "no abort: {:?} {stderr}", out.status);
@@ -571,17 +570,7 @@ fn row15_an_engine_whose_stdout_is_closed_stops_its_search_and_exits() {
     stdin.flush().unwrap();
     // A depth-100 search runs for hours; the first line it cannot write ends it (stdin is
     // still open: the end of input is not what stops it).
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            panic!("koma still searching {DEADLINE:?} after its stdout was closed");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_within_deadline(&mut child, "koma searching after its stdout was closed");
     assert_eq!(status.code(), Some(1));
     drop(stdin);
 }
