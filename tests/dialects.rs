@@ -27,7 +27,7 @@ fn cases(text: &str) -> Vec<PerftCase> {
 }
 
 /// A session of `variant` with the case's rules switches and position.
-fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Board> {
+fn session(variant: &str, case: &PerftCase, sfen: &str) -> Board {
     let mut s = new_board(variant).expect("registered");
     for (k, v) in &case.options {
         s.set_switch(k, v).unwrap_or_else(|e| panic!("{}: {e}", case.id));
@@ -36,7 +36,7 @@ fn session(variant: &str, case: &PerftCase, sfen: &str) -> Box<dyn Board> {
     s
 }
 
-fn sfen_of(s: &dyn Board) -> String {
+fn sfen_of(s: &Board) -> String {
     s.state().unwrap().sfen
 }
 
@@ -58,7 +58,7 @@ fn positions_and_moves_round_trip_on_every_fixture_position() {
         let g = chess_game(variant);
         for case in cases(text) {
             let usi = session(variant, &case, &case.sfen);
-            let sfen = sfen_of(usi.as_ref());
+            let sfen = sfen_of(&usi);
             let fen = g.sfen_to_fen(&sfen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
             let back = g.fen_to_sfen(&fen).unwrap_or_else(|e| panic!("{}: {fen}: {e}", case.id));
             let again = session(variant, &case, &back);
@@ -66,7 +66,7 @@ fn positions_and_moves_round_trip_on_every_fixture_position() {
             // (FEN counts full moves, so an odd SFEN ply with the second player to move
             // comes back one less).
             let (a, b): (Vec<&str>, Vec<&str>) = (sfen.split(' ').collect(), back.split(' ').collect());
-            assert_eq!(a[..3], sfen_of(again.as_ref()).split(' ').collect::<Vec<_>>()[..3], "{}: {fen}", case.id);
+            assert_eq!(a[..3], sfen_of(&again).split(' ').collect::<Vec<_>>()[..3], "{}: {fen}", case.id);
             let ply: u32 = a[3].parse().unwrap();
             if (ply % 2 == 1) == (a[1] == "b") {
                 assert_eq!(a[3], b[3], "{}: ply of {fen}", case.id);

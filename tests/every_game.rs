@@ -8,7 +8,7 @@ use koma::games;
 /// Seeded generators, so failures reproduce.
 use fastrand::Rng;
 
-fn sfen_of(s: &dyn Board) -> String {
+fn sfen_of(s: &Board) -> String {
     s.state().expect("a position").sfen
 }
 
@@ -27,13 +27,13 @@ fn display_reads_back_with_the_same_legal_moves_along_random_games() {
             let mut moves: Vec<String> = Vec::new();
             for _ply in 0..120 {
                 s.set_position(None, &moves).unwrap_or_else(|e| panic!("{variant}: {e} after {moves:?}"));
-                let sfen = sfen_of(s.as_ref());
+                let sfen = sfen_of(&s);
                 let legal = s.legal_moves().unwrap();
                 let mut again = new_board(variant).unwrap();
                 again
                     .set_position(Some(&sfen), &[])
                     .unwrap_or_else(|e| panic!("{variant}: '{sfen}' does not read back: {e}"));
-                assert_eq!(sfen_of(again.as_ref()), sfen, "{variant}: sfen changes on reading back");
+                assert_eq!(sfen_of(&again), sfen, "{variant}: sfen changes on reading back");
                 assert_eq!(
                     sorted(again.legal_moves().unwrap()),
                     sorted(legal.clone()),
@@ -60,7 +60,7 @@ fn mutated_sfens_and_tokens_never_panic() {
     for variant in games::names() {
         let mut rng = Rng::with_seed(12345);
         let mut s = new_board(variant).unwrap();
-        let start = sfen_of(s.as_ref());
+        let start = sfen_of(&s);
         let moves = s.legal_moves().unwrap();
         for _ in 0..2000 {
             let mut chars: Vec<char> = start.chars().collect();
@@ -78,7 +78,7 @@ fn mutated_sfens_and_tokens_never_panic() {
             match s.set_position(Some(&text), &[]) {
                 // Whatever is accepted must print and read back the same.
                 Ok(()) => {
-                    let printed = sfen_of(s.as_ref());
+                    let printed = sfen_of(&s);
                     let mut again = new_board(variant).unwrap();
                     again.set_position(Some(&printed), &[]).unwrap_or_else(|e| {
                         panic!("{variant}: accepted '{text}' but its print '{printed}' fails: {e}")
@@ -111,7 +111,7 @@ fn mutated_sfens_and_tokens_never_panic() {
 fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
     for variant in games::names() {
         let mut rng = Rng::with_seed(11);
-        let start = sfen_of(new_board(variant).unwrap().as_ref());
+        let start = sfen_of(&new_board(variant).unwrap());
         let fields: Vec<&str> = start.split(' ').collect();
         let mut accepted = 0;
         for ply in 1..=16 {
@@ -125,7 +125,7 @@ fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
                 let mut moves: Vec<String> = Vec::new();
                 for _ in 0..30 {
                     s.set_position(Some(&root), &moves).unwrap_or_else(|e| panic!("{variant}: {e}"));
-                    let sfen = sfen_of(s.as_ref());
+                    let sfen = sfen_of(&s);
                     let legal = s.legal_moves().unwrap();
                     let mut again = new_board(variant).unwrap();
                     again.set_position(Some(&sfen), &[]).unwrap_or_else(|e| {
@@ -134,7 +134,7 @@ fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
                             moves.join(" ")
                         )
                     });
-                    assert_eq!(sfen_of(again.as_ref()), sfen, "{variant}");
+                    assert_eq!(sfen_of(&again), sfen, "{variant}");
                     assert_eq!(
                         sorted(again.legal_moves().unwrap()),
                         sorted(legal.clone()),

@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use koma::game::{Color, MoveError};
+use koma::game::{Color, Live, MoveError, Scope};
 use koma::games;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{interruptible, IllegalMove, InvalidSfen};
-use crate::game::{new_game, NewError, Tracked};
+use crate::game::{new_game, NewError};
 use crate::py_repr;
 
 /// The deepest perft (the engine's own limit).
@@ -52,7 +52,7 @@ pub fn illegal(e: MoveError) -> PyErr {
 
 #[pyclass(name = "Board", module = "koma")]
 pub struct PyBoard {
-    pub game: Box<dyn Tracked>,
+    pub game: Box<dyn Live>,
 }
 
 /// The keyword arguments as (name, value) pairs of text; a value must be a `str`.
@@ -130,7 +130,7 @@ impl PyBoard {
 
     #[getter]
     fn switches(&self) -> BTreeMap<String, String> {
-        self.game.switches().iter().cloned().collect()
+        self.game.rule_set().changed(Scope::Rules).into_iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
     }
 
     fn sfen(&self) -> String {
@@ -138,6 +138,9 @@ impl PyBoard {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        if self.game.verdict().is_some() {
+            return Vec::new();
+        }
         self.game.legal_moves()
     }
 
@@ -154,7 +157,7 @@ impl PyBoard {
     }
 
     fn is_game_over(&self) -> bool {
-        self.game.is_over()
+        self.game.verdict().is_some()
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -354,15 +354,7 @@ impl PyEngine {
         if let Some(r) = board.game.state().result {
             return Err(PyValueError::new_err(format!("the game is over: {}", r.text)));
         }
-        let d = games::descriptor(self.variant).expect("the engine's variant is registered");
-        let given = board.game.switches();
-        let mut commands: Vec<Command> = d
-            .rules_switches()
-            .map(|o| {
-                let value = given.iter().find(|(n, _)| n == o.name).map_or(o.default, |(_, v)| v.as_str());
-                PyEngine::set(o.name, value)
-            })
-            .collect();
+        let mut commands = vec![Command::Rules(board.game.rule_set().clone())];
         commands.push(Command::Position { sfen: Some(board.game.root_sfen()), moves: board.game.moves() });
         commands.push(PyEngine::set("MultiPV", multipv));
         let _turn = self.busy.take(py);

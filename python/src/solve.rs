@@ -40,7 +40,8 @@ pub fn solve(py: Python<'_>, board: &PyBoard, max_ms: Option<u64>, max_nodes: Op
     let signals = Arc::new(Signals::default());
     let budget = Budget { max_nodes, max_ms, stop: Some(Arc::clone(&signals)) };
     let game = &*board.game;
-    let exact = interruptible(py, &signals.stop, || game.solve(&budget))?.map_err(PyValueError::new_err)?;
+    let exact =
+        interruptible(py, &signals.stop, || crate::game::solve(game, &budget))?.map_err(PyValueError::new_err)?;
     Ok(PySolution {
         value: exact.value.map(|v| v.name()),
         plies: exact.plies,

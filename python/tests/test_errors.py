@@ -19,6 +19,12 @@ def test_unknown_variant_and_switches():
         koma.Board("kokesu", KokesuEval="nnue")
 
 
+def test_a_switch_for_a_game_without_rules_switches_says_so():
+    # Issue 57's errors row: not "(its switches: )".
+    with pytest.raises(ValueError, match=r"^option KokesuPromotion: shogi66 has no rules switches$"):
+        koma.Board("shogi66", KokesuPromotion="free")
+
+
 @pytest.mark.parametrize("sfen", ["", "x", "k5/6/6/6/6/5K q - 1", "k5/6/6/6/6/5K b - 0", "\u00e9" * 200])
 def test_bad_sfen_raises_invalid_sfen(sfen):
     with pytest.raises(koma.InvalidSfen):

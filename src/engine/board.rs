@@ -1,15 +1,12 @@
-//! One game behind an object-safe face: its rules switches, the current position and the
-//! moves that led there. [`Board`] speaks in move tokens and SFEN text; [`Tracked`]
-//! implements it once for every game. It owns no table and starts no thread, so it is
-//! cheap: the CECP dialect follows its game with one, and the engine's session
-//! (`super::session`) keeps one beside its job runner.
+//! The engine's game: a [`Live`] game under the engine's switch values, which a rejected
+//! `position` leaves without a position. It speaks in move tokens and SFEN text, owns no
+//! table and starts no thread, so it is cheap.
 
 use thiserror::Error;
 
-use crate::game::referee::Referee;
 use crate::game::state::GameState;
-use crate::game::{Game, MoveError, Notation, Outcome, RuleError, Scope, SfenError, Strategy};
-use crate::games::{self, Settings, Values, Visitor};
+use crate::game::{Live, MoveError, Outcome, RuleError, RuleSet, Scope, SfenError};
+use crate::games;
 
 /// A `position` command that could not be applied. Nothing of it was applied.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -36,103 +33,65 @@ fn hint_for(e: &MoveError) -> &'static str {
     }
 }
 
-/// The variant-independent face of a game and its position.
-pub trait Board: Send {
-    fn variant(&self) -> &'static str;
+/// The engine's game: its switch values and the live game under them, or why there is
+/// none (a rejected `position`). The CECP dialect follows its game with one, and the
+/// engine's session (`super::session`) keeps one beside its job runner.
+#[derive(Clone)]
+pub struct Board {
+    rule_set: RuleSet,
+    current: Result<Box<dyn Live>, String>,
+}
+
+impl Board {
+    /// The start position under `rule_set`.
+    pub fn new(rule_set: RuleSet) -> Board {
+        let current = games::start(&rule_set, None).map_err(|e| format!("the start position: {e}"));
+        Board { rule_set, current }
+    }
+
+    pub fn variant(&self) -> &'static str {
+        self.rule_set.variant()
+    }
+
+    /// The switch values the game is played under.
+    pub fn rule_set(&self) -> &RuleSet {
+        &self.rule_set
+    }
+
     /// The start position under the current rules (SFEN).
-    fn startpos_sfen(&self) -> String;
+    pub fn startpos_sfen(&self) -> String {
+        games::start(&self.rule_set, None).map(|g| g.sfen()).unwrap_or_default()
+    }
+
     /// Takes the game's switch values, of which one of `scope` changed: a rules switch
     /// sends the position back to the start position (the game is another one), an
     /// evaluation or engine switch keeps it. Returns whether the position went back to
     /// the start; an error if the values are another game's (nothing changed then).
-    fn take_settings(&mut self, settings: &dyn Settings, scope: Scope) -> Result<bool, String>;
-    /// Changes one switch by its name, as [`Board::take_settings`] does.
-    fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError>;
-    /// `position`: applied whole or not at all. On error the board has no position.
-    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
-    /// Why there is no position to work on, if there is none.
-    fn position_error(&self) -> Option<String>;
-    /// Plays one more move on the current position (a game followed move by move, as
-    /// CECP does); an illegal or malformed token changes nothing.
-    fn play(&mut self, token: &str) -> Result<(), String>;
-    /// The position and where its game stands (`d`, `koma analyse`).
-    fn state(&self) -> Result<GameState, String>;
-    /// `moves`: legal move tokens.
-    fn legal_moves(&self) -> Result<Vec<String>, String>;
-    /// Whether the game is over in the current position, as the referee judges it (a
-    /// rule, no legal move, repetition, the move-count rule), from the side to move's view.
-    fn outcome(&self) -> Option<Outcome>;
-}
-
-/// [`Board`] for game `G`.
-pub struct Tracked<G: Game> {
-    rules: G::Rules,
-    current: Result<Referee<G>, String>,
-}
-
-impl<G: Game> Tracked<G> {
-    pub fn new() -> Self {
-        let rules = G::Rules::default();
-        Tracked { rules, current: Ok(Referee::new(G::startpos(&rules))) }
-    }
-
-    pub fn rules(&self) -> &G::Rules {
-        &self.rules
-    }
-
-    /// The current position, or why there is none.
-    pub fn current(&self) -> Result<&Referee<G>, String> {
-        self.current.as_ref().map_err(|e| e.clone())
-    }
-}
-
-impl<G: Game> Default for Tracked<G> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<G: Strategy> Board for Tracked<G> {
-    fn variant(&self) -> &'static str {
-        G::NAME
-    }
-
-    fn startpos_sfen(&self) -> String {
-        G::startpos(&self.rules).to_sfen()
-    }
-
-    fn take_settings(&mut self, settings: &dyn Settings, scope: Scope) -> Result<bool, String> {
-        let Some(values) = settings.as_any().downcast_ref::<Values<G>>() else {
-            return Err(format!("the switches of {} are not those of {}", settings.variant(), G::NAME));
-        };
-        let rules = values.0;
-        self.rules = rules;
-        if scope != Scope::Rules {
-            if let Ok(cur) = &mut self.current {
-                cur.change_pos_keeping_key(|pos| pos.take_switches(&rules));
-                return Ok(false);
-            }
+    pub fn take_rule_set(&mut self, rule_set: &RuleSet, scope: Scope) -> Result<bool, String> {
+        if rule_set.variant() != self.variant() {
+            return Err(format!("the switches of {} are not those of {}", rule_set.variant(), self.variant()));
         }
-        self.current = Ok(Referee::new(G::startpos(&self.rules)));
+        self.rule_set = rule_set.clone();
+        if let (Ok(cur), true) = (&mut self.current, scope != Scope::Rules) {
+            return cur.take_rule_set(rule_set, scope);
+        }
+        *self = Board::new(rule_set.clone());
         Ok(true)
     }
 
-    fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
-        let mut values = Values::<G>(self.rules);
-        let scope = values.set(name, value)?;
-        self.take_settings(&values, scope).map_err(|why| RuleError { name: name.to_string(), why })
+    /// Changes one switch by its name, as [`Board::take_rule_set`] does.
+    pub fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
+        let mut next = self.rule_set.clone();
+        let scope = next.set(name, value)?;
+        self.take_rule_set(&next, scope).map_err(|why| RuleError { name: name.to_string(), why })
     }
 
-    fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
+    /// `position`: applied whole or not at all. On error the board has no position.
+    pub fn set_position(&mut self, sfen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
         let applied = (|| {
-            let pos = match sfen {
-                None => G::startpos(&self.rules),
-                Some(s) => G::from_sfen(s, &self.rules)?,
-            };
-            let mut cur = Referee::new(pos);
+            let mut cur = games::start(&self.rule_set, sfen)?;
             for (i, token) in moves.iter().enumerate() {
-                let mv = cur.pos().parse_move(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
-                cur.play(mv);
+                cur.push_unjudged(token).map_err(|source| PositionError::Move { index: i + 1, source })?;
             }
             Ok(cur)
         })();
@@ -148,44 +107,41 @@ impl<G: Strategy> Board for Tracked<G> {
         }
     }
 
-    fn position_error(&self) -> Option<String> {
+    /// The live game, or why there is no position to work on.
+    pub fn live(&self) -> Result<&dyn Live, String> {
+        self.current.as_deref().map_err(|e| e.clone())
+    }
+
+    /// Why there is no position to work on, if there is none.
+    pub fn position_error(&self) -> Option<String> {
         self.current.as_ref().err().cloned()
     }
 
-    fn play(&mut self, token: &str) -> Result<(), String> {
+    /// Plays one more move on the current position (a game followed move by move, as
+    /// CECP does); an illegal or malformed token changes nothing.
+    pub fn play(&mut self, token: &str) -> Result<(), String> {
         let cur = self.current.as_mut().map_err(|e| e.clone())?;
-        let mv = cur.pos().parse_move(token).map_err(|e| e.to_string())?;
-        cur.play(mv);
-        Ok(())
+        cur.push_unjudged(token).map_err(|e| e.to_string())
     }
 
-    fn state(&self) -> Result<GameState, String> {
-        let cur = self.current()?;
-        Ok(cur.state())
+    /// The position and where its game stands (`d`, `koma analyse`).
+    pub fn state(&self) -> Result<GameState, String> {
+        Ok(self.live()?.state())
     }
 
-    fn legal_moves(&self) -> Result<Vec<String>, String> {
-        let cur = self.current()?;
-        let mut list = Vec::new();
-        cur.pos().legal_moves(&mut list);
-        Ok(list.iter().map(|&m| cur.pos().format_move(m)).collect())
+    /// `moves`: legal move tokens.
+    pub fn legal_moves(&self) -> Result<Vec<String>, String> {
+        Ok(self.live()?.legal_moves())
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        self.current().ok()?.verdict().map(|v| v.outcome)
-    }
-}
-
-struct NewBoard;
-
-impl Visitor for NewBoard {
-    type Output = Box<dyn Board>;
-    fn visit<G: Strategy + Notation>(self) -> Box<dyn Board> {
-        Box::new(Tracked::<G>::new())
+    /// Whether the game is over in the current position, as the referee judges it (a
+    /// rule, no legal move, repetition, the move-count rule), from the side to move's view.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.live().ok()?.verdict().map(|v| v.outcome)
     }
 }
 
 /// A board of the variant named `name` at its start position, default rules.
-pub fn new_board(name: &str) -> Option<Box<dyn Board>> {
-    games::visit(name, NewBoard)
+pub fn new_board(name: &str) -> Option<Board> {
+    games::descriptor(name).map(|d| Board::new((d.rule_set)()))
 }

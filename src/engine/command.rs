@@ -1,6 +1,7 @@
 //! The typed requests the engine takes. Each dialect's parser (`crate::protocol`) makes
 //! them from its own lines; the engine never sees text of any protocol.
 
+use crate::game::RuleSet;
 use crate::search::limits::GoParams;
 
 /// One request to the engine, whichever dialect it was written in.
@@ -15,6 +16,10 @@ pub enum Command {
         name: String,
         value: Option<String>,
     },
+    /// Play the rule set's game under its rules switches (its variant chosen if it is
+    /// another; the engine's own evaluation and engine switches kept): what a page or a
+    /// script that holds a live game sends, instead of one `SetOption` per switch.
+    Rules(RuleSet),
     /// `usinewgame` / `ucinewgame`.
     NewGame,
     /// `position startpos|sfen <sfen> [moves m1 m2 ...]`; `sfen: None` is startpos.

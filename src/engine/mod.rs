@@ -34,6 +34,7 @@ pub use command::Command;
 pub use event::{Event, Info, MateResult, Score, Sink};
 pub use session::{new_session, Session};
 
+use crate::game::{RuleSet, Scope};
 use crate::games;
 use crate::search::limits::GoParams;
 use crate::search::skill::Skill;
@@ -172,6 +173,10 @@ impl Engine {
                 self.settle_job();
                 self.set_option(&name, value.as_deref());
             }
+            Command::Rules(set) => {
+                self.settle_job();
+                self.take_rules(&set);
+            }
             Command::NewGame => {
                 self.settle_job();
                 self.session.new_game();
@@ -263,7 +268,7 @@ impl Engine {
                 };
                 // The game's switch values, each read when it was set: taken whole.
                 if let Some(settings) = next.settings(next.variant) {
-                    if let Err(e) = session.board_mut().take_settings(settings, crate::game::Scope::Rules) {
+                    if let Err(e) = session.board_mut().take_rule_set(settings, Scope::Rules) {
                         return self.error(e);
                     }
                 }
@@ -280,7 +285,7 @@ impl Engine {
                 if let (true, Some(settings)) = (variant == self.variant(), next.settings(variant)) {
                     let board = self.session.board_mut();
                     let at_start = board.state().is_ok_and(|st| st.sfen == board.startpos_sfen());
-                    let reset = match board.take_settings(settings, scope) {
+                    let reset = match board.take_rule_set(settings, scope) {
                         Ok(reset) => reset,
                         Err(e) => return self.error(e),
                     };
@@ -304,6 +309,22 @@ impl Engine {
             }
         }
         self.options = next;
+    }
+
+    /// [`Command::Rules`].
+    fn take_rules(&mut self, set: &RuleSet) {
+        if set.variant() != self.variant() {
+            self.set_option("USI_Variant", Some(set.variant()));
+            if set.variant() != self.variant() {
+                return;
+            }
+        }
+        let mut next = self.options.clone();
+        let Some(values) = next.take_rules(set) else { return };
+        match self.session.board_mut().take_rule_set(&values, Scope::Rules) {
+            Ok(_) => self.options = next,
+            Err(e) => self.error(e),
+        }
     }
 
     fn announce_variant(&self) {

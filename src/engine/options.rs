@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
+use crate::game::RuleSet;
 use crate::game::{Scope, SwitchInfo, SwitchKind};
-use crate::games::{self, Settings};
+use crate::games;
 use crate::search::{skill, time};
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
@@ -54,7 +55,7 @@ enum Set {
     /// gave it back (a number in range, `true` or `false`, a combo's word as declared) and
     /// says what the change does.
     Engine(fn(&mut Options, &str) -> Change),
-    /// A game's switch, set in that game's [`Settings`].
+    /// A game's switch, set in that game's [`RuleSet`].
     Switch { variant: &'static str },
     /// One of the search's tunable numbers (a build with the `spsa` feature).
     #[cfg(feature = "spsa")]
@@ -221,7 +222,7 @@ pub struct Options {
     pub byoyomi_overhead_ms: u64,
     /// Every game's switch values, in registry order: each value is read once, when it
     /// is set; a session of the game takes them whole.
-    settings: Vec<Box<dyn Settings>>,
+    settings: Vec<RuleSet>,
     /// `SkillLevel`, `USI_LimitStrength`, `USI_Elo`.
     pub level: LevelOptions,
 }
@@ -239,7 +240,7 @@ impl Default for Options {
             minimum_thinking_ms: 0,
             move_overhead_ms: 0,
             byoyomi_overhead_ms: 0,
-            settings: games::descriptors().iter().map(|d| (d.settings)()).collect(),
+            settings: games::descriptors().iter().map(|d| (d.rule_set)()).collect(),
             level: LevelOptions::default(),
         };
         for spec in table() {
@@ -267,8 +268,17 @@ fn bad(name: &str, value: &str, why: impl Into<String>) -> OptionError {
 
 impl Options {
     /// The switch values of the game named `variant`.
-    pub fn settings(&self, variant: &str) -> Option<&dyn Settings> {
-        self.settings.iter().find(|s| s.variant() == variant).map(|s| &**s)
+    pub fn settings(&self, variant: &str) -> Option<&RuleSet> {
+        self.settings.iter().find(|s| s.variant() == variant)
+    }
+
+    /// Takes the rules switches of `set` for its game (its evaluation and engine switches
+    /// stay as they are here); the game's values after, or `None` when nothing changed.
+    pub fn take_rules(&mut self, set: &RuleSet) -> Option<RuleSet> {
+        let kept = self.settings.iter_mut().find(|s| s.variant() == set.variant())?;
+        let next = kept.with_rules_of(set).filter(|n| n != kept)?;
+        *kept = next.clone();
+        Some(next)
     }
 
     /// Applies `setoption`. Names are matched without regard to case, aliases too

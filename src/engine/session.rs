@@ -5,16 +5,16 @@
 
 use std::thread::JoinHandle;
 
-use super::board::{Board, Tracked};
+use super::board::Board;
 use super::event::Event;
 use super::jobs::{JobContext, Runner, SearchJob};
-use crate::game::{Notation, Strategy};
+use crate::game::{LiveGame, Notation, RuleSet, Strategy};
 use crate::games::{self, Visitor};
 
 /// The variant-independent face of the engine's game.
 pub trait Session: Send {
-    fn board(&self) -> &dyn Board;
-    fn board_mut(&mut self) -> &mut dyn Board;
+    fn board(&self) -> &Board;
+    fn board_mut(&mut self) -> &mut Board;
     /// `go perft N` on a thread of its own.
     fn start_perft(&self, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String>;
     /// `go`: starts a search thread that ends with exactly one `bestmove` or `checkmate`.
@@ -36,7 +36,7 @@ pub trait Session: Send {
 
 /// [`Session`] for game `G`.
 pub struct GameSession<G: Strategy> {
-    board: Tracked<G>,
+    board: Board,
     runner: Runner<G>,
 }
 
@@ -45,31 +45,38 @@ impl<G: Strategy> GameSession<G> {
     /// background.
     pub fn new(hash_mib: usize) -> Self {
         G::prepare();
-        GameSession { board: Tracked::new(), runner: Runner::new(hash_mib) }
+        GameSession { board: Board::new(RuleSet::of::<G>()), runner: Runner::new(hash_mib) }
     }
 }
 
+/// The board's typed game, or why there is no position to work on.
+fn typed<G: Strategy>(board: &Board) -> Result<&LiveGame<G>, String> {
+    let live = board.live()?;
+    live.as_any().downcast_ref::<LiveGame<G>>().ok_or_else(|| format!("the game is not {}", G::NAME))
+}
+
 impl<G: Strategy> Session for GameSession<G> {
-    fn board(&self) -> &dyn Board {
+    fn board(&self) -> &Board {
         &self.board
     }
 
-    fn board_mut(&mut self) -> &mut dyn Board {
+    fn board_mut(&mut self) -> &mut Board {
         &mut self.board
     }
 
     fn start_perft(&self, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
-        self.runner.start_perft(self.board.current()?, depth, ctx)
+        self.runner.start_perft(typed::<G>(&self.board)?.referee(), depth, ctx)
     }
 
     fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
-        let cur = self.board.current()?;
-        self.runner.start_search(cur, *self.board.rules(), job)
+        let game = typed::<G>(&self.board)?;
+        let (cur, rules) = (game.referee(), *game.rules());
+        self.runner.start_search(cur, rules, job)
     }
 
     fn start_bench(&self, depth: Option<u32>, ctx: JobContext) -> Result<JoinHandle<()>, String> {
         let depth = depth.unwrap_or(G::BENCH_DEPTH).clamp(1, 64);
-        let rules = self.board.rules();
+        let rules = self.board.rule_set().rules::<G>().ok_or_else(|| format!("the rules are not {}'s", G::NAME))?;
         let mut positions = vec![G::startpos(rules)];
         for s in G::BENCH_POSITIONS {
             match G::from_sfen(s, rules) {

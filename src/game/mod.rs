@@ -10,9 +10,11 @@
 //! games is `src/games/mod.rs`; CONTRIBUTING.md lists the steps for adding one.
 
 mod appearance;
+mod live;
 mod notation;
 pub mod perft;
 pub mod referee;
+mod rule_set;
 pub mod search_params;
 pub mod sfen_fields;
 pub mod state;
@@ -21,7 +23,9 @@ pub mod switch;
 pub mod zobrist;
 
 pub use appearance::{Appearance, PieceStyle, Water};
+pub use live::{Live, LiveGame};
 pub use notation::{ChessGame, ChessNotation, Notation, NotationError};
+pub use rule_set::RuleSet;
 pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
 pub use switch::{Scope, Switch, SwitchInfo, SwitchKind};
 

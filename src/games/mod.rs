@@ -16,11 +16,12 @@ pub mod numbershogi;
 pub mod see;
 pub mod shogi66;
 
-use std::any::Any;
-use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use crate::game::{Appearance, ChessGame, ChessNotation, Game, Notation, RuleError, Scope, Strategy, SwitchInfo};
+use crate::game::{
+    Appearance, ChessGame, ChessNotation, Game, Live, LiveGame, Notation, RuleSet, Scope, SfenError, Strategy,
+    SwitchInfo,
+};
 use nnue::trainable::Trainable;
 
 /// What the protocol edge and the options need to know of a game, without a position,
@@ -40,7 +41,7 @@ pub struct Descriptor {
     /// [`Game::HIDDEN_SETUP`].
     pub hidden_setup: bool,
     /// The game's switch values at their defaults.
-    pub settings: fn() -> Box<dyn Settings>,
+    pub rule_set: fn() -> RuleSet,
     /// [`Game::APPEARANCE`]: how the page of `koma serve` shows it.
     pub appearance: Appearance,
 }
@@ -55,7 +56,7 @@ impl Descriptor {
             switches: G::switches().iter().map(|s| s.info).collect(),
             chess: G::CHESS_NOTATION,
             hidden_setup: G::HIDDEN_SETUP,
-            settings: || Box::new(Values::<G>(G::Rules::default())),
+            rule_set: RuleSet::of::<G>,
             appearance: G::APPEARANCE,
         }
     }
@@ -76,52 +77,19 @@ impl Descriptor {
     }
 }
 
-/// A game's switch values ([`Game::Rules`]) behind a face without the game's type: the
-/// options keep one per game, set by name, each value read once (a net file when it is
-/// set, not again when the game is chosen); a board of the game takes them whole.
-pub trait Settings: Send + Sync + Debug {
-    fn variant(&self) -> &'static str;
-    /// Sets switch `name` (any case) to `value` and says what it acts on; on error nothing
-    /// changed.
-    fn set(&mut self, name: &str, value: &str) -> Result<Scope, RuleError>;
-    fn clone_box(&self) -> Box<dyn Settings>;
-    /// The values, for a board of the game to take ([`Values`]).
-    fn as_any(&self) -> &dyn Any;
-}
-
-impl Clone for Box<dyn Settings> {
-    fn clone(&self) -> Self {
-        self.clone_box()
+/// A live game under `rule_set` from `sfen` (`None`: the start position): the one way a
+/// game is made from a rule set of any variant.
+pub fn start(rule_set: &RuleSet, sfen: Option<&str>) -> Result<Box<dyn Live>, SfenError> {
+    struct Start<'a>(&'a RuleSet, Option<&'a str>);
+    impl Visitor for Start<'_> {
+        type Output = Option<Result<Box<dyn Live>, SfenError>>;
+        fn visit<G: Strategy + Notation>(self) -> Self::Output {
+            let game = LiveGame::<G>::new(self.0, self.1)?;
+            Some(game.map(|g| Box::new(g) as Box<dyn Live>))
+        }
     }
-}
-
-/// [`Settings`] of game `G`.
-pub struct Values<G: Game>(pub G::Rules);
-
-impl<G: Game> Debug for Values<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {:?}", G::NAME, self.0)
-    }
-}
-
-impl<G: Game> Settings for Values<G> {
-    fn variant(&self) -> &'static str {
-        G::NAME
-    }
-
-    fn set(&mut self, name: &str, value: &str) -> Result<Scope, RuleError> {
-        let switch = crate::game::switch::find(G::switches(), name).ok_or_else(|| RuleError::unknown(name, value))?;
-        switch.apply(&mut self.0, value)?;
-        Ok(switch.info.scope)
-    }
-
-    fn clone_box(&self) -> Box<dyn Settings> {
-        Box::new(Values::<G>(self.0))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
+    let made = visit(rule_set.variant(), Start(rule_set, sfen)).flatten();
+    made.unwrap_or_else(|| Err(SfenError::Board(format!("no game '{}' among the games", rule_set.variant()))))
 }
 
 /// Something to do with a game whose type is known only by its name: the registry calls

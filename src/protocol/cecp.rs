@@ -34,7 +34,7 @@ pub struct Cecp {
     game: Option<ChessGame>,
     /// A board of the same game that follows the moves, for legality and results (no
     /// table, no thread).
-    tracker: Option<Box<dyn Board>>,
+    tracker: Option<Board>,
     /// `setboard`'s SFEN; `None` is the start position.
     start: Option<String>,
     moves: Vec<String>,
@@ -103,7 +103,7 @@ impl Cecp {
         let mut out = Vec::new();
         if std::mem::take(&mut self.announce) {
             if let Some(g) = self.game {
-                out.extend(setup_lines(&g, self.tracker.as_deref()));
+                out.extend(setup_lines(&g, self.tracker.as_ref()));
             }
         }
         out
@@ -435,7 +435,7 @@ fn level(args: &str) -> Option<u64> {
 }
 
 /// `setup` and `piece` for xboard: the board size, holdings, start position and moves.
-fn setup_lines(g: &ChessGame, tracker: Option<&dyn Board>) -> Vec<String> {
+fn setup_lines(g: &ChessGame, tracker: Option<&Board>) -> Vec<String> {
     let n = &g.notation;
     let start = tracker.and_then(|t| t.state().ok()).and_then(|state| g.sfen_to_fen(&state.sfen).ok());
     // One holdings slot per piece letter of a side but the royal king (the last).

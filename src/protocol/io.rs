@@ -20,7 +20,7 @@ use crate::input::lines::{Lines, MAX_LINE_BYTES};
 enum Dialect {
     Usi,
     Uci(Result<ChessGame, &'static str>),
-    Cecp(Cecp),
+    Cecp(Box<Cecp>),
 }
 
 impl Dialect {
@@ -135,7 +135,7 @@ impl<'r> Loop<'r> {
         log::debug!("<< {}", line.trim_end());
         let switch_to = match line.trim() {
             "uci" => Some(Dialect::Uci(Err(""))),
-            "xboard" => Some(Dialect::Cecp(Cecp::default())),
+            "xboard" => Some(Dialect::Cecp(Box::default())),
             _ => None,
         };
         let first = !self.started;

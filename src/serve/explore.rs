@@ -17,8 +17,7 @@ use tokio::sync::Semaphore;
 
 use super::messages::{self, ExploreRequest};
 use super::outbox::Outbox;
-use crate::game::referee::judge;
-use crate::game::{Notation, Scope, Strategy};
+use crate::game::{Live, LiveGame, MoveError, Notation, RuleSet, Scope, Strategy};
 use crate::games::{self, Visitor};
 use crate::search::solve::{Budget, Solver, Value as Proven};
 
@@ -122,31 +121,27 @@ fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<
             games::names().into_iter().filter(|&n| games::visit(n, Solvable) == Some(true)).collect();
         return Err(format!("exact values are worked out only in {}", solved.join(", ")));
     }
-    let mut rules = G::Rules::default();
+    let mut set = RuleSet::of::<G>();
     for (name, value) in &req.rules {
         // Only the game's rules switches: never an evaluation or file switch.
         if !G::switches().iter().any(|o| o.info.name == name && o.info.scope == Scope::Rules) {
             return Err(format!("{} has no rules switch '{name}'", G::NAME));
         }
-        G::set_rule(&mut rules, name, value).map_err(|e| e.to_string())?;
+        set.set(name, value).map_err(|e| e.to_string())?;
     }
-    let mut pos = match &req.sfen {
-        None => G::startpos(&rules),
-        Some(s) => G::from_sfen(s, &rules).map_err(|e| format!("position rejected: {e}"))?,
-    };
-    let mut history = vec![(pos.key(), pos.in_check())];
+    let start = LiveGame::<G>::new(&set, req.sfen.as_deref()).ok_or("the rules are another game's")?;
+    let mut game = start.map_err(|e| format!("position rejected: {e}"))?;
     for (i, token) in req.moves.iter().enumerate() {
-        if judge(&pos, &history).is_some() {
-            return Err(format!("move {} ('{token}') comes after the end of the game", i + 1));
-        }
-        let mv = pos.parse_move(token).map_err(|e| format!("move {} of the moves list: {e}", i + 1))?;
-        pos.play(mv);
-        history.push((pos.key(), pos.in_check()));
+        game.push(token).map_err(|e| match e {
+            MoveError::GameOver(_) => format!("move {} ('{token}') comes after the end of the game", i + 1),
+            e => format!("move {} of the moves list: {e}", i + 1),
+        })?;
     }
+    let pos = game.referee().pos().clone();
     if pos.in_placement() {
         return Err("no exact values during the placement: the setups are hidden until both are done".into());
     }
-    if judge(&pos, &history).is_some() {
+    if game.verdict().is_some() {
         return Err("the game is over: there is no move to explore".into());
     }
     let started = Instant::now();
@@ -165,11 +160,10 @@ fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<
             if left.is_zero() {
                 break;
             }
-            let mut child = pos.clone();
-            child.play(legal[i]);
-            history.push((child.key(), child.in_check()));
-            let verdict = judge(&child, &history);
-            history.pop();
+            // The move pushed and popped: judged with the game's history, not replayed.
+            let _ = game.push_unjudged(&values[i].mv);
+            let (child, verdict) = (game.referee().pos().clone(), game.verdict());
+            game.pop();
             let (value, plies) = match verdict {
                 // A rule ends the game at once (a repetition among them): judged from the
                 // side to move after the move.

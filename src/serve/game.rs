@@ -1,5 +1,6 @@
-//! One game in the server: its position, kept on a [`Board`] (the engine's rules and
-//! referee, no threads), and its own [`Engine`] on a thread of its own for koma's moves.
+//! One game in the server: a [`Live`] game (the rules and referee, no threads), moves
+//! pushed and popped as they are played and taken back, and its own [`Engine`] on a
+//! thread of its own for koma's moves.
 //! A tokio task owns the game and takes, in order, what its followers (the browser tabs)
 //! ask and what the engine answers; every change is sent to all followers as a `state`.
 
@@ -15,9 +16,9 @@ use tokio::sync::OwnedSemaphorePermit;
 use super::hidden::Hidden;
 use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
 use super::outbox::{Kind, Outbox};
-use crate::engine::{new_board, Board, Command, Engine, Event, Info, Score, Sink};
+use crate::engine::{Command, Engine, Event, Info, Score, Sink};
 use crate::game::state::GameState;
-use crate::game::Scope;
+use crate::game::{Color, Live, RuleSet, Scope};
 use crate::search::limits::GoParams;
 use crate::search::skill::MAX_LEVEL;
 
@@ -74,15 +75,15 @@ struct Kept {
     id: String,
     variant: &'static str,
     rules: BTreeMap<String, String>,
+    rule_set: RuleSet,
     start: Option<String>,
-    moves: Vec<String>,
+    /// The game: its root, moves and position, followed move by move.
+    game: Box<dyn Live>,
     /// koma's evaluation after each move (sente's view, centipawns; mates as +-10000).
     evals: Vec<Option<i32>>,
     seats: Seats,
     limit: Limit,
     paused: bool,
-    board: Box<dyn Board>,
-    scratch: Box<dyn Board>,
     state: GameState,
     legal: Vec<String>,
     engine: std::sync::mpsc::Sender<Command>,
@@ -112,70 +113,58 @@ pub fn check_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<()
     Ok(())
 }
 
-/// A board of `variant` with these rules, at `sfen` (or the start) after `moves`.
-pub fn make_board(
-    variant: &str,
-    rules: &BTreeMap<String, String>,
-    sfen: Option<&str>,
-    moves: &[String],
-) -> Result<Box<dyn Board>, String> {
-    let mut board = new_board(variant).ok_or_else(|| format!("no game '{variant}'"))?;
+/// The rule set of `variant` with the page's switches, each read once here.
+fn rule_set(variant: &str, rules: &BTreeMap<String, String>) -> Result<RuleSet, String> {
+    check_rules(variant, rules)?;
+    let d = crate::games::descriptor(variant).ok_or_else(|| format!("no game '{variant}'"))?;
+    let mut set = (d.rule_set)();
     for (name, value) in rules {
-        board.set_switch(name, value).map_err(|e| e.to_string())?;
+        set.set(name, value).map_err(|e| e.to_string())?;
     }
-    board.set_position(sfen, moves).map_err(|e| format!("position rejected: {e}"))?;
-    Ok(board)
+    Ok(set)
 }
 
-/// Checks a new game and makes its first position (before an engine slot is taken).
-pub fn prepare(new: &NewGame) -> Result<(), String> {
-    new.limit.check()?;
-    check_rules(&new.variant, &new.rules)?;
-    make_board(&new.variant, &new.rules, new.sfen.as_deref(), &new.moves).map(|_| ())
+/// The game under `rule_set` from `sfen` (or the start) after `moves`.
+fn live(rule_set: &RuleSet, sfen: Option<&str>, moves: &[String]) -> Result<Box<dyn Live>, String> {
+    let mut game = crate::games::start(rule_set, sfen).map_err(|e| format!("position rejected: {e}"))?;
+    for (i, token) in moves.iter().enumerate() {
+        game.push(token).map_err(|e| format!("position rejected: move {} of the moves list: {e}", i + 1))?;
+    }
+    Ok(game)
 }
 
-/// Starts a game's task and its engine thread; `hash_mib` is the engine's table. The
-/// engine thread holds `slot` until it has ended, so the registry's count of slots is
+/// A new game checked and made, before an engine slot is taken.
+pub struct Prepared {
+    new: NewGame,
+    limit: Limit,
+    rule_set: RuleSet,
+    game: Box<dyn Live>,
+}
+
+/// Checks a new game and makes it (its rules read and its moves played once).
+pub fn prepare(new: NewGame) -> Result<Prepared, String> {
+    let limit = new.limit.check()?;
+    let rule_set = rule_set(&new.variant, &new.rules)?;
+    let game = live(&rule_set, new.sfen.as_deref(), &new.moves)?;
+    Ok(Prepared { new, limit, rule_set, game })
+}
+
+/// Starts a prepared game's task and its engine thread; `hash_mib` is the engine's table.
+/// The engine thread holds `slot` until it has ended, so the registry's count of slots is
 /// the number of engines alive.
 pub fn start(
     id: String,
-    new: NewGame,
+    prepared: Prepared,
     hash_mib: usize,
     slot: OwnedSemaphorePermit,
-) -> Result<(Sender<ToGame>, Arc<Presence>), String> {
-    let limit = new.limit.check()?;
-    check_rules(&new.variant, &new.rules)?;
-    let board = make_board(&new.variant, &new.rules, new.sfen.as_deref(), &new.moves)?;
-    let scratch = make_board(&new.variant, &new.rules, None, &[])?;
-    let variant = board.variant();
+) -> (Sender<ToGame>, Arc<Presence>) {
     let (events_tx, events) = unbounded_channel();
-    let engine = spawn_engine(events_tx, variant, hash_mib, &new.rules, slot);
+    let engine = spawn_engine(events_tx, hash_mib, &prepared.rule_set, slot);
     let shared = Arc::new(Presence { followers: AtomicUsize::new(0), last_seen: Mutex::new(Instant::now()) });
-    let state = board.state()?;
-    let legal = board.legal_moves()?;
-    let game = Kept {
-        id,
-        variant,
-        rules: new.rules,
-        start: new.sfen,
-        evals: vec![None; new.moves.len()],
-        moves: new.moves,
-        seats: new.seats,
-        limit,
-        paused: false,
-        board,
-        scratch,
-        state,
-        legal,
-        engine,
-        pending: VecDeque::new(),
-        score: None,
-        engine_level: MAX_LEVEL,
-        followers: Vec::new(),
-    };
+    let kept = Kept::new(id, prepared, engine);
     let (tx, rx) = channel(INBOX_MESSAGES);
-    tokio::spawn(game.run(rx, events));
-    Ok((tx, shared))
+    tokio::spawn(kept.run(rx, events));
+    (tx, shared)
 }
 
 /// The game's engine, on a thread of its own that carries out its commands in order; its
@@ -183,9 +172,8 @@ pub fn start(
 /// the game drops the sender.
 fn spawn_engine(
     events: UnboundedSender<Event>,
-    variant: &str,
     hash_mib: usize,
-    rules: &BTreeMap<String, String>,
+    rule_set: &RuleSet,
     slot: OwnedSemaphorePermit,
 ) -> std::sync::mpsc::Sender<Command> {
     let (tx, rx) = std::sync::mpsc::channel::<Command>();
@@ -193,10 +181,7 @@ fn spawn_engine(
     let _ = tx.send(set("USI_Hash", hash_mib.to_string()));
     // No process starts between the server and the engine: little kept in hand.
     let _ = tx.send(set("MoveOverhead", "10".into()));
-    let _ = tx.send(set("USI_Variant", variant.to_string()));
-    for (name, value) in rules {
-        let _ = tx.send(set(name, value.clone()));
-    }
+    let _ = tx.send(Command::Rules(rule_set.clone()));
     std::thread::spawn(move || {
         let sink: Sink = Arc::new(move |e| {
             let _ = events.send(e);
@@ -229,6 +214,29 @@ fn sente_view(score: Score, side: &str) -> i32 {
 }
 
 impl Kept {
+    fn new(id: String, prepared: Prepared, engine: std::sync::mpsc::Sender<Command>) -> Kept {
+        let Prepared { new, limit, rule_set, game } = prepared;
+        Kept {
+            id,
+            variant: game.variant(),
+            rules: new.rules,
+            rule_set,
+            start: new.sfen,
+            evals: vec![None; game.plies()],
+            state: game.state(),
+            legal: game.legal_moves(),
+            game,
+            seats: new.seats,
+            limit,
+            paused: false,
+            engine,
+            pending: VecDeque::new(),
+            score: None,
+            engine_level: MAX_LEVEL,
+            followers: Vec::new(),
+        }
+    }
+
     async fn run(mut self, mut inbox: Receiver<ToGame>, mut events: UnboundedReceiver<Event>) {
         loop {
             tokio::select! {
@@ -293,21 +301,21 @@ impl Kept {
                 }
                 // An analysis of the position before the move is of no use now.
                 self.cancel_search();
-                self.moves.push(mv);
+                self.game.push(&mv).map_err(|e| e.to_string())?;
                 self.evals.push(None);
                 self.changed()
             }
             ClientMsg::Undo => {
-                if self.moves.is_empty() {
+                if self.game.plies() == 0 {
                     return Err("no move to take back".into());
                 }
                 self.cancel_search();
-                self.moves.pop();
+                self.game.pop();
                 self.evals.pop();
                 // Back to a human's move: koma's answer goes with the move it answered.
                 let humans = [self.seats.b, self.seats.w].contains(&Seat::Human);
-                while humans && !self.moves.is_empty() && self.seat_after(self.moves.len()) == Seat::Koma {
-                    self.moves.pop();
+                while humans && self.game.plies() > 0 && self.seat_of(self.game.side_to_move()) == Seat::Koma {
+                    self.game.pop();
                     self.evals.pop();
                 }
                 if !humans {
@@ -330,12 +338,11 @@ impl Kept {
             }
             ClientMsg::Paste { text } => {
                 let (sfen, moves) = read_paste(&text)?;
-                let board = make_board(self.variant, &self.rules, sfen.as_deref(), &moves)?;
+                let game = live(&self.rule_set, sfen.as_deref(), &moves)?;
                 self.cancel_search();
-                self.board = board;
+                self.game = game;
                 self.start = sfen;
                 self.evals = vec![None; moves.len()];
-                self.moves = moves;
                 self.paused = self.seats.b == Seat::Koma && self.seats.w == Seat::Koma;
                 self.changed()
             }
@@ -375,41 +382,29 @@ impl Kept {
             variant: self.variant,
             rules: &self.rules,
             start: self.start.as_deref(),
-            moves: &self.moves,
+            moves: &self.game.moves(),
             seats: self.seats,
         };
         super::records::save(&game, format, jiff::Timestamp::now())
     }
 
-    /// Who plays the side to move after the first `plies` moves.
-    fn seat_after(&mut self, plies: usize) -> Seat {
-        let side = match self.scratch.set_position(self.start.as_deref(), &self.moves[..plies]) {
-            Ok(()) => self.scratch.state().map(|s| s.side).unwrap_or("b"),
-            Err(_) => "b",
-        };
-        if side == "b" {
-            self.seats.b
-        } else {
-            self.seats.w
+    /// Who plays `side`.
+    fn seat_of(&self, side: Color) -> Seat {
+        match side {
+            Color::Sente => self.seats.b,
+            Color::Gote => self.seats.w,
         }
     }
 
     fn seat_to_move(&self) -> Seat {
-        if self.state.side == "b" {
-            self.seats.b
-        } else {
-            self.seats.w
-        }
+        self.seat_of(self.game.side_to_move())
     }
 
     /// The position after a change of moves: sent to every follower, then koma moves if
     /// it is its turn.
     fn changed(&mut self) -> Result<(), String> {
-        if let Err(e) = self.board.set_position(self.start.as_deref(), &self.moves) {
-            return Err(format!("position rejected: {e}"));
-        }
-        self.state = self.board.state()?;
-        self.legal = self.board.legal_moves()?;
+        self.state = self.game.state();
+        self.legal = self.game.legal_moves();
         let msg = self.state_message();
         self.broadcast(Kind::State, msg);
         self.maybe_go();
@@ -456,7 +451,7 @@ impl Kept {
             let _ = self.engine.send(Command::SetOption { name: "SkillLevel".into(), value: Some(level.to_string()) });
         }
         self.score = None;
-        let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.moves.clone() });
+        let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.game.moves() });
         let _ = self.engine.send(Command::Go(go));
         self.pending.push_back(what);
         self.broadcast(Kind::Report, json!({ "type": "thinking", "thinking": true }).to_string());
@@ -496,9 +491,11 @@ impl Kept {
                 }
                 match mv {
                     Some(mv) if play && self.legal.contains(&mv) => {
-                        self.moves.push(mv);
-                        self.evals.push(self.score);
-                        if let Err(e) = self.changed() {
+                        let played = self.game.push(&mv).map_err(|e| e.to_string());
+                        if played.is_ok() {
+                            self.evals.push(self.score);
+                        }
+                        if let Err(e) = played.and_then(|()| self.changed()) {
                             self.broadcast(Kind::Answer, messages::error(&e));
                         }
                     }
@@ -528,7 +525,7 @@ impl Kept {
         self.broadcast(
             Kind::Report,
             json!({ "type": "info", "depth": info.depth, "cp": cp, "mate": mate, "sente": sente,
-                    "nodes": info.nodes, "nps": info.nps, "time": info.time_ms, "pv": info.pv, "ply": self.moves.len() })
+                    "nodes": info.nodes, "nps": info.nps, "time": info.time_ms, "pv": info.pv, "ply": self.game.plies() })
             .to_string(),
         );
     }
@@ -543,12 +540,10 @@ impl Kept {
             if out.contains_key(&first) {
                 continue;
             }
-            let mut moves = self.moves.clone();
-            moves.push(first.clone());
-            if self.scratch.set_position(self.start.as_deref(), &moves).is_ok() {
-                if let Ok(st) = self.scratch.state() {
-                    out.insert(first, st.sfen.split(' ').next().unwrap_or("").to_string());
-                }
+            // The first part pushed and popped: no replay of the game.
+            if self.game.push_unjudged(&first).is_ok() {
+                out.insert(first.clone(), self.game.sfen().split(' ').next().unwrap_or("").to_string());
+                self.game.pop();
             }
         }
         out
@@ -570,13 +565,11 @@ impl Kept {
         let hidden = self.hidden();
         let (state, moves, evals) = match hidden {
             Some(h) => {
-                let first = match self.scratch.set_position(self.start.as_deref(), &[]) {
-                    Ok(()) => self.scratch.state().map(|s| s.side).unwrap_or("b"),
-                    Err(_) => "b",
-                };
-                (h.mask(&self.state), h.mask_moves(&self.moves, first), vec![None; self.moves.len()])
+                let root = self.game.root_sfen();
+                let first = if root.split(' ').nth(1) == Some("w") { "w" } else { "b" };
+                (h.mask(&self.state), h.mask_moves(&self.game.moves(), first), vec![None; self.game.plies()])
             }
-            None => (self.state.clone(), self.moves.clone(), self.evals.clone()),
+            None => (self.state.clone(), self.game.moves(), self.evals.clone()),
         };
         let state: Value = serde_json::to_value(&state).unwrap_or(Value::Null);
         let hidden = hidden.map(|h| json!({ "side": h.side, "placed": h.placed }));
@@ -606,5 +599,147 @@ pub fn read_paste(text: &str) -> Result<(Option<String>, Vec<String>), String> {
         Ok(Some(Command::Position { sfen, moves })) => Ok((sfen, moves)),
         Ok(_) => Err("not a position".into()),
         Err(e) => Err(format!("not a position: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::game::referee::Verdict;
+    use crate::game::MoveError;
+
+    /// A live game that counts the moves played on it (pushed, previews included).
+    struct Counted {
+        inner: Box<dyn Live>,
+        pushes: Arc<AtomicUsize>,
+    }
+
+    impl Counted {
+        fn count<T>(&self, played: T) -> T {
+            self.pushes.fetch_add(1, Ordering::Relaxed);
+            played
+        }
+    }
+
+    impl Live for Counted {
+        fn variant(&self) -> &'static str {
+            self.inner.variant()
+        }
+        fn size(&self) -> (usize, usize) {
+            self.inner.size()
+        }
+        fn rule_set(&self) -> &RuleSet {
+            self.inner.rule_set()
+        }
+        fn root_sfen(&self) -> String {
+            self.inner.root_sfen()
+        }
+        fn moves(&self) -> Vec<String> {
+            self.inner.moves()
+        }
+        fn plies(&self) -> usize {
+            self.inner.plies()
+        }
+        fn sfen(&self) -> String {
+            self.inner.sfen()
+        }
+        fn side_to_move(&self) -> Color {
+            self.inner.side_to_move()
+        }
+        fn in_check(&self) -> bool {
+            self.inner.in_check()
+        }
+        fn state(&self) -> GameState {
+            self.inner.state()
+        }
+        fn verdict(&self) -> Option<Verdict> {
+            self.inner.verdict()
+        }
+        fn legal_moves(&self) -> Vec<String> {
+            self.inner.legal_moves()
+        }
+        fn is_legal(&self, token: &str) -> bool {
+            self.inner.is_legal(token)
+        }
+        fn push(&mut self, token: &str) -> Result<(), MoveError> {
+            let played = self.inner.push(token);
+            self.count(played)
+        }
+        fn push_unjudged(&mut self, token: &str) -> Result<(), MoveError> {
+            let played = self.inner.push_unjudged(token);
+            self.count(played)
+        }
+        fn pop(&mut self) -> Option<String> {
+            self.inner.pop()
+        }
+        fn perft(&self, depth: u32, stop: &AtomicBool) -> u64 {
+            self.inner.perft(depth, stop)
+        }
+        fn take_rule_set(&mut self, rule_set: &RuleSet, scope: Scope) -> Result<bool, String> {
+            self.inner.take_rule_set(rule_set, scope)
+        }
+        fn boxed_clone(&self) -> Box<dyn Live> {
+            self.inner.boxed_clone()
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self.inner.as_any()
+        }
+    }
+
+    /// A game of `variant` after `plies` moves that keep it going (a fixed pseudo-random
+    /// choice among the moves after which the game is not over), two people playing.
+    fn game_of(variant: &str, plies: usize) -> (Kept, Arc<AtomicUsize>) {
+        let seats = Seats { b: Seat::Human, w: Seat::Human };
+        let new = NewGame {
+            variant: variant.into(),
+            rules: BTreeMap::new(),
+            sfen: None,
+            moves: vec![],
+            seats,
+            limit: Limit::default(),
+        };
+        let mut prepared = prepare(new).expect("a new game");
+        let mut seed = 0x9e37_79b9_u64;
+        for _ in 0..plies {
+            let legal = prepared.game.legal_moves();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let first = (seed >> 33) as usize % legal.len();
+            let keeps_going = (0..legal.len()).map(|k| &legal[(first + k) % legal.len()]).find(|mv| {
+                let mut next = prepared.game.boxed_clone();
+                next.push(mv).is_ok() && next.verdict().is_none()
+            });
+            prepared.game.push(keeps_going.expect("a move that keeps the game going")).expect("legal");
+        }
+        let pushes = Arc::new(AtomicUsize::new(0));
+        prepared.game = Box::new(Counted { inner: prepared.game, pushes: Arc::clone(&pushes) });
+        let (engine, _) = std::sync::mpsc::channel();
+        (Kept::new("test".into(), prepared, engine), pushes)
+    }
+
+    /// Issue 55: the page's game pushes and pops its moves. Before, every move, take-back
+    /// and state replayed the whole game (and once more per crab preview): a move in a
+    /// 400-ply game did 20 times the work of one in a 20-ply game.
+    #[test]
+    fn a_move_in_a_400_ply_game_plays_no_more_moves_than_in_a_20_ply_game() {
+        for variant in ["shogi66", "kanishogi"] {
+            let mut work = Vec::new();
+            for plies in [20, 400] {
+                let (mut kept, pushes) = game_of(variant, plies);
+                assert_eq!(kept.game.plies(), plies);
+                pushes.store(0, Ordering::Relaxed);
+                let mv = kept.legal[0].clone();
+                kept.client(ClientMsg::Move { mv }).expect("the move is played");
+                kept.client(ClientMsg::Undo).expect("taken back");
+                let _ = kept.state_message();
+                assert_eq!(kept.game.plies(), plies, "{variant}");
+                work.push(pushes.load(Ordering::Relaxed));
+            }
+            // One push for the move, and one per crab preview (a first part of a turn) in
+            // the state made: a bound of the position, not of the game's length (a replay
+            // of the game would be 400 or more).
+            assert!(work.iter().all(|w| (1..=64).contains(w)), "{variant}: {work:?} moves played in 20 and 400 plies");
+        }
     }
 }

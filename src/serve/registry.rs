@@ -125,7 +125,7 @@ impl Registry {
     /// follows makes room (the new game waits for its engine to end), and if every game
     /// is followed the new one is refused.
     pub async fn create(&self, new: NewGame) -> Result<(String, Handle), String> {
-        game::prepare(&new)?;
+        let prepared = game::prepare(new)?;
         let slot = {
             let mut games = self.games();
             match Arc::clone(&self.slots).try_acquire_owned() {
@@ -155,7 +155,7 @@ impl Registry {
             }
         };
         let id = new_id();
-        let (tx, shared) = game::start(id.clone(), new, self.hash_mib, slot)?;
+        let (tx, shared) = game::start(id.clone(), prepared, self.hash_mib, slot);
         let handle = Handle { tx, shared };
         self.games().running.insert(id.clone(), handle.clone());
         Ok((id, handle))

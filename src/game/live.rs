@@ -1,0 +1,231 @@
+//! A live game: one game of any variant under its rule set, from its root through the
+//! moves played, with push and pop. Every front end holds one: the engine's session, the
+//! CECP dialect, the record readers and writers, the game report, `koma serve`'s games and
+//! the Python `Board`. It is built once from a [`RuleSet`] (`crate::games::start`); moves
+//! are played and taken back one at a time, so nothing replays a game to follow it.
+
+use std::any::Any;
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+use super::referee::{Referee, Verdict};
+use super::rule_set::RuleSet;
+use super::state::GameState;
+use super::{perft, Color, Game, MoveError, Scope, SfenError, Strategy};
+
+/// A game in progress, without its type.
+pub trait Live: Send + Sync {
+    fn variant(&self) -> &'static str;
+    /// The board's files and ranks.
+    fn size(&self) -> (usize, usize);
+    /// The switch values the game is played under.
+    fn rule_set(&self) -> &RuleSet;
+    /// The SFEN of the root (the start position or the position the game was set up from).
+    fn root_sfen(&self) -> String;
+    /// The move tokens played since the root, oldest first.
+    fn moves(&self) -> Vec<String>;
+    /// The number of moves played since the root.
+    fn plies(&self) -> usize;
+    fn sfen(&self) -> String;
+    fn side_to_move(&self) -> Color;
+    fn in_check(&self) -> bool;
+    /// What `d` shows, the referee's result included.
+    fn state(&self) -> GameState;
+    /// The referee's verdict if the game is over (judged once per position).
+    fn verdict(&self) -> Option<Verdict>;
+    /// The legal move tokens of the current position (whether or not the game is over).
+    fn legal_moves(&self) -> Vec<String>;
+    /// Whether `push(token)` would play it.
+    fn is_legal(&self, token: &str) -> bool;
+    /// Plays a legal move; a malformed or illegal token, or any move once the game is
+    /// over, changes nothing.
+    fn push(&mut self, token: &str) -> Result<(), MoveError>;
+    /// Plays a legal move without asking whether the game is over: the engine's
+    /// `position`, which follows whatever moves a GUI played.
+    fn push_unjudged(&mut self, token: &str) -> Result<(), MoveError>;
+    /// Takes back the last move and gives its token; `None` at the root.
+    fn pop(&mut self) -> Option<String>;
+    /// Perft of the current position, stopped early when `stop` is set.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> u64;
+    /// Takes other switch values of the same game: a change of the rules sends the game
+    /// back to the start (it is another game), an evaluation or engine switch keeps the
+    /// position. Returns whether it went back; an error (nothing changed) if the values
+    /// are another game's.
+    fn take_rule_set(&mut self, rule_set: &RuleSet, scope: Scope) -> Result<bool, String>;
+    fn boxed_clone(&self) -> Box<dyn Live>;
+    /// The typed game ([`LiveGame`]), for code that knows the variant's type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn Live> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// [`Live`] for game `G`.
+#[derive(Clone)]
+pub struct LiveGame<G: Game> {
+    rule_set: RuleSet,
+    rules: G::Rules,
+    root: G,
+    referee: Referee<G>,
+    /// Each move played (its token as the game writes it) and the position it was played from.
+    played: Vec<(String, G)>,
+    /// The referee's verdict on the current position, once asked.
+    verdict: OnceLock<Option<Verdict>>,
+}
+
+impl<G: Strategy> LiveGame<G> {
+    /// The game under `rule_set` from `start` (an SFEN; `None`: the start position).
+    /// `None` if `rule_set` is another game's.
+    pub fn new(rule_set: &RuleSet, start: Option<&str>) -> Option<Result<Self, SfenError>> {
+        let rules = *rule_set.rules::<G>()?;
+        Some(Self::under(rule_set.clone(), rules, start))
+    }
+
+    /// The game under `rules` (`rule_set`'s typed values) from `start`.
+    pub(super) fn under(rule_set: RuleSet, rules: G::Rules, start: Option<&str>) -> Result<Self, SfenError> {
+        let root = match start {
+            None => G::startpos(&rules),
+            Some(s) => G::from_sfen(s, &rules)?,
+        };
+        Ok(Self::at(rule_set, rules, root))
+    }
+
+    fn at(rule_set: RuleSet, rules: G::Rules, root: G) -> Self {
+        let referee = Referee::new(root.clone());
+        LiveGame { rule_set, rules, root, referee, played: Vec::new(), verdict: OnceLock::new() }
+    }
+
+    /// The game's typed rules.
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
+    }
+
+    /// The position and its history since the root (what a search starts from).
+    pub fn referee(&self) -> &Referee<G> {
+        &self.referee
+    }
+
+    fn play(&mut self, token: &str, judged: bool) -> Result<(), MoveError> {
+        let mv = self.referee.pos().parse_move(token)?;
+        if judged && self.verdict().is_some() {
+            return Err(MoveError::GameOver(token.to_string()));
+        }
+        let before = self.referee.pos().clone();
+        self.referee.play(mv);
+        self.verdict = OnceLock::new();
+        self.played.push((before.format_move(mv), before));
+        Ok(())
+    }
+}
+
+impl<G: Strategy> Live for LiveGame<G> {
+    fn variant(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn size(&self) -> (usize, usize) {
+        (G::FILES, G::RANKS)
+    }
+
+    fn rule_set(&self) -> &RuleSet {
+        &self.rule_set
+    }
+
+    fn root_sfen(&self) -> String {
+        self.root.to_sfen()
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.played.iter().map(|(t, _)| t.clone()).collect()
+    }
+
+    fn plies(&self) -> usize {
+        self.played.len()
+    }
+
+    fn sfen(&self) -> String {
+        self.referee.pos().to_sfen()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.referee.pos().side_to_move()
+    }
+
+    fn in_check(&self) -> bool {
+        self.referee.pos().in_check()
+    }
+
+    fn state(&self) -> GameState {
+        self.referee.state()
+    }
+
+    fn verdict(&self) -> Option<Verdict> {
+        *self.verdict.get_or_init(|| self.referee.verdict())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let pos = self.referee.pos();
+        let mut list = Vec::new();
+        pos.legal_moves(&mut list);
+        list.into_iter().map(|m| pos.format_move(m)).collect()
+    }
+
+    fn is_legal(&self, token: &str) -> bool {
+        self.referee.pos().parse_move(token).is_ok() && self.verdict().is_none()
+    }
+
+    fn push(&mut self, token: &str) -> Result<(), MoveError> {
+        self.play(token, true)
+    }
+
+    fn push_unjudged(&mut self, token: &str) -> Result<(), MoveError> {
+        self.play(token, false)
+    }
+
+    fn pop(&mut self) -> Option<String> {
+        let (token, before) = self.played.pop()?;
+        self.referee.take_back(before);
+        self.verdict = OnceLock::new();
+        Some(token)
+    }
+
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> u64 {
+        perft::perft_until(self.referee.pos(), depth, stop)
+    }
+
+    fn take_rule_set(&mut self, rule_set: &RuleSet, scope: Scope) -> Result<bool, String> {
+        let Some(rules) = rule_set.rules::<G>() else {
+            return Err(format!("the switches of {} are not those of {}", rule_set.variant(), G::NAME));
+        };
+        let rules = *rules;
+        self.rule_set = rule_set.clone();
+        if scope != Scope::Rules {
+            self.rules = rules;
+            let change = |pos: &mut G| pos.take_switches(&rules);
+            self.root = {
+                let mut root = self.root.clone();
+                change(&mut root);
+                root
+            };
+            for (_, before) in &mut self.played {
+                change(before);
+            }
+            self.referee.change_pos_keeping_key(change);
+            return Ok(false);
+        }
+        let root = G::startpos(&rules);
+        *self = Self::at(rule_set.clone(), rules, root);
+        Ok(true)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Live> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
