@@ -73,7 +73,8 @@ pub struct Tracked<G: Game> {
 impl<G: Game> Tracked<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
-        Tracked { rules, current: Ok(Referee::new(G::startpos(&rules))) }
+        let current = Ok(Referee::new(G::startpos(&rules)));
+        Tracked { rules, current }
     }
 
     pub fn rules(&self) -> &G::Rules {
@@ -105,11 +106,10 @@ impl<G: Strategy> Board for Tracked<G> {
         let Some(values) = settings.as_any().downcast_ref::<Values<G>>() else {
             return Err(format!("the switches of {} are not those of {}", settings.variant(), G::NAME));
         };
-        let rules = values.0;
-        self.rules = rules;
+        self.rules = values.0.clone();
         if scope != Scope::Rules {
             if let Ok(cur) = &mut self.current {
-                cur.change_pos_keeping_key(|pos| pos.take_switches(&rules));
+                cur.change_pos_keeping_key(|pos| pos.take_switches(&values.0));
                 return Ok(false);
             }
         }
@@ -118,7 +118,7 @@ impl<G: Strategy> Board for Tracked<G> {
     }
 
     fn set_switch(&mut self, name: &str, value: &str) -> Result<bool, RuleError> {
-        let mut values = Values::<G>(self.rules);
+        let mut values = Values::<G>(self.rules.clone());
         let scope = values.set(name, value)?;
         self.take_settings(&values, scope).map_err(|why| RuleError { name: name.to_string(), why })
     }

@@ -460,7 +460,7 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
     };
     let mut guard = slot.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if guard.as_ref().is_none_or(|(rules, _)| *rules != slot.rules) {
-        *guard = Some((slot.rules, Solver::with_table_entries(slot.entries)));
+        *guard = Some((slot.rules.clone(), Solver::with_table_entries(slot.entries)));
     }
     let (_, solver) = guard.as_mut()?;
     let budget = Budget { max_ms: Some(max_ms), stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };

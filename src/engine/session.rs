@@ -64,7 +64,7 @@ impl<G: Strategy> Session for GameSession<G> {
 
     fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
         let cur = self.board.current()?;
-        self.runner.start_search(cur, *self.board.rules(), job)
+        self.runner.start_search(cur, self.board.rules().clone(), job)
     }
 
     fn start_bench(&self, depth: Option<u32>, ctx: JobContext) -> Result<JoinHandle<()>, String> {

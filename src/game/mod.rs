@@ -112,7 +112,7 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// The values of this game's switches (rules, evaluation and engine ones). Every
     /// position carries a copy.
-    type Rules: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
+    type Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static;
 
     /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
     const NAME: &'static str;

@@ -116,7 +116,7 @@ impl<G: Game> Settings for Values<G> {
     }
 
     fn clone_box(&self) -> Box<dyn Settings> {
-        Box::new(Values::<G>(self.0))
+        Box::new(Values::<G>(self.0.clone()))
     }
 
     fn as_any(&self) -> &dyn Any {
