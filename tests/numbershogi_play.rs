@@ -2,10 +2,14 @@
 //! game's optimal mix, the shipped table's proven moves, the solver beyond the table, and
 //! the table itself re-solved on a sample of its entries.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use koma::engine::{Engine, Event};
 use koma::game::{Color, Game, Outcome};
-use koma::games::numbershogi::solution::{self, format_arrangement, setup_position, Arrangement};
+use koma::games::numbershogi::solution::{self, format_arrangement, parse_arrangement, setup_position, Arrangement};
+use koma::games::numbershogi::Table;
+use koma::protocol::usi::parse_command;
 use koma::search::solve::{Budget, Solver, Value};
 
 use crate::common::Koma;
@@ -129,6 +133,90 @@ fn the_table_option_takes_none_and_refuses_a_bad_file() {
     k.send("go btime 0 wtime 0 byoyomi 120000");
     let lines = k.read_until("bestmove", Duration::from_secs(120));
     assert!(lines.iter().any(|l| l.contains("info string solved:") && l.contains("the solver")), "{lines:?}");
+}
+
+/// The table format's checksum, FNV-1a 64 (protocol/numbershogi-solved.md).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A valid table of one setup (and its mirror image): the shipped table's rules, value
+/// and mixes, with its `n`th entry. Its text and that entry line.
+fn one_entry_table(n: usize) -> (String, String) {
+    let lines: Vec<&str> = solution::BUILTIN.lines().collect();
+    let body = format!("{}\n{}\n", lines[..6].join("\n"), lines[6 + n]);
+    (format!("{body}end 1 {:016x}\n", fnv1a(body.as_bytes())), lines[6 + n].to_string())
+}
+
+/// The library's engine in this process (where its tables can be counted), driven by USI
+/// lines; what it says, as text.
+struct InProcess {
+    engine: Engine,
+    said: Arc<Mutex<Vec<String>>>,
+}
+
+impl InProcess {
+    fn new() -> InProcess {
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let to = Arc::clone(&said);
+        let engine = Engine::new(Arc::new(move |e: Event| to.lock().unwrap().push(format!("{e:?}"))));
+        InProcess { engine, said }
+    }
+
+    /// Sends a line and waits for a search it starts.
+    fn send(&mut self, line: &str) {
+        self.engine.handle(parse_command(line).unwrap().unwrap());
+        self.engine.wait_for_limited_job();
+    }
+
+    fn said(&self) -> Vec<String> {
+        self.said.lock().unwrap().clone()
+    }
+}
+
+/// Issue 55, item 6: a file's table is held by the games that set it, shared by those
+/// that read the same contents, and dropped when none holds it (it used to stay in
+/// memory until exit: 50 files, 50 tables).
+#[test]
+fn row6_fifty_table_files_set_in_turn_leave_one_table_in_memory() {
+    let dir = std::env::temp_dir().join(format!("koma-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut e = InProcess::new();
+    e.send("setoption name USI_Variant value numbershogi");
+    for n in 0..50 {
+        let path = dir.join(format!("{n}.txt"));
+        std::fs::write(&path, one_entry_table(n).0).unwrap();
+        e.send(&format!("setoption name NumberShogiSolution value {}", path.display()));
+        assert_eq!(solution::live_tables(), 1, "after the file of entry {n}");
+    }
+    // The same contents under another name, read while the engine holds them: the same
+    // table, by the engine and by another reader alike.
+    let again = dir.join("again.txt");
+    std::fs::copy(dir.join("49.txt"), &again).unwrap();
+    let other = Table::parse(&again.display().to_string()).unwrap();
+    assert_eq!(solution::live_tables(), 1);
+    e.send(&format!("setoption name NumberShogiSolution value {}", again.display()));
+    assert_eq!(solution::live_tables(), 1);
+    drop(other);
+    // The engine plays the file's table: its setup is answered from it.
+    let entry = one_entry_table(49).1;
+    let fields: Vec<&str> = entry.split_whitespace().collect();
+    let (s, g) = (parse_arrangement(fields[0]).unwrap(), parse_arrangement(fields[1]).unwrap());
+    e.send(&format!("position sfen {}", setup_position(&s, &g, Default::default()).to_sfen()));
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    let said = e.said();
+    assert!(said.iter().any(|l| l.contains("solved")), "{said:?}");
+    assert!(said.last().unwrap().contains(&format!("Some(\"{}\")", fields[3])), "{said:?}");
+    // The solver keeps the rules of the last search that used it, and lets go of the
+    // table at the next.
+    e.send("position sfen df1/ECB/cf1/3/D+eA b Ba 33");
+    e.send("go btime 0 wtime 0 byoyomi 100");
+    e.send("setoption name NumberShogiSolution value none");
+    assert_eq!(solution::live_tables(), 1, "the solver's copy of the rules");
+    e.send("go btime 0 wtime 0 byoyomi 100");
+    assert_eq!(solution::live_tables(), 0);
+    assert!(!e.said().iter().any(|l| l.starts_with("Error")), "{:?}", e.said());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A seeded sample of the shipped entries, each re-solved from scratch: the same value

@@ -400,7 +400,7 @@ fn finished_sfen_has_no_moves() {
 #[test]
 fn piece_moves_table_parsing_errors() {
     let mut r = rules();
-    let before = r;
+    let before = r.clone();
     let bad = [
         ("", "missing"),
         ("1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE", "6 is missing"),

@@ -446,6 +446,14 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
         return None;
     }
     let started = Instant::now();
+    let mut guard = slot.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The solver keeps the rules its facts hold for: this search's copy, so that it holds
+    // nothing the game has let go of (a Number Shogi table of another file); other rules
+    // start it afresh.
+    match guard.as_mut() {
+        Some((rules, _)) if *rules == slot.rules => *rules = slot.rules.clone(),
+        _ => *guard = None,
+    }
     match root.known() {
         Some(Ok(k)) => {
             report_proven(root, ctx, k.outcome, k.plies, vec![k.best], 0, started, "the shipped table");
@@ -458,11 +466,7 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
         Some(o) => (o / SOLVER_SHARE).saturating_sub(ctx.start.elapsed()).as_millis() as u64,
         None => SOLVER_UNTIMED_MS,
     };
-    let mut guard = slot.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if guard.as_ref().is_none_or(|(rules, _)| *rules != slot.rules) {
-        *guard = Some((slot.rules, Solver::with_table_entries(slot.entries)));
-    }
-    let (_, solver) = guard.as_mut()?;
+    let (_, solver) = guard.get_or_insert_with(|| (slot.rules.clone(), Solver::with_table_entries(slot.entries)));
     let budget = Budget { max_ms: Some(max_ms), stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };
     let s = solver.solve(root, &budget);
     let (value, best) = (s.value?, s.bestmove?);

@@ -70,7 +70,7 @@ impl<G: Strategy> Session for GameSession<G> {
 
     fn start_search(&mut self, job: SearchJob) -> Result<JoinHandle<()>, String> {
         let game = typed::<G>(&self.board)?;
-        let (cur, rules) = (game.referee(), *game.rules());
+        let (cur, rules) = (game.referee(), game.rules().clone());
         self.runner.start_search(cur, rules, job)
     }
 

@@ -80,7 +80,7 @@ impl<G: Strategy> LiveGame<G> {
     /// The game under `rule_set` from `start` (an SFEN; `None`: the start position).
     /// `None` if `rule_set` is another game's.
     pub fn new(rule_set: &RuleSet, start: Option<&str>) -> Option<Result<Self, SfenError>> {
-        let rules = *rule_set.rules::<G>()?;
+        let rules = rule_set.rules::<G>()?.clone();
         Some(Self::under(rule_set.clone(), rules, start))
     }
 
@@ -200,10 +200,10 @@ impl<G: Strategy> Live for LiveGame<G> {
         let Some(rules) = rule_set.rules::<G>() else {
             return Err(format!("the switches of {} are not those of {}", rule_set.variant(), G::NAME));
         };
-        let rules = *rules;
+        let rules = rules.clone();
         self.rule_set = rule_set.clone();
         if scope != Scope::Rules {
-            self.rules = rules;
+            self.rules = rules.clone();
             let change = |pos: &mut G| pos.take_switches(&rules);
             self.root = {
                 let mut root = self.root.clone();

@@ -115,8 +115,9 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// A move as the game knows it. One value per distinct token.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// The values of this game's switches (rules, evaluation and engine ones). Every
-    /// position carries a copy.
-    type Rules: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
+    /// position carries a plain copy of what it needs of them (cloning them may cost more:
+    /// Number Shogi's hold a file's table by reference count; the search never clones them).
+    type Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static;
 
     /// The variant name used by `USI_Variant` (rules.md), e.g. `shogi66`.
     const NAME: &'static str;

@@ -39,7 +39,7 @@ impl<G: Game> AnyRules for Values<G> {
     }
 
     fn clone_box(&self) -> Box<dyn AnyRules> {
-        Box::new(Values::<G>(self.0))
+        Box::new(Values::<G>(self.0.clone()))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -61,7 +61,7 @@ pub struct Switch<R> {
     pub set: Setter<R>,
 }
 
-impl<R: Copy> Switch<R> {
+impl<R: Clone> Switch<R> {
     /// A switch without aliases.
     pub const fn new(
         name: &'static str,
@@ -84,7 +84,7 @@ impl<R: Copy> Switch<R> {
         let name = self.info.name;
         let err = |why: String| RuleError { name: name.to_string(), why };
         let value = self.info.checked(value).map_err(|why| err(format!("bad value '{}': {why}", value.trim())))?;
-        let mut next = *settings;
+        let mut next = settings.clone();
         (self.set)(&mut next, &value).map_err(err)?;
         *settings = next;
         Ok(())
@@ -224,7 +224,7 @@ macro_rules! combo_values {
             }
 
             /// The rules switch `name` offering these values, `set` putting one into the settings.
-            pub const fn switch<R: Copy>(
+            pub const fn switch<R: Clone>(
                 name: &'static str,
                 set: $crate::game::switch::Setter<R>,
             ) -> $crate::game::switch::Switch<R> {

@@ -60,7 +60,7 @@ pub fn sample<G: Strategy>(
     let mut out = Vec::new();
     for (rules, walks) in rules {
         out.extend(
-            random_play(&suite_starts::<G>(suite, rules), *walks, plies, &keep).into_iter().map(|g| (*rules, g)),
+            random_play(&suite_starts::<G>(suite, rules), *walks, plies, &keep).into_iter().map(|g| (rules.clone(), g)),
         );
     }
     out

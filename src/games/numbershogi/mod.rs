@@ -18,9 +18,10 @@
 //! - Solved (protocol/numbershogi-solved.md): gote wins the hidden-setup game. [`solution`]
 //!   reads the shipped table of proven setups and both sides' optimal mixes.
 //!
-//! Files: `board` (squares, cells, step tables, subset sums), `rules` (switches),
+//! Files: `board` (squares, cells, step tables, subset sums), `rules` (the switch values
+//! a position carries), `switches` (the switches, and their values as a game holds them),
 //! `movegen` (moves, generation, make), `sfen` (notation), `zobrist`, `eval`, `setup`,
-//! `solution` (the solved table).
+//! `solution` (the solved table, and the cache of files' tables).
 
 mod board;
 pub mod eval;
@@ -33,7 +34,8 @@ mod switches;
 mod zobrist;
 
 pub use movegen::Move;
-pub use rules::Rules;
+pub use rules::{Carried, TableId};
+pub use switches::{Rules, Table};
 
 use crate::game::{
     Appearance, BookChoice, ChessNotation, Color, Game, Known, MoveError, Notation, Outcome, PieceStyle, SfenError,
@@ -56,7 +58,7 @@ pub struct NumberShogi {
     /// The side whose hand sums to 7 (game over).
     winner: Option<Color>,
     key: u64,
-    rules: Rules,
+    rules: Carried,
 }
 
 impl PartialEq for NumberShogi {
@@ -75,7 +77,7 @@ impl NumberShogi {
         self.hand[color.index()]
     }
     /// The rules this position is played under.
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &Carried {
         &self.rules
     }
     /// Whether a move captures.
@@ -138,10 +140,10 @@ impl Game for NumberShogi {
                 *n = 1;
             }
         }
-        NumberShogi::assemble([EMPTY; SQUARES], hand, Color::Sente, 1, *rules)
+        NumberShogi::assemble([EMPTY; SQUARES], hand, Color::Sente, 1, rules.carried())
     }
     fn from_sfen(sfen: &str, rules: &Rules) -> Result<Self, SfenError> {
-        NumberShogi::parse_sfen(sfen, rules)
+        NumberShogi::parse_sfen(sfen, &rules.carried())
     }
     fn to_sfen(&self) -> String {
         self.write_sfen()
@@ -225,7 +227,7 @@ impl Strategy for NumberShogi {
         });
     }
     fn take_switches(&mut self, rules: &Rules) {
-        (self.rules.arrangement, self.rules.table) = (rules.arrangement, rules.table);
+        (self.rules.arrangement, self.rules.table) = (rules.arrangement, rules.table.id());
     }
     fn known(&self) -> Option<Result<Known<Move>, String>> {
         solution::known(self)

@@ -1,15 +1,18 @@
-//! The switch values (`Rules`): the direction table and promotion, the rules; the
-//! engine's camp arrangement and which solved table it uses (the switches themselves:
-//! `super::switches`).
+//! What a position carries of the switch values ([`Carried`]): the direction table and
+//! promotion, the rules; the engine's camp arrangement and which solved table it uses;
+//! and the readers of a direction table and an arrangement. The values as a game holds
+//! them, the solved table itself included, and the switches: `super::switches`.
 
 use super::board::DIR_NAMES;
 
 /// The decided table of rules.md §3.
 pub const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
 
-/// The switch values, kept compactly so every position can carry a copy.
+/// The switch values as a position carries them: plain values, so that the search's
+/// copy-make stays a plain copy (no reference count). The solved table is named by its
+/// [`TableId`]; the table itself is held by the game's `super::Rules`.
 #[derive(Clone, Copy, Debug, Eq)]
-pub struct Rules {
+pub struct Carried {
     /// Direction mask of each face value (index 1..6; bit order of [`DIR_NAMES`]).
     pub moves: [u8; 7],
     /// Whether pieces may promote to "8".
@@ -17,29 +20,22 @@ pub struct Rules {
     /// The engine's placement: a fixed arrangement, or `None` for the optimal mix.
     pub arrangement: Option<Arrangement>,
     /// The solved table the engine uses.
-    pub table: Table,
+    pub table: TableId,
 }
 
-impl PartialEq for Rules {
+impl PartialEq for Carried {
     /// The same game: the same rules switches (the engine's switches make no other game,
     /// so a solved table or a solver's work stays valid across them).
-    fn eq(&self, other: &Rules) -> bool {
+    fn eq(&self, other: &Carried) -> bool {
         self.moves == other.moves && self.promotion == other.promotion
     }
 }
 
-impl Default for Rules {
+impl Default for Carried {
     fn default() -> Self {
         // The default table is a constant known to parse.
         let moves = parse_table(DEFAULT_TABLE).unwrap_or([0, 0x01, 0x82, 0x83, 0xAA, 0xAB, 0xD7]);
-        Rules { moves, promotion: true, arrangement: None, table: Table::Builtin }
-    }
-}
-
-impl Rules {
-    /// The direction table in the switch's text form.
-    pub fn table(&self) -> String {
-        format_table(&self.moves)
+        Carried { moves, promotion: true, arrangement: None, table: TableId::Builtin }
     }
 }
 
@@ -126,13 +122,13 @@ pub fn format_arrangement(a: &Arrangement) -> String {
     a.iter().map(|d| char::from(b'0' + d)).collect()
 }
 
-/// The table the engine uses (`NumberShogiSolution`, an engine switch every position
-/// carries in its settings): the shipped one, another file's (the `n`th distinct file
-/// read, `super::solution` keeps it), or none.
+/// Which table the engine uses (`NumberShogiSolution`), as a position carries it: the
+/// shipped one, none, or a file's, by the number `super::solution`'s cache gave it (never
+/// given to another table). A file's table is found there while a game holds it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Table {
+pub enum TableId {
     #[default]
     Builtin,
     Off,
-    File(usize),
+    File(u64),
 }

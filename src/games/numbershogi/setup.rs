@@ -65,7 +65,7 @@ pub fn arrangement(pos: &NumberShogi, choice: &BookChoice) -> Arrangement {
     if let Some(fixed) = pos.rules.arrangement {
         return fixed;
     }
-    let drawn = match pos.rules.table.solution() {
+    let drawn = match super::solution::in_use(pos.rules.table) {
         Ok(Some(table)) if table.rules == pos.rules => table.draw(color, &placed, choice.random),
         _ => None,
     };

@@ -1,7 +1,8 @@
 //! SFEN reading and writing, the placement-phase test of rules.md §0 and the diagram.
 
 use super::board::*;
-use super::rules::Rules;
+use super::rules::Carried;
+use super::switches::Rules;
 use super::zobrist::{hand_key, KEYS};
 use super::NumberShogi;
 use crate::game::sfen_fields;
@@ -71,7 +72,7 @@ impl NumberShogi {
         hand: [[u8; 7]; 2],
         side: Color,
         ply: u32,
-        rules: Rules,
+        rules: Carried,
     ) -> NumberShogi {
         let placing = is_placement(&board, &hand, side, ply);
         let mut occ = [0; 2];
@@ -107,7 +108,7 @@ impl NumberShogi {
         NumberShogi { board, occ, hand, side, ply, placing, winner, key, rules }
     }
 
-    pub(crate) fn parse_sfen(sfen: &str, rules: &Rules) -> Result<NumberShogi, SfenError> {
+    pub(crate) fn parse_sfen(sfen: &str, rules: &Carried) -> Result<NumberShogi, SfenError> {
         Self::parse_sfen_counted(sfen, rules, true)
     }
 
@@ -115,10 +116,10 @@ impl NumberShogi {
     /// shown are out of play, so a value may appear fewer than two times (never more).
     /// `position sfen` does not take these: a game always has all twelve pieces.
     pub fn from_study_sfen(sfen: &str, rules: &Rules) -> Result<NumberShogi, SfenError> {
-        Self::parse_sfen_counted(sfen, rules, false)
+        Self::parse_sfen_counted(sfen, &rules.carried(), false)
     }
 
-    fn parse_sfen_counted(sfen: &str, rules: &Rules, complete: bool) -> Result<NumberShogi, SfenError> {
+    fn parse_sfen_counted(sfen: &str, rules: &Carried, complete: bool) -> Result<NumberShogi, SfenError> {
         let fields = sfen_fields::fields(sfen)?;
         let board = parse_board(fields.board)?;
         let side = fields.side()?;

@@ -36,12 +36,13 @@
 //!   refused whole.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use super::board::{face, is_promoted, owner, CAMP, EMPTY, SQUARES};
 use super::movegen::Move;
 pub use super::rules::{format_arrangement, parse_arrangement, Arrangement};
-use super::rules::{parse_table, Rules, Table};
+use super::rules::{parse_table, Carried, TableId};
 use super::NumberShogi;
 use crate::game::{Color, Game, Known, Outcome};
 
@@ -111,7 +112,8 @@ pub struct Entry {
 /// A checked table.
 #[derive(Debug)]
 pub struct SolutionTable {
-    pub rules: Rules,
+    /// The rules it holds for (only the rules switches count: `Carried`'s `==`).
+    pub rules: Carried,
     /// The hidden-setup game's value for sente.
     pub value: Outcome,
     /// Optimal mixed strategies, sente's and gote's: arrangement and weight.
@@ -171,7 +173,7 @@ impl SolutionTable {
             "off" => false,
             other => return Err(format!("line 3: promotion '{other}' is not on or off")),
         };
-        let rules = Rules { moves, promotion, ..Rules::default() };
+        let rules = Carried { moves, promotion, ..Carried::default() };
         let value = outcome_of(field(3, "value")?).map_err(|e| format!("line 4: {e}"))?;
         let mut mix = [Vec::new(), Vec::new()];
         for (k, side) in ["sente", "gote"].into_iter().enumerate() {
@@ -202,7 +204,7 @@ impl SolutionTable {
                 _ => return Err(at(format!("value '{v}' is not W<plies>, L<plies> or D0"))),
             };
             let plies: u32 = v[1..].parse().map_err(|_| at(format!("value '{v}': bad plies")))?;
-            let pos = NumberShogi::from_sfen(&setup_sfen(&s, &g), &rules).map_err(|e| at(e.to_string()))?;
+            let pos = NumberShogi::parse_sfen(&setup_sfen(&s, &g), &rules).map_err(|e| at(e.to_string()))?;
             let best = pos.parse_move(m).map_err(|e| at(format!("move '{m}': {e}")))?;
             let entry = Entry { outcome, plies, best };
             let mirrored = Entry { best: mirror_move(best), ..entry };
@@ -265,8 +267,8 @@ impl SolutionTable {
 }
 
 /// The position after a setup: sente to move.
-pub fn setup_position(s: &Arrangement, g: &Arrangement, rules: Rules) -> NumberShogi {
-    NumberShogi::from_sfen(&setup_sfen(s, g), &rules).expect("a full setup is a valid position")
+pub fn setup_position(s: &Arrangement, g: &Arrangement, rules: Carried) -> NumberShogi {
+    NumberShogi::parse_sfen(&setup_sfen(s, g), &rules).expect("a full setup is a valid position")
 }
 
 /// The SFEN of the position after a setup.
@@ -294,57 +296,90 @@ fn setup_sfen(s: &Arrangement, g: &Arrangement) -> String {
 /// The most bytes a table file may have (the shipped one is about 270 KB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
-/// The files' tables read so far, each with its end line, [`Table::File`]'s index.
-static LOADED: Mutex<Vec<(String, &'static SolutionTable)>> = Mutex::new(Vec::new());
+/// A file's table as the engine holds it: shared by every game that read the same
+/// contents while another held them, and dropped with the last of them (`Clone` counts
+/// one more holder). Positions carry only its number ([`TableId::File`]).
+#[derive(Clone, Debug)]
+pub struct Shared {
+    id: u64,
+    /// The strong reference, what keeps the table in memory (found by `id`).
+    _held: Arc<SolutionTable>,
+}
 
-static BUILTIN_TABLE: OnceLock<Result<SolutionTable, String>> = OnceLock::new();
+impl Shared {
+    /// Its number, never given to another table.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// The files' tables that games hold, each known by its end line (count and checksum),
+/// without keeping one alive: a table goes when its last [`Shared`] does.
+struct Cache {
+    /// The number the next new table gets.
+    next: u64,
+    /// Each table's number, end line and weak reference.
+    slots: Vec<(u64, String, Weak<SolutionTable>)>,
+}
+
+static CACHE: Mutex<Cache> = Mutex::new(Cache { next: 1, slots: Vec::new() });
+
+fn cache() -> std::sync::MutexGuard<'static, Cache> {
+    CACHE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads and checks a table file (one that cannot be is refused whole). The same
+/// contents as a table a game holds give that table (no second copy).
+pub(crate) fn load(path: &Path) -> Result<Shared, String> {
+    // The option's error names the value (the path) once; these say only why.
+    let text = crate::input::file::read_text(path, MAX_FILE_BYTES, "a solution table").map_err(|e| e.to_string())?;
+    let table = SolutionTable::parse(&text)?;
+    let end = text.rfind("\nend ").map_or("", |i| &text[i..]).to_string();
+    let mut cache = cache();
+    cache.slots.retain(|(_, _, t)| t.strong_count() > 0);
+    let held = cache.slots.iter().find(|(_, e, _)| *e == end);
+    if let Some((id, table)) = held.and_then(|(id, _, t)| Some((*id, t.upgrade()?))) {
+        return Ok(Shared { id, _held: table });
+    }
+    let (id, table) = (cache.next, Arc::new(table));
+    cache.next += 1;
+    cache.slots.push((id, end, Arc::downgrade(&table)));
+    Ok(Shared { id, _held: table })
+}
+
+/// How many files' tables are in memory: those some game holds.
+pub fn live_tables() -> usize {
+    cache().slots.iter().filter(|(_, _, t)| t.strong_count() > 0).count()
+}
+
+static BUILTIN_TABLE: OnceLock<Result<Arc<SolutionTable>, String>> = OnceLock::new();
+
+fn builtin_shared() -> Result<&'static Arc<SolutionTable>, String> {
+    BUILTIN_TABLE.get_or_init(|| SolutionTable::parse(BUILTIN).map(Arc::new)).as_ref().map_err(Clone::clone)
+}
 
 /// The shipped table, read and checked on first use.
 pub fn builtin() -> Result<&'static SolutionTable, String> {
-    BUILTIN_TABLE.get_or_init(|| SolutionTable::parse(BUILTIN)).as_ref().map_err(Clone::clone)
+    builtin_shared().map(|t| &**t)
 }
 
-impl Table {
-    /// The switch's value: `builtin`, `none` or a path. A file is read and checked here,
-    /// once; one that cannot be is refused whole. A file's table stays in memory until
-    /// the process ends; the same contents read again are the same table (no second copy).
-    pub fn parse(value: &str) -> Result<Table, String> {
-        Ok(match value.trim() {
-            v if v.eq_ignore_ascii_case("builtin") => Table::Builtin,
-            v if v.eq_ignore_ascii_case("none") => Table::Off,
-            path => {
-                // The option's error names the value (the path) once; these say only why.
-                let text =
-                    crate::input::file::read_text(std::path::Path::new(path), MAX_FILE_BYTES, "a solution table")
-                        .map_err(|e| e.to_string())?;
-                let table = SolutionTable::parse(&text)?;
-                let end = text.rfind("\nend ").map_or("", |i| &text[i..]).to_string();
-                let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(same) = loaded.iter().position(|(e, _)| *e == end) {
-                    return Ok(Table::File(same));
-                }
-                let leaked: &'static SolutionTable = Box::leak(Box::new(table));
-                loaded.push((end, leaked));
-                Table::File(loaded.len() - 1)
-            }
-        })
-    }
-
-    /// The table in use: `Ok(None)` when switched off, `Err` when the shipped one is
-    /// damaged.
-    pub fn solution(self) -> Result<Option<&'static SolutionTable>, String> {
-        match self {
-            Table::Builtin => builtin().map(Some).map_err(|e| format!("the shipped Number Shogi solution: {e}")),
-            Table::Off => Ok(None),
-            Table::File(n) => Ok(LOADED.lock().unwrap_or_else(|e| e.into_inner()).get(n).map(|&(_, s)| s)),
+/// The table a position names: `Ok(None)` when switched off (or when no game holds the
+/// file's table any more), `Err` when the shipped one is damaged. Looked up at the root
+/// only (the first move after a setup, a placement), never in the search.
+pub(crate) fn in_use(id: TableId) -> Result<Option<Arc<SolutionTable>>, String> {
+    match id {
+        TableId::Builtin => {
+            builtin_shared().map(|t| Some(Arc::clone(t))).map_err(|e| format!("the shipped Number Shogi solution: {e}"))
         }
+        TableId::Off => Ok(None),
+        TableId::File(n) => Ok(cache().slots.iter().find(|(id, _, _)| *id == n).and_then(|(_, _, t)| t.upgrade())),
     }
 }
 
 /// The proven answer at a finished setup, from the table in use.
 pub fn known(pos: &NumberShogi) -> Option<Result<Known<Move>, String>> {
     setup_of(pos)?;
-    match pos.rules.table.solution() {
+    match in_use(pos.rules.table) {
         Err(e) => Some(Err(e)),
         Ok(None) => None,
         Ok(Some(t)) => t.entry(pos).map(|e| Ok(Known { outcome: e.outcome, plies: e.plies, best: e.best })),
@@ -363,7 +398,7 @@ mod tests {
     fn the_shipped_table_reads_and_answers_mirror_images_alike() {
         let t = table();
         assert!(!t.is_empty());
-        let rules = Rules::default();
+        let rules = Carried::default();
         assert_eq!(t.rules, rules);
         let (s, g) = ([6, 5, 3, 2, 4, 1], [6, 5, 3, 2, 4, 1]);
         let a = t.entry(&setup_position(&s, &g, rules)).expect("the study's setup is in the table");
@@ -371,7 +406,7 @@ mod tests {
         assert_eq!((a.outcome, a.plies), (b.outcome, b.plies));
         assert_eq!(b.best, mirror_move(a.best));
         // Another rule set: the table says nothing.
-        let other = Rules { promotion: false, ..rules };
+        let other = Carried { promotion: false, ..rules };
         assert_eq!(t.entry(&setup_position(&s, &g, other)), None);
     }
 
@@ -392,7 +427,7 @@ mod tests {
 
     #[test]
     fn setups_are_recognised_only_when_complete_and_untouched() {
-        let rules = Rules::default();
+        let rules = Carried::default();
         let p = setup_position(&[1, 2, 3, 4, 5, 6], &[6, 5, 4, 3, 2, 1], rules);
         assert_eq!(setup_of(&p), Some(([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1])));
         let mut moves = Vec::new();
@@ -400,7 +435,7 @@ mod tests {
         let mut after = p.clone();
         after.play(moves[0]);
         assert_eq!(setup_of(&after), None, "gote to move is not a setup");
-        assert_eq!(setup_of(&NumberShogi::startpos(&rules)), None);
+        assert_eq!(setup_of(&NumberShogi::startpos(&Default::default())), None);
     }
 
     #[test]
@@ -419,6 +454,41 @@ mod tests {
             }
         }
         assert_eq!(t.draw(Color::Sente, &[1, 1, 1, 1, 1, 1], 0), None);
+    }
+
+    /// Issue 55, item 6: a position carries only the number of a file's table; the table
+    /// is found while a game's rules hold it, the same contents read again are the same
+    /// table, and once no rules hold it the number names nothing.
+    #[test]
+    fn row6_a_files_table_is_shared_while_held_and_gone_after() {
+        let lines: Vec<&str> = BUILTIN.lines().collect();
+        let body = format!("{}\n{}\n", lines[..6].join("\n"), lines[6]);
+        let text = format!("{body}end 1 {:016x}\n", fnv1a(body.as_bytes()));
+        let dir = std::env::temp_dir().join(format!("koma-row6-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+        std::fs::write(&a, &text).unwrap();
+        std::fs::write(&b, &text).unwrap();
+        let mut rules = super::super::Rules::default();
+        NumberShogi::set_rule(&mut rules, "NumberShogiSolution", &a.display().to_string()).unwrap();
+        let again = super::super::Table::parse(&b.display().to_string()).unwrap();
+        assert_eq!(again, rules.table, "the same contents: the same table");
+        let id = rules.table.id();
+        assert!(matches!(id, TableId::File(_)));
+        let parts: Vec<&str> = lines[6].split_whitespace().collect();
+        let (s, g) = (parse_arrangement(parts[0]).unwrap(), parse_arrangement(parts[1]).unwrap());
+        let pos = setup_position(&s, &g, rules.carried());
+        let entry = known(&pos).expect("the file's setup").unwrap();
+        assert_eq!(pos.format_move(entry.best), parts[3]);
+        // A setup the shipped table holds and the file does not: the file's table answers.
+        let parts: Vec<&str> = lines[7].split_whitespace().collect();
+        let (s2, g2) = (parse_arrangement(parts[0]).unwrap(), parse_arrangement(parts[1]).unwrap());
+        assert!(known(&setup_position(&s2, &g2, Carried::default())).is_some());
+        assert!(known(&setup_position(&s2, &g2, rules.carried())).is_none());
+        drop((rules, again));
+        assert!(in_use(id).unwrap().is_none(), "no rules hold the table: it is gone");
+        assert_eq!(known(&pos), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
