@@ -119,17 +119,11 @@ async fn bad_records_get_one_clear_error_and_the_connection_goes_on() {
     assert!(e.starts_with("record too large:") && e.contains("at most 16384"), "{e}");
     let e = error_for(&mut ws, json!({ "type": "record", "format": "docx" })).await;
     assert!(e.starts_with("bad message") && e.contains("kif"), "{e}");
-    // A game its format cannot hold; one under rules switches that are not the default.
+    // A game its format cannot hold (a game under other rules saves: tests/records_rules.rs).
     send(&mut ws, new_game("kokesu", "human", "human", json!({ "depth": 1 }))).await;
     until(&mut ws, "state").await;
     let e = error_for(&mut ws, json!({ "type": "record", "format": "csa" })).await;
     assert_eq!(e, "a csa record cannot hold a game of kokesu: it saves as pgn, koma");
-    let mut odd = new_game("kokesu", "human", "human", json!({ "depth": 1 }));
-    odd["rules"] = json!({ "KokesuPromotion": "free" });
-    send(&mut ws, odd).await;
-    until(&mut ws, "state").await;
-    let e = error_for(&mut ws, json!({ "type": "record" })).await;
-    assert!(e.contains("default rules") && e.contains("KokesuPromotion = free"), "{e}");
     // The connection still works: a record opens, the game saves.
     send(&mut ws, json!({ "type": "load", "text": "# koma record\nvariant kanishogi\nstart startpos\n" })).await;
     let opened = until(&mut ws, "load").await;
