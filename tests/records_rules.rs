@@ -207,12 +207,9 @@ async fn saved_opened_reported(
     let (end, only) = play(&mut ws, variant, &rules_json, sfen, script, more).await;
     let moves = tokens(&end["moves"]);
     let state_result = &end["state"]["result"];
-    match result {
-        Some((winner, rule)) => {
-            assert_eq!(state_result["winner"], winner, "{end}");
-            assert_eq!(state_result["reason"], rule, "{end}");
-        }
-        None => {}
+    if let Some((winner, rule)) = result {
+        assert_eq!(state_result["winner"], winner, "{end}");
+        assert_eq!(state_result["reason"], rule, "{end}");
     }
     let rules = rule_switches(variant, pairs);
     let dir = std::env::temp_dir().join(format!("koma-records-rules-{}-{variant}", std::process::id()));
@@ -243,7 +240,8 @@ async fn saved_opened_reported(
         assert_eq!(opened["rules"], rules_json_of(&rules), "{what}");
         assert_eq!(tokens(&opened["moves"]), moves, "{what}");
         let again = json!({ "type": "new", "variant": variant, "rules": opened["rules"], "sfen": opened["sfen"],
-                            "moves": opened["moves"], "seats": { "b": "human", "w": "human" }, "limit": { "depth": 1 } });
+                            "moves": opened["moves"], "seats": { "b": "human", "w": "human" },
+                            "limit": { "depth": 1 } });
         send(&mut ws, again).await;
         let state = until(&mut ws, "state").await;
         assert_eq!(tokens(&state["moves"]), moves, "{what}");

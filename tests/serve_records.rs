@@ -192,4 +192,18 @@ pub(crate) async fn in_the_page(c: fantoccini::Client, url: String) {
     c.execute(drop, vec![json!(pgn)]).await.expect("a file dropped");
     wait_game(&c, "the dropped game", |g| g["variant"] == "kokesu" && tokens(&g["moves"]) == game.tokens()).await;
     screenshot(&c, "records-dropped").await;
+    // A record under other rules opens under them: the page's rules switch shows them.
+    let mut free = records::Record::new("kokesu");
+    free.rules.set("kokesu", "KokesuPromotion", "free").unwrap();
+    free.start = Some("k7/2P5/2N5/8/8/8/8/1RBQKBNR b - 1".into());
+    free.moves.push(records::RecordMove { usi: "6b6aq".into(), comment: None });
+    let pgn = records::write(Format::Pgn, &free).unwrap();
+    c.execute(drop, vec![json!(pgn)]).await.expect("a file dropped");
+    let g = wait_game(&c, "the game under other rules", |g| tokens(&g["moves"]) == ["6b6aq"]).await;
+    assert_eq!(g["rules"]["KokesuPromotion"], "free", "{g}");
+    assert_eq!(g["state"]["result"]["reason"], "checkmate", "{g}");
+    let shown = c.find(Locator::Css("[data-rule=KokesuPromotion]")).await.expect("the switch").prop("value").await;
+    assert_eq!(shown.expect("its value").as_deref(), Some("free"));
+    let notice: String = c.execute("return window.koma.notice()", vec![]).await.unwrap().as_str().unwrap().into();
+    assert!(notice.contains("under KokesuPromotion = free"), "{notice}");
 }

@@ -14,8 +14,8 @@
 //! ```
 //!
 //! `start` is `startpos` or `sfen <SFEN>`; `rule NAME=VALUE` sets a rules switch (one a
-//! line, only those not at their defaults are written); `result` is `b`, `w` or `draw`, then the rule
-//! if known. Blank lines and lines starting with `#` are skipped.
+//! line; only those not at their defaults are written); `result` is `b`, `w` or `draw`,
+//! then the rule if known. Blank lines and lines starting with `#` are skipped.
 
 use crate::game::Color;
 use crate::games;

@@ -2,9 +2,10 @@
 //! also Number Shogi), PGN with SAN (Kokesu) and koma's own line-based form (every game,
 //! the only one for the crab games). protocol/records.md describes each format.
 //!
-//! Every format reads into one [`Record`]: the variant, its rules switches, the start position, the moves as
-//! USI tokens with their comments, the headers and the result with the rule that ended
-//! the game. A reader replays the moves with the game's own rules and referee as it reads,
+//! Every format reads into one [`Record`]: the variant, its rules switches
+//! ([`RuleSwitches`]), the start position, the moves as USI tokens with their comments,
+//! the headers and the result with the rule that ended the game. A reader replays the
+//! moves with the game's own rules (under the record's switches) and referee as it reads,
 //! so a record that is read is a legal game; anything it cannot read is a [`LineError`]
 //! naming the line and the reason, and what came before the first unreadable move is still
 //! returned ([`Parsed`]). A writer writes any record of its game back, and reading what it
