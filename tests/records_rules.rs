@@ -250,11 +250,14 @@ async fn saved_opened_reported(
         // Reported: the engine analyses the game under its rules.
         let file = dir.join(saved["filename"].as_str().expect("a file name"));
         std::fs::write(&file, text).unwrap();
+        let natural = Format::natural(variant);
+        let annotated = dir.join(format!("annotated.{}", natural.extension()));
         let out = Command::new(assert_cmd::cargo::cargo_bin("koma"))
             .env_remove("RUST_LOG")
             .args(["analyse", "--game"])
             .arg(&file)
-            .args(["--depth", "1"])
+            .args(["--depth", "1", "--annotated"])
+            .arg(&annotated)
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -265,6 +268,10 @@ async fn saved_opened_reported(
         for (m, line) in moves.iter().zip(&lines) {
             assert_eq!(line["move"], json!(m), "{what}: {line}");
         }
+        // The annotated record is the same game, under the same rules.
+        let notes = records::read_file(&annotated).unwrap();
+        let notes = records::read(natural, &notes, None).whole().unwrap_or_else(|e| panic!("{what}: {e}\n{notes}"));
+        assert_eq!((&notes.rules, notes.tokens()), (&rules, moves.clone()), "{what}");
         let summary = lines.last().unwrap();
         assert_eq!(summary["result"], state_result.get("text").cloned().unwrap_or(Value::Null), "{what}: {summary}");
     }
