@@ -119,17 +119,11 @@ async fn bad_records_get_one_clear_error_and_the_connection_goes_on() {
     assert!(e.starts_with("record too large:") && e.contains("at most 16384"), "{e}");
     let e = error_for(&mut ws, json!({ "type": "record", "format": "docx" })).await;
     assert!(e.starts_with("bad message") && e.contains("kif"), "{e}");
-    // A game its format cannot hold; one under rules switches that are not the default.
+    // A game its format cannot hold (a game under other rules saves: tests/records_rules.rs).
     send(&mut ws, new_game("kokesu", "human", "human", json!({ "depth": 1 }))).await;
     until(&mut ws, "state").await;
     let e = error_for(&mut ws, json!({ "type": "record", "format": "csa" })).await;
     assert_eq!(e, "a csa record cannot hold a game of kokesu: it saves as pgn, koma");
-    let mut odd = new_game("kokesu", "human", "human", json!({ "depth": 1 }));
-    odd["rules"] = json!({ "KokesuPromotion": "free" });
-    send(&mut ws, odd).await;
-    until(&mut ws, "state").await;
-    let e = error_for(&mut ws, json!({ "type": "record" })).await;
-    assert!(e.contains("default rules") && e.contains("KokesuPromotion = free"), "{e}");
     // The connection still works: a record opens, the game saves.
     send(&mut ws, json!({ "type": "load", "text": "# koma record\nvariant kanishogi\nstart startpos\n" })).await;
     let opened = until(&mut ws, "load").await;
@@ -198,4 +192,18 @@ pub(crate) async fn in_the_page(c: fantoccini::Client, url: String) {
     c.execute(drop, vec![json!(pgn)]).await.expect("a file dropped");
     wait_game(&c, "the dropped game", |g| g["variant"] == "kokesu" && tokens(&g["moves"]) == game.tokens()).await;
     screenshot(&c, "records-dropped").await;
+    // A record under other rules opens under them: the page's rules switch shows them.
+    let mut free = records::Record::new("kokesu");
+    free.rules.set("kokesu", "KokesuPromotion", "free").unwrap();
+    free.start = Some("k7/2P5/2N5/8/8/8/8/1RBQKBNR b - 1".into());
+    free.moves.push(records::RecordMove { usi: "6b6aq".into(), comment: None });
+    let pgn = records::write(Format::Pgn, &free).unwrap();
+    c.execute(drop, vec![json!(pgn)]).await.expect("a file dropped");
+    let g = wait_game(&c, "the game under other rules", |g| tokens(&g["moves"]) == ["6b6aq"]).await;
+    assert_eq!(g["rules"]["KokesuPromotion"], "free", "{g}");
+    assert_eq!(g["state"]["result"]["reason"], "checkmate", "{g}");
+    let shown = c.find(Locator::Css("[data-rule=KokesuPromotion]")).await.expect("the switch").prop("value").await;
+    assert_eq!(shown.expect("its value").as_deref(), Some("free"));
+    let notice: String = c.execute("return window.koma.notice()", vec![]).await.unwrap().as_str().unwrap().into();
+    assert!(notice.contains("under KokesuPromotion = free"), "{notice}");
 }

@@ -36,6 +36,7 @@ mod protocol;
 mod python;
 mod readme;
 mod records;
+mod records_rules;
 mod registry;
 mod release;
 mod scripting;

@@ -214,7 +214,9 @@ impl Analyser {
             .collect()
     }
 
-    fn option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// Sets an engine option or a game's switch, as `setoption` does; the engine's
+    /// refusal is the error.
+    pub fn option(&mut self, name: &str, value: &str) -> Result<(), String> {
         self.engine.handle(Command::SetOption { name: name.into(), value: Some(value.into()) });
         match self.errors().into_iter().next() {
             Some(e) => Err(e),

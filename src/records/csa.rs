@@ -36,6 +36,10 @@ const PIECES: [(&str, &str); 14] = [
 const HEADERS: [(&str, &str); 5] =
     [("N+", "sente"), ("N-", "gote"), ("$START_TIME:", "date"), ("$EVENT:", "event"), ("$SITE:", "site")];
 
+/// The field of a rules switch that is not at its default, one a switch:
+/// `$RULE:NAME=VALUE` (66 shogi, CSA's one game, has none: any is an error).
+const RULE: &str = "$RULE:";
+
 fn code(letter: &str) -> &'static str {
     PIECES.iter().find(|(l, _)| *l == letter).map_or("??", |p| p.1)
 }
@@ -103,7 +107,10 @@ pub fn write(r: &Record) -> Result<String, String> {
             None => out.push_str(&format!("${}:{v}\n", k.to_ascii_uppercase())),
         }
     }
-    let start = position(VARIANT, r.start.as_deref())?;
+    for entry in r.rules.entries() {
+        out.push_str(&format!("{RULE}{entry}\n"));
+    }
+    let start = r.position()?;
     let sfen = start.sfen();
     for (i, row) in grid(&sfen).iter().enumerate() {
         out.push_str(&format!("P{}", i + 1));
@@ -262,8 +269,9 @@ pub fn read(text: &str) -> Parsed {
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let raw = raw.trim_end_matches('\r');
-        // Moves may share a line, separated by commas; a comment is one line.
-        let parts: Vec<&str> = if raw.starts_with('\'') { vec![raw] } else { raw.split(',').collect() };
+        // Moves may share a line, separated by commas; a comment or a `$` field is one line.
+        let whole = raw.starts_with('\'') || raw.starts_with('$');
+        let parts: Vec<&str> = if whole { vec![raw] } else { raw.split(',').collect() };
         for part in parts {
             let line = part.trim_end();
             if !moves.is_empty() || (setup.side.is_some() && !line.starts_with('$')) {
@@ -279,6 +287,10 @@ pub fn read(text: &str) -> Parsed {
                 }
             } else if let Some((ours, value)) = HEADERS.iter().find_map(|(c, o)| line.strip_prefix(c).map(|v| (o, v))) {
                 record.headers.push((ours.to_string(), value.to_string()));
+            } else if let Some(entry) = line.strip_prefix(RULE) {
+                if let Err(e) = record.rules.set_entry(VARIANT, entry) {
+                    errors.push(LineError::new(n, e));
+                }
             } else if let Some((k, v)) = line.strip_prefix('$').and_then(|l| l.split_once(':')) {
                 record.headers.push((k.to_ascii_lowercase(), v.to_string()));
             } else {

@@ -11,7 +11,7 @@
 
 use crate::game::Color;
 
-use super::walk::{grid, position, replay, Walk};
+use super::walk::{grid, position, position_under, replay, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
@@ -188,6 +188,9 @@ fn ending_of(word: &str, to_move: Color) -> Option<Option<Ending>> {
     Some(Some(Ending { winner, rule: Some(rule.into()) }))
 }
 
+/// The header of a rules switch that is not at its default, one a switch: `ルール：NAME=VALUE`.
+const RULE: &str = "ルール";
+
 const HEADERS: [(&str, &str); 5] =
     [("開始日時", "date"), ("先手", "sente"), ("後手", "gote"), ("棋戦", "event"), ("場所", "site")];
 
@@ -201,8 +204,11 @@ pub fn write(r: &Record) -> Result<String, String> {
         }
     }
     out.push_str(&format!("手合割：{}\n", g.handicap));
+    for entry in r.rules.entries() {
+        out.push_str(&format!("{RULE}：{entry}\n"));
+    }
     if let Some(s) = &r.start {
-        diagram(&mut out, g, &position(r.variant, Some(s))?.sfen());
+        diagram(&mut out, g, &position_under(r.variant, &r.rules, Some(s))?.sfen());
     }
     if let Some(c) = r.header("comment") {
         comment_lines(&mut out, c);
@@ -221,7 +227,7 @@ pub fn write(r: &Record) -> Result<String, String> {
         count = i + 1;
     })?;
     if let Some(e) = &r.result {
-        let mut end = position(r.variant, r.start.as_deref())?;
+        let mut end = r.position()?;
         for m in &r.moves {
             end.play(&m.usi)?;
         }
@@ -480,6 +486,11 @@ pub fn read(text: &str, variant: Option<&'static str>) -> Parsed {
             }
         }
         match line.split_once('：').or_else(|| line.split_once(':')) {
+            Some((k, v)) if k == RULE => {
+                if let Err(e) = record.rules.set_entry(g.variant, v) {
+                    errors.push(LineError::new(n, e));
+                }
+            }
             Some((k, v)) => {
                 let key = HEADERS.iter().find(|(j, _)| *j == k).map_or(k, |(_, o)| o);
                 record.headers.push((key.to_string(), v.to_string()));

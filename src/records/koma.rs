@@ -5,6 +5,7 @@
 //! # koma record
 //! variant kanishogi
 //! start startpos
+//! rule KaniShogiGrownMove=diagonal
 //! header sente Alice
 //! move 5b4b
 //! comment a line of comment on the move before
@@ -12,8 +13,9 @@
 //! result b capture of the parent crab
 //! ```
 //!
-//! `start` is `startpos` or `sfen <SFEN>`; `result` is `b`, `w` or `draw`, then the rule
-//! if known. Blank lines and lines starting with `#` are skipped.
+//! `start` is `startpos` or `sfen <SFEN>`; `rule NAME=VALUE` sets a rules switch (one a
+//! line; only those not at their defaults are written); `result` is `b`, `w` or `draw`,
+//! then the rule if known. Blank lines and lines starting with `#` are skipped.
 
 use crate::game::Color;
 use crate::games;
@@ -29,6 +31,9 @@ pub fn write(r: &Record) -> String {
     match &r.start {
         None => out.push_str("start startpos\n"),
         Some(s) => out.push_str(&format!("start sfen {s}\n")),
+    }
+    for entry in r.rules.entries() {
+        out.push_str(&format!("rule {entry}\n"));
     }
     for (k, v) in &r.headers {
         if k == "comment" {
@@ -77,7 +82,8 @@ pub fn read(text: &str) -> Parsed {
     let mut start = None;
     let mut header_errors = Errors::default();
     let mut body = Vec::new();
-    // The variant and the start position come first: the moves need them.
+    let mut rules = Vec::new();
+    // The variant, the rules and the start position come first: the moves need them.
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches('\r');
         if line.trim().is_empty() || line.starts_with('#') {
@@ -94,6 +100,7 @@ pub fn read(text: &str) -> Parsed {
                 ("sfen", s) if !s.is_empty() => start = Some(Some(s.trim().to_string())),
                 _ => header_errors.push(LineError::new(i + 1, "expected 'start startpos' or 'start sfen <SFEN>'")),
             },
+            "rule" => rules.push((i + 1, rest)),
             _ => body.push((i + 1, key, rest)),
         }
     }
@@ -104,6 +111,11 @@ pub fn read(text: &str) -> Parsed {
     };
     let mut record = Record::new(variant);
     record.start = start.flatten();
+    for (line, entry) in rules {
+        if let Err(e) = record.rules.set_entry(variant, entry) {
+            header_errors.push(LineError::new(line, e));
+        }
+    }
     let mut walk = match Walk::after_headers(record, 0, header_errors, &[]) {
         Ok(w) => w,
         Err(p) => return *p,
@@ -135,7 +147,9 @@ pub fn read(text: &str) -> Parsed {
             }
             _ => walk.error(
                 line,
-                format!("'{key}' is not a keyword of a koma record (variant, start, header, move, comment, result)"),
+                format!(
+                    "'{key}' is not a keyword of a koma record (variant, start, rule, header, move, comment, result)"
+                ),
             ),
         }
     }

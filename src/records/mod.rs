@@ -2,9 +2,10 @@
 //! also Number Shogi), PGN with SAN (Kokesu) and koma's own line-based form (every game,
 //! the only one for the crab games). protocol/records.md describes each format.
 //!
-//! Every format reads into one [`Record`]: the variant, the start position, the moves as
-//! USI tokens with their comments, the headers and the result with the rule that ended
-//! the game. A reader replays the moves with the game's own rules and referee as it reads,
+//! Every format reads into one [`Record`]: the variant, its rules switches
+//! ([`RuleSwitches`]), the start position, the moves as USI tokens with their comments,
+//! the headers and the result with the rule that ended the game. A reader replays the
+//! moves with the game's own rules (under the record's switches) and referee as it reads,
 //! so a record that is read is a legal game; anything it cannot read is a [`LineError`]
 //! naming the line and the reason, and what came before the first unreadable move is still
 //! returned ([`Parsed`]). A writer writes any record of its game back, and reading what it
@@ -15,6 +16,7 @@ pub mod kif;
 pub mod koma;
 pub mod pgn;
 pub mod rokuroku;
+mod rules;
 mod walk;
 
 use std::fmt;
@@ -23,7 +25,8 @@ use std::path::Path;
 use crate::game::Color;
 use crate::games;
 
-pub use walk::{grid, position, Position, Walk};
+pub use rules::RuleSwitches;
+pub use walk::{grid, position, position_under, Position, Walk};
 
 /// The most a record file may hold: a long game in the wordiest format is well under it.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -52,6 +55,8 @@ pub struct Ending {
 pub struct Record {
     /// The `USI_Variant` name.
     pub variant: &'static str,
+    /// The game's rules switches that are not at their defaults (none: the default rules).
+    pub rules: RuleSwitches,
     /// The start position (SFEN); `None` for the variant's start position.
     pub start: Option<String>,
     /// Headers in the order read. The players, the date, the event and the site have the
@@ -66,7 +71,19 @@ pub struct Record {
 impl Record {
     /// An empty game of `variant` from its start position.
     pub fn new(variant: &'static str) -> Record {
-        Record { variant, start: None, headers: Vec::new(), moves: Vec::new(), result: None }
+        Record {
+            variant,
+            rules: RuleSwitches::default(),
+            start: None,
+            headers: Vec::new(),
+            moves: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// The game's start position under the record's rules.
+    pub fn position(&self) -> Result<Box<dyn Position>, String> {
+        position_under(self.variant, &self.rules, self.start.as_deref())
     }
 
     /// The value of header `key`, if any.

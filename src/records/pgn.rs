@@ -20,7 +20,11 @@ const KEYS: [(&str, &str); 5] =
     [("Event", "event"), ("Site", "site"), ("Date", "date"), ("White", "sente"), ("Black", "gote")];
 
 /// Tags that the record holds elsewhere.
-const STRUCTURAL: [&str; 5] = ["Variant", "SetUp", "FEN", "Result", "Termination"];
+const STRUCTURAL: [&str; 6] = ["Variant", "SetUp", "FEN", "Result", "Termination", RULES];
+
+/// The tag of the rules switches that are not at their defaults, `NAME=VALUE` each,
+/// separated by `;`: `[Rules "KokesuPromotion=free; KokesuStalemate=loss"]`.
+const RULES: &str = "Rules";
 
 fn chess() -> ChessGame {
     games::descriptor(VARIANT).and_then(games::Descriptor::chess_game).expect("kokesu has a chess notation")
@@ -160,6 +164,12 @@ pub fn write(r: &Record) -> Result<String, String> {
     let result = result_text(r.result.as_ref());
     tag(&mut out, "Result", result);
     tag(&mut out, "Variant", "Kokesu");
+    if !r.rules.is_default() {
+        if let Some((name, _)) = r.rules.iter().find(|(_, v)| v.contains(';')) {
+            return Err(format!("rules switch {name}: a value with ';' cannot be written in the PGN tag {RULES}"));
+        }
+        tag(&mut out, RULES, &r.rules.entries().collect::<Vec<_>>().join("; "));
+    }
     if let Some(s) = &r.start {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &fen_of(s));
@@ -289,6 +299,13 @@ pub fn read(text: &str) -> Parsed {
                     },
                     "Result" => result_tag = Some((v, i + 1)),
                     "Termination" => termination = Some((v, i + 1)),
+                    RULES => {
+                        for entry in v.split(';').filter(|e| !e.trim().is_empty()) {
+                            if let Err(e) = record.rules.set_entry(VARIANT, entry) {
+                                errors.push(LineError::new(i + 1, e));
+                            }
+                        }
+                    }
                     k if STRUCTURAL.contains(&k) => {}
                     k => {
                         let ours = KEYS.iter().find(|(t, _)| *t == k).map_or(k, |(_, o)| o);

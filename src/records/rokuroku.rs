@@ -41,6 +41,9 @@ pub fn write(r: &Record) -> Result<String, String> {
     if r.start.is_some() {
         return Err("a RokuRokuGUI record starts from the start position".into());
     }
+    if !r.rules.is_default() {
+        return Err("a RokuRokuGUI record holds a game under the default rules".into());
+    }
     let mut out = format!("{FIRST_LINE}\n");
     for (ours, theirs) in KEYS.iter().map(|(g, o)| (*o, *g)) {
         if let Some(v) = r.header(ours) {

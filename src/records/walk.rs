@@ -5,7 +5,7 @@ use crate::game::referee::Referee;
 use crate::game::{Color, Game, Notation, Strategy};
 use crate::games::{self, Visitor};
 
-use super::{Ending, Errors, LineError, Parsed, Record, RecordMove};
+use super::{Ending, Errors, LineError, Parsed, Record, RecordMove, RuleSwitches};
 
 /// A position of some game, followed from a root: what the formats ask of it.
 pub trait Position: Send {
@@ -61,13 +61,13 @@ impl<G: Game> Position for Referee<G> {
     }
 }
 
-struct Root<'a>(Option<&'a str>);
+struct Root<'a>(&'a RuleSwitches, Option<&'a str>);
 
 impl Visitor for Root<'_> {
     type Output = Result<Box<dyn Position>, String>;
     fn visit<G: Strategy + Notation>(self) -> Self::Output {
-        let rules = G::Rules::default();
-        let pos = match self.0 {
+        let rules = self.0.rules::<G>()?;
+        let pos = match self.1 {
             None => G::startpos(&rules),
             Some(s) => G::from_sfen(s, &rules).map_err(|e| e.to_string())?,
         };
@@ -77,7 +77,12 @@ impl Visitor for Root<'_> {
 
 /// The game `variant` at `start` (its start position for `None`), default rules.
 pub fn position(variant: &str, start: Option<&str>) -> Result<Box<dyn Position>, String> {
-    games::visit(variant, Root(start)).unwrap_or_else(|| Err(format!("no such variant '{variant}'")))
+    position_under(variant, &RuleSwitches::default(), start)
+}
+
+/// The game `variant` under `rules` at `start` (its start position for `None`).
+pub fn position_under(variant: &str, rules: &RuleSwitches, start: Option<&str>) -> Result<Box<dyn Position>, String> {
+    games::visit(variant, Root(rules, start)).unwrap_or_else(|| Err(format!("no such variant '{variant}'")))
 }
 
 /// More squares than any board's row has ([`grid`] reads no longer run of empty squares).
@@ -128,10 +133,11 @@ pub struct Walk {
 }
 
 impl Walk {
-    /// A walk from `record`'s start position (its moves, if any, are dropped).
+    /// A walk from `record`'s start position under its rules (its moves, if any, are
+    /// dropped).
     pub fn new(mut record: Record, line: usize) -> Result<Walk, Box<Parsed>> {
         record.moves.clear();
-        match position(record.variant, record.start.as_deref()) {
+        match record.position() {
             Ok(pos) => {
                 let comment_header = record.headers.iter().position(|(k, _)| k == "comment");
                 Ok(Walk { pos, record, errors: Errors::default(), broken: false, closed: None, comment_header })
@@ -301,7 +307,7 @@ fn says(e: &Ending) -> String {
 /// A record's game replayed for a writer: the position before each move is handed to
 /// `each` with the move's index.
 pub fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Position, &RecordMove)) -> Result<(), String> {
-    let mut pos = position(record.variant, record.start.as_deref())?;
+    let mut pos = record.position()?;
     for (i, m) in record.moves.iter().enumerate() {
         each(i, pos.as_ref(), m);
         pos.play(&m.usi).map_err(|e| format!("move {}: {e}", i + 1))?;

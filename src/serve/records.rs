@@ -1,6 +1,7 @@
 //! Game records in the browser (issue 47): the game a page follows saved as a record
 //! (`record`), and a record file's text opened (`load`), both with [`crate::records`].
-//! Neither keeps anything: the answer goes to the page that asked. No path ever comes from
+//! Neither keeps anything: the answer goes to the page that asked. A record carries its
+//! game's rules switches both ways: a game under any rules saves, and opens under them. No path ever comes from
 //! the page: a `load` carries the file's text, and its name only to tell the format.
 
 use std::collections::BTreeMap;
@@ -9,9 +10,8 @@ use serde_json::{json, Value};
 
 use super::messages::{self, Seat, Seats};
 use crate::game::Color;
-use crate::game::Scope;
 use crate::games;
-use crate::records::{self, Ending, Format, Record, Walk};
+use crate::records::{self, Ending, Format, Record, RuleSwitches, Walk};
 
 /// The most characters of a file name shown back to the page.
 const MAX_NAME: usize = 80;
@@ -37,12 +37,12 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
             formats(game.variant).join(", ")
         ));
     }
-    default_rules(game.variant, game.rules)?;
     let player = |s: Seat| match s {
         Seat::Human => "human",
         Seat::Koma => "koma",
     };
     let mut record = Record::new(game.variant);
+    record.rules = rule_switches(game.variant, game.rules)?;
     record.start = game.start.map(str::to_string);
     record.headers = vec![
         ("date".into(), date(format, now)),
@@ -74,20 +74,17 @@ pub fn formats(variant: &str) -> Vec<&'static str> {
     std::iter::once(natural).chain(rest).map(Format::name).collect()
 }
 
-/// Records are read under the default rules switches (protocol/records.md): a game under
-/// others is refused rather than written as a record that reads as another game.
-fn default_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), String> {
+/// The game's rules switches as a record keeps them: the switches of scope `Rules` (the
+/// evaluation's change koma's play, not the game), checked by the game.
+fn rule_switches(variant: &str, rules: &BTreeMap<String, String>) -> Result<RuleSwitches, String> {
     let Some(d) = games::descriptor(variant) else { return Err(format!("no game '{variant}'")) };
+    let mut out = RuleSwitches::default();
     for (name, value) in rules {
-        // The evaluation's switches change koma's play, not the game.
-        let default = d.switches.iter().find(|o| o.scope == Scope::Rules && o.name.eq_ignore_ascii_case(name));
-        if default.is_some_and(|o| !o.default.eq_ignore_ascii_case(value)) {
-            return Err(format!(
-                "a record holds a game under the default rules, and this game plays {name} = {value}: copy its moves instead"
-            ));
+        if d.rules_switches().any(|o| o.name.eq_ignore_ascii_case(name)) {
+            out.set(variant, name, value)?;
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// The date as each format writes it (UTC: the server does not know the player's zone).
@@ -110,8 +107,8 @@ fn ending(e: Option<&Ending>) -> Value {
 }
 
 /// The `load` answer: a record's text read whole (its format told by its first lines, then
-/// the file name's extension), as the page needs it to start the game from it; or one
-/// error naming the file and the line.
+/// the file name's extension), as the page needs it to start the game from it (`rules`:
+/// the rules switches not at their defaults); or one error naming the file and the line.
 pub fn load(text: &str, name: Option<&str>) -> Result<String, String> {
     // Only the last part of a name, and not much of it: it is shown, never opened.
     let name = name.map(|n| n.rsplit(['/', '\\']).next().unwrap_or(n).chars().take(MAX_NAME).collect::<String>());
@@ -120,7 +117,8 @@ pub fn load(text: &str, name: Option<&str>) -> Result<String, String> {
     let record =
         records::read(format, text, None).whole().map_err(|e| format!("{shown} ({} record): {e}", format.name()))?;
     let headers: Vec<Value> = record.headers.iter().map(|(k, v)| json!([k, v])).collect();
-    Ok(json!({ "type": "load", "name": name, "format": format, "variant": record.variant,
+    let rules: serde_json::Map<String, Value> = record.rules.iter().map(|(n, v)| (n.to_string(), json!(v))).collect();
+    Ok(json!({ "type": "load", "name": name, "format": format, "variant": record.variant, "rules": rules,
                "sfen": record.start, "moves": record.tokens(), "headers": headers,
                "result": ending(record.result.as_ref()) })
     .to_string())

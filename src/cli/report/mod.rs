@@ -5,7 +5,8 @@
 //! Out: one JSON object a move and one of totals on stdout, and on request the record
 //! annotated in the game's natural format (`--annotated`) and an SVG graph (`--svg`).
 //! Positions of a game that the engine solves (Number Shogi after setup) get exact values
-//! from the shipped table or the solver, as `mate` scores (0 for a draw).
+//! from the shipped table or the solver, as `mate` scores (0 for a draw). The game is
+//! analysed under the record's rules switches: the engine gets them before any position.
 
 pub mod marks;
 pub mod svg;
@@ -20,7 +21,7 @@ use crate::cli::analyse::{Analyser, Analysis, Args, JsonScore};
 use crate::game::{Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
 use crate::input::file::same_file;
-use crate::records::{self, Format, Record};
+use crate::records::{self, Format, Record, RuleSwitches};
 use crate::search::solve::{solve, Budget};
 use marks::{mark, negate, win_percent, Mark, Totals};
 
@@ -79,7 +80,9 @@ struct Value {
     side: &'static str,
 }
 
-struct Proven<'a>(&'a str);
+/// A position's proven value, if the game is one the engine solves: its SFEN under the
+/// record's rules.
+struct Proven<'a>(&'a str, &'a RuleSwitches);
 
 impl Visitor for Proven<'_> {
     type Output = Option<(Outcome, u32)>;
@@ -87,7 +90,7 @@ impl Visitor for Proven<'_> {
         if !G::SOLVE_FIRST {
             return None;
         }
-        let pos = G::from_sfen(self.0, &G::Rules::default()).ok()?;
+        let pos = G::from_sfen(self.0, &self.1.rules::<G>().ok()?).ok()?;
         if pos.in_placement() || pos.result().is_some() {
             return None;
         }
@@ -99,7 +102,7 @@ impl Visitor for Proven<'_> {
     }
 }
 
-fn value_of(a: &Analysis) -> Result<Value, String> {
+fn value_of(a: &Analysis, rules: &RuleSwitches) -> Result<Value, String> {
     if let Some(e) = &a.error {
         return Err(e.clone());
     }
@@ -113,7 +116,7 @@ fn value_of(a: &Analysis) -> Result<Value, String> {
         };
         return Ok(Value { score: None, best: None, win, exact: true, over: Some(r.text.clone()), side });
     }
-    let proven = games::visit(state.variant, Proven(&state.sfen)).flatten();
+    let proven = games::visit(state.variant, Proven(&state.sfen, rules)).flatten();
     if let Some((outcome, plies)) = proven {
         let n = plies as i32;
         let (score, win) = match outcome {
@@ -141,11 +144,15 @@ fn first_view(score: Option<JsonScore>, side: &str) -> Option<JsonScore> {
 pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveReport>, Summary), String> {
     let start = record.start.clone().unwrap_or_else(|| "startpos".into());
     let tokens = record.tokens();
+    // The record's game: its rules switches reach the engine before any position.
+    for (name, value) in record.rules.iter() {
+        analyser.option(name, value).map_err(|e| format!("rules switch {name}={value}: {e}"))?;
+    }
     let mut values = Vec::with_capacity(tokens.len() + 1);
     for n in 0..=tokens.len() {
         let line = format!("{} {start} moves {}", record.variant, tokens[..n].join(" "));
         let a = analyser.analyse(&line, &format!("ply {n}"));
-        let mut v = value_of(&a).map_err(|e| format!("position after {n} moves: {e}"))?;
+        let mut v = value_of(&a, &record.rules).map_err(|e| format!("position after {n} moves: {e}"))?;
         if v.exact && v.over.is_none() && v.best.is_none() {
             // A proven position: the search still names koma's move.
             v.best = a.bestmove.clone().flatten();
@@ -198,7 +205,7 @@ pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
     let pgn = Format::natural(record.variant) == Format::Pgn;
     let mut out = record.clone();
     // The position before each move, for the best move's SAN in PGN.
-    let mut pos = records::position(record.variant, record.start.as_deref()).ok();
+    let mut pos = record.position().ok();
     for (m, r) in out.moves.iter_mut().zip(moves) {
         let mut words = Vec::new();
         match (r.after, pgn) {

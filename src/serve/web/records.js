@@ -2,8 +2,8 @@
 // as a record (`record`, in a format the game saves as, its natural one first) and
 // downloads it. "Open record" (the file picker, or a file dropped on the board) sends the
 // file's text (`load`) and starts a game from what the server read, through the page's own
-// new-game path (a position and its moves, as a pasted one). Nothing is read here but the
-// file's bytes: the server reads the record.
+// new-game path (its rules, a position and its moves, as a pasted one). Nothing is read
+// here but the file's bytes: the server reads the record.
 
 import { gameHelp } from "./howto.js";
 
@@ -101,20 +101,24 @@ function resultText(result, players) {
   return result.rule ? `${who} (${result.rule})` : who;
 }
 
-// A record read: its game is started with both sides played by hand, under the default
-// rules switches (records are read under them), so that it can be stepped back and analysed.
+// A record read: its game is started with both sides played by hand, under the record's
+// rules switches (`msg.rules`: those not at their defaults; the others at their defaults),
+// so that it can be stepped back and analysed.
 function opened(msg) {
   const g = page.games()[msg.variant];
+  const rules = msg.rules || {};
   $("variant").value = msg.variant;
   $("variant").dispatchEvent(new Event("change"));
   for (const input of $("rules").querySelectorAll("[data-rule]")) {
     const rule = g.rules.find((r) => r.name === input.dataset.rule);
-    if (rule) input.value = rule.default;
+    if (rule) input.value = rules[rule.name] ?? rule.default;
   }
   $("seat-b").value = "human";
   $("seat-w").value = "human";
   page.newGame({ sfen: msg.sfen, moves: msg.moves });
   const n = msg.moves.length;
+  const under = Object.entries(rules).map(([k, v]) => `${k} = ${v}`).join(", ");
   page.say(`Opened ${msg.name || "the record"} (${NAMES[msg.format] || msg.format}): ${n} move${n === 1 ? "" : "s"}, ` +
-    `${resultText(msg.result, g.players)}. Both sides are played by hand: Undo steps back, Analyse asks koma.`);
+    `${resultText(msg.result, g.players)}${under ? `, under ${under}` : ""}. ` +
+    "Both sides are played by hand: Undo steps back, Analyse asks koma.");
 }
