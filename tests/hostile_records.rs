@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
-use koma::records::{self, position, Format, LineError, Parsed, Record, RecordMove, MAX_ERRORS};
+use koma::records::{self, position, Format, LineError, Parsed, Played, Record, RecordMove, MAX_ERRORS};
 
 use crate::common::koma_path;
 
@@ -385,13 +385,13 @@ fn mutate(seed: &str, rng: &mut Rng) -> String {
 fn short_game(variant: &'static str, plies: usize, rng: &mut Rng) -> Record {
     let mut pos = position(variant, None).unwrap();
     let mut r = Record::new(variant);
-    while r.moves.len() < plies && pos.verdict().is_none() {
-        let legal = pos.legal();
+    while r.moves.len() < plies && pos.ending().is_none() {
+        let legal = pos.legal_moves();
         let m = legal[rng.usize(..legal.len())].clone();
         pos.play(&m).unwrap();
         r.moves.push(RecordMove { usi: m, comment: (rng.usize(..4) == 0).then(|| "a comment".to_string()) });
     }
-    r.result = pos.verdict();
+    r.result = pos.ending();
     r
 }
 

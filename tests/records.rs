@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use fastrand::Rng;
-use koma::records::{self, position, Ending, Format, Record, RecordMove};
+use koma::records::{self, position, Ending, Format, Played, Record, RecordMove};
 
 const GAMES: usize = 300;
 
@@ -27,13 +27,13 @@ fn random_game_from(variant: &'static str, start: Option<String>, rng: &mut Rng)
     let mut r = Record::new(variant);
     r.start = start;
     let cap = rng.usize(1..250);
-    while r.moves.len() < cap && pos.verdict().is_none() {
-        let legal = pos.legal();
+    while r.moves.len() < cap && pos.ending().is_none() {
+        let legal = pos.legal_moves();
         let m = legal[rng.usize(..legal.len())].clone();
         pos.play(&m).unwrap();
         r.moves.push(RecordMove { usi: m, comment: None });
     }
-    r.result = pos.verdict();
+    r.result = pos.ending();
     r
 }
 

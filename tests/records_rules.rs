@@ -10,7 +10,7 @@
 use std::process::Command;
 
 use fastrand::Rng;
-use koma::records::{self, position, position_under, Format, Record, RecordMove, RuleSwitches};
+use koma::records::{self, position, position_under, Format, Played, Record, RecordMove, RuleSwitches};
 use serde_json::{json, Value};
 
 use crate::common::server::Server;
@@ -37,7 +37,7 @@ fn rule_switches(variant: &str, pairs: &[(&str, &str)]) -> RuleSwitches {
 
 /// Whether `token` is a legal move at `sfen` under the default rules.
 fn legal_by_default(variant: &str, sfen: &str, token: &str) -> bool {
-    position(variant, Some(sfen)).is_ok_and(|p| p.legal().iter().any(|m| m == token))
+    position(variant, Some(sfen)).is_ok_and(|p| p.legal_moves().iter().any(|m| m == token))
 }
 
 /// A random game of `variant` under `rules`, taking a move the default rules do not allow
@@ -47,8 +47,8 @@ fn random_game_under(variant: &'static str, rules: &RuleSwitches, rng: &mut Rng)
     let mut r = Record::new(variant);
     r.rules = rules.clone();
     let (cap, mut only) = (rng.usize(1..120), 0);
-    while r.moves.len() < cap && pos.verdict().is_none() {
-        let legal = pos.legal();
+    while r.moves.len() < cap && pos.ending().is_none() {
+        let legal = pos.legal_moves();
         let sfen = pos.sfen();
         let m = match legal.iter().find(|m| !legal_by_default(variant, &sfen, m)) {
             Some(m) => {
@@ -60,7 +60,7 @@ fn random_game_under(variant: &'static str, rules: &RuleSwitches, rng: &mut Rng)
         pos.play(&m).unwrap();
         r.moves.push(RecordMove { usi: m, comment: None });
     }
-    r.result = pos.verdict();
+    r.result = pos.ending();
     (r, only)
 }
 

@@ -5,7 +5,7 @@
 //! a record asked for in a format its game has not each get one clear error, and the
 //! connection goes on.
 
-use koma::records::{self, Format};
+use koma::records::{self, Format, Played};
 use serde_json::{json, Value};
 
 use crate::common::server::Server;
@@ -182,7 +182,7 @@ pub(crate) async fn in_the_page(c: fantoccini::Client, url: String) {
     let mut pos = records::position("kokesu", None).unwrap();
     let mut game = records::Record::new("kokesu");
     for _ in 0..6 {
-        let mv = pos.legal()[0].clone();
+        let mv = pos.legal_moves()[0].clone();
         pos.play(&mv).unwrap();
         game.moves.push(records::RecordMove { usi: mv, comment: None });
     }

@@ -10,7 +10,7 @@
 
 use crate::game::Color;
 
-use super::walk::{grid, position, replay, Walk};
+use super::walk::{grid, position, replay, Played, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "shogi66";

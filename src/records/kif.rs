@@ -11,7 +11,7 @@
 
 use crate::game::Color;
 
-use super::walk::{grid, position, position_under, replay, Walk};
+use super::walk::{grid, position, position_under, replay, Played, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
@@ -217,7 +217,7 @@ pub fn write(r: &Record) -> Result<String, String> {
     let mut last_to = None;
     let mut count = 0;
     replay(r, |i, pos, m| {
-        let text = move_text(g, pos.sfen().as_str(), &pos.legal(), &m.usi, last_to.as_deref());
+        let text = move_text(g, pos.sfen().as_str(), &pos.legal_moves(), &m.usi, last_to.as_deref());
         let plain = m.usi.trim_end_matches('+');
         last_to = Some(plain[plain.len() - 2..].to_string());
         out.push_str(&format!("{:>4} {text}\n", i + 1));

@@ -22,11 +22,11 @@ mod walk;
 use std::fmt;
 use std::path::Path;
 
-use crate::game::Color;
+use crate::game::{Color, Live};
 use crate::games;
 
 pub use rules::RuleSwitches;
-pub use walk::{grid, position, position_under, Position, Walk};
+pub use walk::{grid, position, position_under, Played, Walk};
 
 /// The most a record file may hold: a long game in the wordiest format is well under it.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -82,7 +82,7 @@ impl Record {
     }
 
     /// The game's start position under the record's rules.
-    pub fn position(&self) -> Result<Box<dyn Position>, String> {
+    pub fn position(&self) -> Result<Box<dyn Live>, String> {
         position_under(self.variant, &self.rules, self.start.as_deref())
     }
 

@@ -7,10 +7,10 @@
 //! move number. `[Termination "..."]` carries the rule that ended the game. Comments are
 //! `{...}` after a move; `;` comments, NAGs and variations are read and skipped.
 
-use crate::game::{ChessGame, Color};
+use crate::game::{ChessGame, Color, Live};
 use crate::games;
 
-use super::walk::{grid, replay, Position, Walk};
+use super::walk::{grid, replay, Played, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "kokesu";
@@ -31,11 +31,11 @@ fn chess() -> ChessGame {
 }
 
 /// The SAN of `usi`, a legal move of `pos`, with `+` or `#` when it checks or mates.
-pub fn san(pos: &dyn Position, usi: &str) -> String {
+pub fn san(pos: &dyn Live, usi: &str) -> String {
     let mut out = Moves::of(pos).bare(usi);
-    let mut after = pos.boxed();
+    let mut after = pos.boxed_clone();
     if after.play(usi).is_ok() && after.in_check() {
-        out.push(if after.legal().is_empty() { '#' } else { '+' });
+        out.push(if after.legal_moves().is_empty() { '#' } else { '+' });
     }
     out
 }
@@ -51,9 +51,9 @@ struct Moves {
 }
 
 impl Moves {
-    fn of(pos: &dyn Position) -> Moves {
+    fn of(pos: &dyn Live) -> Moves {
         let game = chess();
-        let legal = pos.legal().into_iter().filter_map(|m| game.move_to_chess(&m).ok().map(|c| (m, c))).collect();
+        let legal = pos.legal_moves().into_iter().filter_map(|m| game.move_to_chess(&m).ok().map(|c| (m, c))).collect();
         Moves { board: grid(&pos.sfen()), ranks: game.ranks, legal, game }
     }
 
@@ -102,7 +102,7 @@ impl Moves {
 }
 
 /// The legal move whose SAN is `text` (check marks and `!?` ignored; `x` and `=` optional).
-fn from_san(pos: &dyn Position, text: &str) -> Result<String, String> {
+fn from_san(pos: &dyn Live, text: &str) -> Result<String, String> {
     let bare = text.trim_end_matches(['+', '#', '!', '?']);
     let loose = |s: &str| s.replace(['x', '='], "");
     let moves = Moves::of(pos);
@@ -369,7 +369,7 @@ pub fn read(text: &str) -> Parsed {
     }
     // A Termination that names what the board decides, in a game left unfinished ('*').
     if let (None, Some((t, line))) = (&stated, &termination) {
-        if !walk.broken() && super::walk::BOARD_RULES.contains(&t.as_str()) && walk.pos.verdict().is_none() {
+        if !walk.broken() && super::walk::BOARD_RULES.contains(&t.as_str()) && walk.pos.ending().is_none() {
             walk.error(*line, format!("Termination '{t}', but the game is not over"));
         }
     }
@@ -386,9 +386,9 @@ fn claimed_marks(san: &str) -> Option<char> {
 
 /// Why a move's check mark is false in the position after it, if it is: `#` on a move
 /// that does not mate, `+` on one that does not check.
-fn false_mark(after: &dyn Position, claim: char, san: &str) -> Option<String> {
+fn false_mark(after: &dyn Live, claim: char, san: &str) -> Option<String> {
     let check = after.in_check();
-    let mate = check && after.legal().is_empty();
+    let mate = check && after.legal_moves().is_empty();
     match claim {
         '#' if !mate => Some(format!("'{san}' says mate, but the move does not mate")),
         '+' if !check => Some(format!("'{san}' says check, but the move does not give check")),

@@ -3,7 +3,7 @@
 //! a record names them, by the game's own switch ([`Game::set_rule`]); a record without
 //! any is a game under the default rules.
 
-use crate::game::{Game, Notation, Scope, Strategy};
+use crate::game::{Notation, RuleSet, Scope, Strategy};
 use crate::games::{self, Visitor};
 
 /// The rules switches of a record's game that are not at their defaults, in the order the
@@ -66,13 +66,14 @@ impl RuleSwitches {
         self.iter().map(|(n, v)| format!("{n}={v}"))
     }
 
-    /// The rules of game `G` under these switches.
-    pub fn rules<G: Game>(&self) -> Result<G::Rules, String> {
-        let mut rules = G::Rules::default();
+    /// The rule set of game `variant` under these switches.
+    pub fn rule_set(&self, variant: &str) -> Result<RuleSet, String> {
+        let d = games::descriptor(variant).ok_or_else(|| format!("no such variant '{variant}'"))?;
+        let mut set = (d.rule_set)();
         for (name, value) in self.iter() {
-            G::set_rule(&mut rules, name, value).map_err(|e| format!("rules switch {}: {}", e.name, e.why))?;
+            set.set(name, value).map_err(|e| format!("rules switch {}: {}", e.name, e.why))?;
         }
-        Ok(rules)
+        Ok(set)
     }
 }
 

@@ -1,88 +1,44 @@
 //! A game replayed as a record is read or written: the game's own rules and referee
 //! behind an object-safe face, and the record being built with its errors.
 
-use crate::game::referee::Referee;
-use crate::game::{Color, Game, Notation, Strategy};
-use crate::games::{self, Visitor};
+use crate::game::{Color, Live, MoveError};
+use crate::games;
 
 use super::{Ending, Errors, LineError, Parsed, Record, RecordMove, RuleSwitches};
 
-/// A position of some game, followed from a root: what the formats ask of it.
-pub trait Position: Send {
-    fn files(&self) -> usize;
-    fn ranks(&self) -> usize;
-    fn sfen(&self) -> String;
-    /// The legal move tokens.
-    fn legal(&self) -> Vec<String>;
+/// What a record reader or writer asks of a record's live game, in its words: a move
+/// that cannot be played as one line of text, the verdict as an [`Ending`].
+pub trait Played {
     /// Plays a token: an error if it is not a legal move here or the game is over.
     fn play(&mut self, token: &str) -> Result<(), String>;
-    fn side_to_move(&self) -> Color;
-    fn in_check(&self) -> bool;
     /// The referee's verdict if the game is over.
-    fn verdict(&self) -> Option<Ending>;
-    /// A copy to try a move on.
-    fn boxed(&self) -> Box<dyn Position>;
+    fn ending(&self) -> Option<Ending>;
 }
 
-impl<G: Game> Position for Referee<G> {
-    fn files(&self) -> usize {
-        G::FILES
-    }
-    fn ranks(&self) -> usize {
-        G::RANKS
-    }
-    fn sfen(&self) -> String {
-        self.pos().to_sfen()
-    }
-    fn legal(&self) -> Vec<String> {
-        let mut list = Vec::new();
-        self.pos().legal_moves(&mut list);
-        list.iter().map(|&m| self.pos().format_move(m)).collect()
-    }
+impl Played for dyn Live {
     fn play(&mut self, token: &str) -> Result<(), String> {
-        if let Some(v) = self.verdict() {
-            return Err(format!("'{token}' cannot be played: the game is already over ({})", v.rule));
+        match self.push(token) {
+            Err(MoveError::GameOver(_)) => {
+                let rule = self.verdict().map(|v| v.rule.text()).unwrap_or("");
+                Err(format!("'{token}' cannot be played: the game is already over ({rule})"))
+            }
+            played => played.map_err(|e| e.to_string()),
         }
-        let mv = self.pos().parse_move(token).map_err(|e| e.to_string())?;
-        Referee::play(self, mv);
-        Ok(())
     }
-    fn side_to_move(&self) -> Color {
-        self.pos().side_to_move()
-    }
-    fn in_check(&self) -> bool {
-        self.pos().in_check()
-    }
-    fn verdict(&self) -> Option<Ending> {
-        Referee::verdict(self).map(|v| Ending { winner: v.winner, rule: Some(v.rule.text().to_string()) })
-    }
-    fn boxed(&self) -> Box<dyn Position> {
-        Box::new(self.clone())
-    }
-}
 
-struct Root<'a>(&'a RuleSwitches, Option<&'a str>);
-
-impl Visitor for Root<'_> {
-    type Output = Result<Box<dyn Position>, String>;
-    fn visit<G: Strategy + Notation>(self) -> Self::Output {
-        let rules = self.0.rules::<G>()?;
-        let pos = match self.1 {
-            None => G::startpos(&rules),
-            Some(s) => G::from_sfen(s, &rules).map_err(|e| e.to_string())?,
-        };
-        Ok(Box::new(Referee::new(pos)))
+    fn ending(&self) -> Option<Ending> {
+        self.verdict().map(|v| Ending { winner: v.winner, rule: Some(v.rule.text().to_string()) })
     }
 }
 
 /// The game `variant` at `start` (its start position for `None`), default rules.
-pub fn position(variant: &str, start: Option<&str>) -> Result<Box<dyn Position>, String> {
+pub fn position(variant: &str, start: Option<&str>) -> Result<Box<dyn Live>, String> {
     position_under(variant, &RuleSwitches::default(), start)
 }
 
 /// The game `variant` under `rules` at `start` (its start position for `None`).
-pub fn position_under(variant: &str, rules: &RuleSwitches, start: Option<&str>) -> Result<Box<dyn Position>, String> {
-    games::visit(variant, Root(rules, start)).unwrap_or_else(|| Err(format!("no such variant '{variant}'")))
+pub fn position_under(variant: &str, rules: &RuleSwitches, start: Option<&str>) -> Result<Box<dyn Live>, String> {
+    games::start(&rules.rule_set(variant)?, start).map_err(|e| e.to_string())
 }
 
 /// More squares than any board's row has ([`grid`] reads no longer run of empty squares).
@@ -121,7 +77,7 @@ pub fn grid(sfen: &str) -> Vec<Vec<Option<String>>> {
 /// played the rest of the moves are skipped (one error says so); headers and comments
 /// are still read.
 pub struct Walk {
-    pub pos: Box<dyn Position>,
+    pub pos: Box<dyn Live>,
     pub record: Record,
     pub errors: Errors,
     broken: bool,
@@ -250,7 +206,7 @@ impl Walk {
     /// board can judge ([`BOARD_RULES`]) that the final position does not show, is an
     /// error on its line. A rule the board cannot judge (a resignation, time) is kept.
     pub fn finish(mut self, stated: Option<(Ending, usize)>) -> Parsed {
-        let verdict = if self.broken { None } else { self.pos.verdict() };
+        let verdict = if self.broken { None } else { self.pos.ending() };
         self.record.result = match (verdict, stated) {
             (Some(v), Some((s, line))) => {
                 let rule_differs = s.rule.as_deref().is_some_and(|r| board_rule(r) && !same_rule(r, v.rule.as_deref()));
@@ -306,7 +262,7 @@ fn says(e: &Ending) -> String {
 
 /// A record's game replayed for a writer: the position before each move is handed to
 /// `each` with the move's index.
-pub fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Position, &RecordMove)) -> Result<(), String> {
+pub fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Live, &RecordMove)) -> Result<(), String> {
     let mut pos = record.position()?;
     for (i, m) in record.moves.iter().enumerate() {
         each(i, pos.as_ref(), m);

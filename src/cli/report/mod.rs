@@ -21,7 +21,7 @@ use crate::cli::analyse::{Analyser, Analysis, Args, JsonScore};
 use crate::game::{Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
 use crate::input::file::same_file;
-use crate::records::{self, Format, Record, RuleSwitches};
+use crate::records::{self, Format, Played, Record, RuleSwitches};
 use crate::search::solve::{solve, Budget};
 use marks::{mark, negate, win_percent, Mark, Totals};
 
@@ -90,7 +90,8 @@ impl Visitor for Proven<'_> {
         if !G::SOLVE_FIRST {
             return None;
         }
-        let pos = G::from_sfen(self.0, &self.1.rules::<G>().ok()?).ok()?;
+        let set = self.1.rule_set(G::NAME).ok()?;
+        let pos = G::from_sfen(self.0, set.rules::<G>()?).ok()?;
         if pos.in_placement() || pos.result().is_some() {
             return None;
         }
