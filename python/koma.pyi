@@ -231,6 +231,7 @@ class Solution:
     def ms(self) -> int: ...
 
 def solve(board: Board, max_ms: Optional[int] = None, max_nodes: Optional[int] = None) -> Solution:
-    """Number Shogi's exact value after setup (``koma solve``), within the budget given;
-    ``ValueError`` for another game or a position in the placement phase. Give a budget:
+    """The exact value of the position (the shipped table, else the solver) in the games the
+    engine solves (Number Shogi after setup, Kani Shogi, Kani Nari Ebi), within the budget
+    given; ``ValueError`` for another game or a position in the placement phase. Give a budget:
     a drawn position with a big reachable space runs until memory runs out."""

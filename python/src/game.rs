@@ -2,7 +2,7 @@
 //! rule set read from the keyword arguments. Every rule is the crate's; this file only
 //! reads the arguments and dispatches the solver.
 
-use koma::game::{Game, Live, LiveGame, Notation, RuleError, RuleSet, Scope, SfenError, Strategy};
+use koma::game::{Live, LiveGame, Notation, RuleError, RuleSet, Scope, SfenError, Strategy};
 use koma::games::{self, Visitor};
 use koma::search::solve::{self, Budget, Exact};
 
@@ -56,15 +56,29 @@ struct Solve<'a> {
 impl Visitor for Solve<'_> {
     type Output = Result<Exact, String>;
     fn visit<G: Strategy + Notation>(self) -> Self::Output {
-        if G::NAME != games::numbershogi::NumberShogi::NAME {
-            return Err(format!("the solver solves only numbershogi, not {}", G::NAME));
+        if !G::MATE_BY_SOLVER {
+            return Err(format!("exact values are worked out only in {}, not {}", solved().join(", "), G::NAME));
         }
         let game = self.game.as_any().downcast_ref::<LiveGame<G>>().ok_or("the game is not of its variant")?;
         solve::solve_game(game.referee(), self.budget)
     }
 }
 
-/// The exact value of the game's position (the crate's solver, Number Shogi only).
+/// The games the engine solves (their exact values, as `go mate` and the page's explorer
+/// give them).
+fn solved() -> Vec<&'static str> {
+    struct Solves;
+    impl Visitor for Solves {
+        type Output = bool;
+        fn visit<G: Strategy + Notation>(self) -> bool {
+            G::MATE_BY_SOLVER
+        }
+    }
+    games::names().into_iter().filter(|&n| games::visit(n, Solves) == Some(true)).collect()
+}
+
+/// The exact value of the game's position (the crate's table or solver), in the games
+/// the engine solves.
 pub fn solve(game: &dyn Live, budget: &Budget) -> Result<Exact, String> {
     games::visit(game.variant(), Solve { game, budget }).unwrap_or_else(|| Err("no such variant".into()))
 }

@@ -78,10 +78,19 @@ def test_engine_rejects_bad_options_and_requests():
 
 
 def test_solve_rejects_other_games_and_placement():
-    with pytest.raises(ValueError, match="only numbershogi"):
+    with pytest.raises(ValueError, match=r"only in numbershogi, kanishogi, kaninariebi, not kokesu"):
         koma.solve(koma.Board("kokesu"), max_ms=100)
     with pytest.raises(ValueError, match="placement"):
         koma.solve(koma.Board("numbershogi"), max_ms=100)
+
+
+def test_solve_works_in_every_game_the_engine_solves():
+    # Issue 57's solve row: the crab games are solved by `go mate` and the page's explorer,
+    # and now by koma.solve too (a small budget: the value may stay unknown).
+    for variant in ("kanishogi", "kaninariebi"):
+        s = koma.solve(koma.Board(variant), max_nodes=2000)
+        assert s.value in (None, "win", "loss", "draw")
+        assert s.nodes > 0
 
 
 def test_row7_number_shogi_positions_no_game_reaches_are_invalid():

@@ -20,6 +20,7 @@ use crate::engine::options::{MAX_MULTIPV, MAX_THREADS};
 use crate::engine::Engine;
 use crate::engine::{Command, Event, Info, Score, Sink};
 use crate::game::state::GameState;
+use crate::game::Live;
 use crate::games;
 use crate::search::limits::GoParams;
 
@@ -233,6 +234,19 @@ impl Analyser {
         out
     }
 
+    /// Analyses the current position of a live game (under its rules), `at` naming it.
+    pub fn analyse_game(&mut self, game: &dyn Live, at: &str) -> Analysis {
+        let mut out = Analysis { input: game.sfen(), at: at.to_string(), ..Analysis::default() };
+        let _ = self.errors();
+        out.variant = Some(game.variant());
+        self.engine.handle(Command::Rules(game.rule_set().clone()));
+        let position = Command::Position { sfen: Some(game.root_sfen()), moves: game.moves() };
+        if let Err(e) = self.search(position, &mut out) {
+            out = Analysis { input: out.input, at: out.at, error: Some(e), ..Analysis::default() };
+        }
+        out
+    }
+
     fn try_analyse(&mut self, input: &str, out: &mut Analysis) -> Result<(), String> {
         let line = parse_line(input, self.default_variant)?;
         let _ = self.errors();
@@ -240,7 +254,12 @@ impl Analyser {
             self.option("USI_Variant", line.variant)?;
         }
         out.variant = Some(line.variant);
-        self.engine.handle(Command::Position { sfen: line.sfen, moves: line.moves });
+        self.search(Command::Position { sfen: line.sfen, moves: line.moves }, out)
+    }
+
+    /// Sets the position and searches it as the limits say.
+    fn search(&mut self, position: Command, out: &mut Analysis) -> Result<(), String> {
+        self.engine.handle(position);
         if let Some(e) = self.errors().into_iter().next() {
             return Err(e);
         }

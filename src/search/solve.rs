@@ -737,7 +737,9 @@ pub struct Exact {
 }
 
 /// The exact value of the game followed by `game`: the referee's verdict if it is over,
-/// else the solver's within `budget`. The solver starts after the placement phase.
+/// else the solver's within `budget` (`koma solve`, the Python binding's `koma.solve`, and
+/// the game report where the game's table does not know the position). The solver starts
+/// after the placement phase.
 pub fn solve_game<G: Strategy + PartialEq>(game: &Referee<G>, budget: &Budget) -> Result<Exact, String> {
     if let Some(v) = game.verdict() {
         return Ok(Exact { value: Some(v.outcome.into()), plies: Some(0), bestmove: None, nodes: 0, ms: 0 });

@@ -18,11 +18,11 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::cli::analyse::{Analyser, Analysis, Args, JsonScore};
-use crate::game::{Notation, Outcome, Strategy};
+use crate::game::{Live, LiveGame, Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
 use crate::input::file::same_file;
-use crate::records::{self, Format, Played, Record, RuleSwitches};
-use crate::search::solve::{solve, Budget};
+use crate::records::{self, Format, Played, Record};
+use crate::search::solve::{solve_game, Budget};
 use marks::{mark, negate, win_percent, Mark, Totals};
 
 /// The solver's budget for a position the table does not hold.
@@ -80,9 +80,10 @@ struct Value {
     side: &'static str,
 }
 
-/// A position's proven value, if the game is one the engine solves: its SFEN under the
-/// record's rules.
-struct Proven<'a>(&'a str, &'a RuleSwitches);
+/// The proven value of a live game's position, if its game is one the engine solves
+/// first: the game's table as the engine plays it ([`Strategy::known`]), else the solver
+/// within its budget (`search::solve::solve_game`, the game's history judged).
+struct Proven<'a>(&'a dyn Live);
 
 impl Visitor for Proven<'_> {
     type Output = Option<(Outcome, u32)>;
@@ -90,20 +91,20 @@ impl Visitor for Proven<'_> {
         if !G::SOLVE_FIRST {
             return None;
         }
-        let set = self.1.rule_set(G::NAME).ok()?;
-        let pos = G::from_sfen(self.0, set.rules::<G>()?).ok()?;
-        if pos.in_placement() || pos.result().is_some() {
-            return None;
+        let game = self.0.as_any().downcast_ref::<LiveGame<G>>()?;
+        let pos = game.referee().pos();
+        if game.verdict().is_none() && !pos.in_placement() {
+            if let Some(Ok(k)) = pos.known() {
+                return Some((k.outcome, k.plies));
+            }
         }
-        if let Some(Ok(k)) = pos.known() {
-            return Some((k.outcome, k.plies));
-        }
-        let s = solve(&pos, &Budget { max_nodes: Some(SOLVER_NODES), ..Budget::default() });
-        s.value.map(|v| (v.into(), s.plies))
+        let budget = Budget { max_nodes: Some(SOLVER_NODES), ..Budget::default() };
+        let e = solve_game(game.referee(), &budget).ok()?;
+        Some((e.value?.into(), e.plies?))
     }
 }
 
-fn value_of(a: &Analysis, rules: &RuleSwitches) -> Result<Value, String> {
+fn value_of(a: &Analysis, game: &dyn Live) -> Result<Value, String> {
     if let Some(e) = &a.error {
         return Err(e.clone());
     }
@@ -117,7 +118,7 @@ fn value_of(a: &Analysis, rules: &RuleSwitches) -> Result<Value, String> {
         };
         return Ok(Value { score: None, best: None, win, exact: true, over: Some(r.text.clone()), side });
     }
-    let proven = games::visit(state.variant, Proven(&state.sfen, rules)).flatten();
+    let proven = games::visit(state.variant, Proven(game)).flatten();
     if let Some((outcome, plies)) = proven {
         let n = plies as i32;
         let (score, win) = match outcome {
@@ -143,17 +144,16 @@ fn first_view(score: Option<JsonScore>, side: &str) -> Option<JsonScore> {
 
 /// The report of a record: one entry a move, and the totals.
 pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveReport>, Summary), String> {
-    let start = record.start.clone().unwrap_or_else(|| "startpos".into());
     let tokens = record.tokens();
-    // The record's game: its rules switches reach the engine before any position.
-    for (name, value) in record.rules.iter() {
-        analyser.option(name, value).map_err(|e| format!("rules switch {name}={value}: {e}"))?;
-    }
+    // The record's game, under its rules, walked once: a move pushed for each ply.
+    let mut game = record.position()?;
     let mut values = Vec::with_capacity(tokens.len() + 1);
     for n in 0..=tokens.len() {
-        let line = format!("{} {start} moves {}", record.variant, tokens[..n].join(" "));
-        let a = analyser.analyse(&line, &format!("ply {n}"));
-        let mut v = value_of(&a, &record.rules).map_err(|e| format!("position after {n} moves: {e}"))?;
+        if n > 0 {
+            game.push_unjudged(&tokens[n - 1]).map_err(|e| format!("move {n}: {e}"))?;
+        }
+        let a = analyser.analyse_game(game.as_ref(), &format!("ply {n}"));
+        let mut v = value_of(&a, game.as_ref()).map_err(|e| format!("position after {n} moves: {e}"))?;
         if v.exact && v.over.is_none() && v.best.is_none() {
             // A proven position: the search still names koma's move.
             v.best = a.bestmove.clone().flatten();
