@@ -21,6 +21,8 @@
 //!   and `koma serve` (the games in a browser over a local web server), each a cargo
 //!   feature.
 
+#![warn(unreachable_pub)]
+
 pub mod input;
 
 pub mod game;

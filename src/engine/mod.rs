@@ -15,13 +15,13 @@
 //! - [`levels`]: the playing levels of each game and their calibrated Elo;
 //! - [`command`], [`event`]: the typed requests and answers.
 
-pub mod board;
-pub mod command;
-pub mod event;
-pub mod jobs;
-pub mod levels;
+pub(crate) mod board;
+pub(crate) mod command;
+pub(crate) mod event;
+pub(crate) mod jobs;
+pub(crate) mod levels;
 pub mod options;
-pub mod session;
+pub(crate) mod session;
 mod table_slot;
 
 use std::sync::atomic::Ordering;

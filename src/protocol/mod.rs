@@ -7,9 +7,9 @@
 //! - [`cecp`]: CECP (xboard), which keeps the game itself and drives the engine;
 //! - [`io`]: the loop that reads lines, picks the dialect and writes lines.
 
-pub mod cecp;
+pub(crate) mod cecp;
 pub mod io;
-pub mod uci;
+pub(crate) mod uci;
 pub mod usi;
 
 pub use usi::{parse_command, CommandError};

@@ -23,15 +23,15 @@
 mod alphabeta;
 pub mod history;
 pub mod limits;
-pub mod mate;
+pub(crate) mod mate;
 mod movepick;
-pub mod params;
-pub mod skill;
+pub(crate) mod params;
+pub(crate) mod skill;
 pub mod smp;
 pub mod solve;
 pub mod time;
 pub mod tt;
-pub mod tunable;
+pub(crate) mod tunable;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

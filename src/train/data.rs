@@ -27,7 +27,7 @@ use crate::search::{mate_plies, Limits, Searcher, Signals};
 
 /// What `koma nnue-data` is asked for.
 #[derive(Clone, Debug)]
-pub struct DataPlan {
+pub(crate) struct DataPlan {
     pub games: usize,
     pub seed: u64,
     pub play_nodes: u64,
@@ -37,7 +37,7 @@ pub struct DataPlan {
 
 /// What a run made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DataSummary {
+pub(crate) struct DataSummary {
     pub games: usize,
     pub positions: usize,
     /// Quiet positions left out as already written.
@@ -124,7 +124,7 @@ fn game<G: Trainable>(
 
 /// Plays `plan.games` games and writes the header and every record to `out`, with a
 /// progress line on `progress` every 20 games.
-pub fn generate<G: Trainable>(
+pub(crate) fn generate<G: Trainable>(
     plan: &DataPlan,
     out: &mut impl Write,
     progress: &mut impl Write,

@@ -5,9 +5,9 @@ use crate::game::zobrist::{next, table};
 use super::board::SQUARES;
 
 /// Largest hand count a key exists for (12 pawns fit).
-pub const MAX_HAND: usize = 16;
+pub(super) const MAX_HAND: usize = 16;
 
-pub struct Keys {
+pub(super) struct Keys {
     /// Per piece byte and square.
     pub piece: [[u64; SQUARES]; 32],
     /// Per colour, hand kind and count.
@@ -32,4 +32,4 @@ const fn build() -> Keys {
     k
 }
 
-pub static KEYS: Keys = build();
+pub(super) static KEYS: Keys = build();
