@@ -12,11 +12,11 @@ use crate::search::skill::MAX_LEVEL;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Level {
     /// The `SkillLevel` value (0 to [`MAX_LEVEL`], the top being full strength).
-    pub level: u32,
+    pub(crate) level: u32,
     /// What the page calls it.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Measured Elo on the game's scale (docs/STRENGTH.md says what anchors it).
-    pub elo: u32,
+    pub(crate) elo: u32,
 }
 
 const TABLE: &str = include_str!("levels.txt");

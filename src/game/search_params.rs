@@ -10,10 +10,10 @@
 /// option lines write it) and the bounds a tuner keeps it in (a divisor's above zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tunable {
-    pub name: &'static str,
-    pub default: &'static str,
-    pub min: i32,
-    pub max: i32,
+    pub(crate) name: &'static str,
+    pub(crate) default: &'static str,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
 }
 
 /// Declares the numbers once, each as `field: "Spsa_<Name>" = default, min..=max;`:

@@ -8,9 +8,9 @@ use crate::game::{Color, SfenError};
 
 /// An SFEN cut into its fields: `<board> <side> <hand> [<ply>]`.
 pub(crate) struct Fields<'a> {
-    pub board: &'a str,
+    pub(crate) board: &'a str,
     side: &'a str,
-    pub hand: &'a str,
+    pub(crate) hand: &'a str,
     ply: Option<&'a str>,
 }
 

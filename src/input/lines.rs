@@ -14,9 +14,9 @@ pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 /// more it had.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
-    pub bytes: &'a [u8],
+    pub(crate) bytes: &'a [u8],
     /// Bytes past the limit, dropped (0: the line is whole).
-    pub cut: u64,
+    pub(crate) cut: u64,
 }
 
 /// Reads lines of at most `max` bytes from `inner`.

@@ -33,13 +33,13 @@ pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src
 #[derive(Clone, Debug)]
 pub(crate) struct Allowed {
     /// The port the server listens on.
-    pub port: u16,
+    pub(crate) port: u16,
     /// The address it listens on.
-    pub bind: IpAddr,
+    pub(crate) bind: IpAddr,
     /// Further host names (`--allow-host`), lowercase.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// The token every request must carry (bound beyond loopback); `None` on loopback.
-    pub token: Option<Token>,
+    pub(crate) token: Option<Token>,
 }
 
 /// The server's secret: 128 random bits from the OS, as 32 hex digits.

@@ -9,8 +9,8 @@ use crate::game::state::GameState;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hidden {
     /// `b` or `w`.
-    pub side: &'static str,
-    pub placed: usize,
+    pub(crate) side: &'static str,
+    pub(crate) placed: usize,
 }
 
 fn is_sides(side: &str, ch: char) -> bool {

@@ -42,25 +42,25 @@ const MAX_ACTIVE: usize = 48;
 /// What `koma nnue-train` is asked for.
 #[derive(Clone, Debug)]
 pub(crate) struct TrainPlan {
-    pub epochs: usize,
-    pub batch: usize,
-    pub lr: f32,
+    pub(crate) epochs: usize,
+    pub(crate) batch: usize,
+    pub(crate) lr: f32,
     /// The learning rate is multiplied by this after each epoch.
-    pub lr_decay: f32,
+    pub(crate) lr_decay: f32,
     /// The weight of the game result in the target (the rest: the search score).
-    pub lambda: f32,
+    pub(crate) lambda: f32,
     /// The share of the positions held out (the last ones: the last games).
-    pub holdout: f32,
-    pub seed: u64,
-    pub threads: usize,
+    pub(crate) holdout: f32,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
     /// AdamW's decoupled weight decay of the accumulator weights and biases.
-    pub weight_decay: f32,
+    pub(crate) weight_decay: f32,
     /// Train on each position's mirror image too.
-    pub mirror: bool,
+    pub(crate) mirror: bool,
     /// Train the piece-square path (else it stays zero).
-    pub psqt: bool,
+    pub(crate) psqt: bool,
     /// The K of the net's `sigmoid(cp / K)`; None: the one fitted to the data's scores.
-    pub eval_k: Option<f32>,
+    pub(crate) eval_k: Option<f32>,
 }
 
 /// One position as the trainer sees it: the active features of the side to move's
@@ -349,14 +349,14 @@ fn integer_eval(net: &Network, s: &Sample) -> i32 {
 /// What a training run made.
 #[derive(Clone, Debug)]
 pub(crate) struct TrainSummary {
-    pub net: Network,
+    pub(crate) net: Network,
     /// Positions trained on (mirror images not counted).
-    pub train_positions: usize,
-    pub heldout_positions: usize,
+    pub(crate) train_positions: usize,
+    pub(crate) heldout_positions: usize,
     /// The held-out loss of the starting weights and after each epoch.
-    pub heldout_loss: Vec<f64>,
+    pub(crate) heldout_loss: Vec<f64>,
     /// The epoch whose weights were kept: the least held-out loss.
-    pub best_epoch: usize,
+    pub(crate) best_epoch: usize,
 }
 
 /// Trains on `records` (the files' records in order) and reports each epoch on

@@ -18,8 +18,8 @@ const ROW_E: u32 = ROW_A << 20;
 /// The pieces of each side (by `Color::index`) and the promoted ones of both.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Occupancy {
-    pub sides: [u32; 2],
-    pub promoted: u32,
+    pub(crate) sides: [u32; 2],
+    pub(crate) promoted: u32,
 }
 
 impl Occupancy {

@@ -6,11 +6,11 @@ use super::board::SQUARES;
 
 pub(super) struct Keys {
     /// `piece[cell][sq]`, cell as in `board::Cell` (0 = empty has key 0).
-    pub piece: [[u64; SQUARES]; 32],
+    pub(crate) piece: [[u64; SQUARES]; 32],
     /// `hand[color][value][count]`, count 0 has key 0.
-    pub hand: [[[u64; 4]; 7]; 2],
-    pub gote_to_move: u64,
-    pub placing: u64,
+    pub(crate) hand: [[[u64; 4]; 7]; 2],
+    pub(crate) gote_to_move: u64,
+    pub(crate) placing: u64,
 }
 
 const fn build() -> Keys {
