@@ -5,7 +5,8 @@
 
 /// A parser of a finite `f32` from `min` (excluded when `min_open`) to `max` (included),
 /// for `#[arg(value_parser = ...)]`: `NaN`, the infinities and values outside are refused
-/// with the range in the message.
+/// with the range in the message (`koma nnue-train`'s options).
+#[cfg(any(feature = "train", test))]
 pub(crate) fn float_in(
     min: f32,
     max: f32,

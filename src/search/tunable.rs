@@ -9,7 +9,9 @@
 use std::sync::OnceLock;
 
 use super::params;
-pub(crate) use crate::game::search_params::{SearchParams, TUNABLE};
+pub(crate) use crate::game::search_params::SearchParams;
+#[cfg(any(feature = "spsa", test))]
+pub(crate) use crate::game::search_params::TUNABLE;
 
 impl SearchParams {
     /// The null move's reduction at `depth` where the evaluation `eval` beats `beta`.
@@ -78,6 +80,7 @@ pub(crate) fn in_use(own: SearchParams) -> SearchParams {
 }
 
 /// `own` with the given values over it, each kept within its bounds.
+#[cfg(any(feature = "spsa", test))]
 pub(crate) fn with_overrides(mut own: SearchParams, values: &[Option<i32>]) -> SearchParams {
     for (i, v) in values.iter().enumerate().take(TUNABLE.len()) {
         if let Some(v) = v {
