@@ -20,7 +20,7 @@ pub(crate) mod command;
 pub(crate) mod event;
 pub(crate) mod jobs;
 pub(crate) mod levels;
-pub mod options;
+pub(crate) mod options;
 pub(crate) mod session;
 mod table_slot;
 
@@ -32,6 +32,7 @@ use std::time::Instant;
 pub use board::{new_board, Board, PositionError};
 pub use command::Command;
 pub use event::{Event, Info, MateResult, Score, Sink};
+pub use options::{DEFAULT_VARIANT, MAX_MULTIPV, MAX_THREADS};
 pub use session::{new_session, Session};
 
 use crate::game::{RuleSet, Scope};

@@ -8,10 +8,11 @@
 //! - [`io`]: the loop that reads lines, picks the dialect and writes lines.
 
 pub(crate) mod cecp;
-pub mod io;
+pub(crate) mod io;
 pub(crate) mod uci;
-pub mod usi;
+pub(crate) mod usi;
 
+pub use io::{recording_stdout_sink, run_script, Tap};
 pub use usi::{parse_command, CommandError};
 
 use crate::engine::Command;

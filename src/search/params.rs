@@ -195,9 +195,9 @@ pub(crate) const CORRECTION_WEIGHT_SCALE: i32 = 256;
 /// Defaults of the options MinimumThinkingTime, MoveOverhead and ByoyomiOverhead
 /// (milliseconds). A byoyomi keeps 250 ms in hand because a GUI that starts a process
 /// per move counts that start against the byoyomi.
-pub const DEFAULT_MINIMUM_MS: u64 = 100;
-pub const DEFAULT_OVERHEAD_MS: u64 = 100;
-pub const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
+pub(crate) const DEFAULT_MINIMUM_MS: u64 = 100;
+pub(crate) const DEFAULT_OVERHEAD_MS: u64 = 100;
+pub(crate) const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
 
 /// A fixed move time (`go movetime M`) is searched whole less this latency margin (the
 /// answer's way out through the pipes), as Stockfish and Fairy-Stockfish search the whole

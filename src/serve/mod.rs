@@ -20,9 +20,9 @@ pub mod explore;
 pub(crate) mod game;
 pub(crate) mod guard;
 pub(crate) mod hidden;
-pub mod howto;
+pub(crate) mod howto;
 pub(crate) mod listener;
-pub mod messages;
+pub(crate) mod messages;
 pub(crate) mod outbox;
 pub mod records;
 pub(crate) mod registry;
@@ -42,7 +42,9 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc::error::TrySendError;
 
 use game::ToGame;
+pub use howto::RULES_MD;
 use messages::ClientMsg;
+pub use messages::ExploreRequest;
 use outbox::Outbox;
 use registry::{Handle, Registry};
 
