@@ -11,9 +11,8 @@ use koma::game::referee::Referee;
 use koma::game::{Color, Strategy};
 use koma::games::kaninariebi::KaniNariEbi;
 use koma::games::kanishogi::KaniShogi;
-use koma::search::time::TimePlan;
 use koma::search::tt::Table;
-use koma::search::{Limits, Searcher, Signals};
+use koma::search::{Limits, Searcher, Signals, TimePlan};
 
 struct Rng(u64);
 impl Rng {

@@ -41,9 +41,8 @@ use koma::game::referee::Referee;
 use koma::game::zobrist;
 use koma::game::{Color, Notation, Strategy};
 use koma::games::{self, Visitor};
-use koma::search::time::TimePlan;
 use koma::search::tt::Table;
-use koma::search::{mate_plies, Limits, Searcher, Signals};
+use koma::search::{mate_plies, Limits, Searcher, Signals, TimePlan};
 
 /// The run's only source of chance (splitmix64), so a seed gives the same data.
 struct Rng(u64);

@@ -20,6 +20,15 @@
 //! - [`train`], [`serve`]: `koma nnue-data` and `koma nnue-train` (the games' networks),
 //!   and `koma serve` (the games in a browser over a local web server), each a cargo
 //!   feature.
+//!
+//! The crate's face is what the binary (`src/main.rs`), the Python module (`python/src`),
+//! `examples/` and `tests/` use: each module above shows its own part of it by `pub`
+//! items and `pub use` re-exports of its inner modules, which are `pub(crate)` unless
+//! the outside names them. Everything else is `pub(crate)`: the `unreachable_pub` lint
+//! (an error under `cargo clippy -- -D warnings`) fails on a `pub` item nothing outside
+//! can reach. `python3 -m tools.pub_items` counts the public items.
+
+#![warn(unreachable_pub)]
 
 pub mod input;
 

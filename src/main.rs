@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 static AFTER_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let games: Vec<String> = koma::games::names()
         .into_iter()
-        .map(|n| if n == koma::engine::options::DEFAULT_VARIANT { format!("{n} (the default)") } else { n.to_string() })
+        .map(|n| if n == koma::engine::DEFAULT_VARIANT { format!("{n} (the default)") } else { n.to_string() })
         .collect();
     format!(
         "\
@@ -128,16 +128,11 @@ fn main() -> ExitCode {
                     }
                 },
             };
-            let tap = recorder.clone().map(|r| r as Arc<dyn koma::protocol::io::Tap>);
-            let sink = koma::protocol::io::recording_stdout_sink(tap.clone());
+            let tap = recorder.clone().map(|r| r as Arc<dyn koma::protocol::Tap>);
+            let sink = koma::protocol::recording_stdout_sink(tap.clone());
             let stdin = std::io::stdin();
-            let session = koma::protocol::io::run_script(
-                args.variant.as_deref(),
-                &args.commands,
-                stdin.lock(),
-                sink,
-                tap.as_deref(),
-            );
+            let session =
+                koma::protocol::run_script(args.variant.as_deref(), &args.commands, stdin.lock(), sink, tap.as_deref());
             // A transcript that could not be written is said (on stdout, where the session
             // was) and fails the run: a recording that silently lost lines would mislead.
             if let (Some(path), Some(e)) = (&args.record, recorder.and_then(|r| r.error())) {

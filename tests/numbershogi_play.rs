@@ -9,7 +9,7 @@ use koma::engine::{Engine, Event};
 use koma::game::{Color, Game, Outcome};
 use koma::games::numbershogi::solution::{self, format_arrangement, parse_arrangement, setup_position, Arrangement};
 use koma::games::numbershogi::Table;
-use koma::protocol::usi::parse_command;
+use koma::protocol::parse_command;
 use koma::search::solve::{Budget, Solver, Value};
 
 use crate::common::Koma;

@@ -329,7 +329,7 @@ fn a_node_limit_is_kept_to_the_node() {
 #[test]
 fn threads_far_above_the_cores_are_capped_and_said() {
     let cap = koma::engine::thread_cap();
-    if cap >= koma::engine::options::MAX_THREADS {
+    if cap >= koma::engine::MAX_THREADS {
         return; // a machine with 128 cores or more: no Threads value is above the cap
     }
     let input = format!("setoption name Threads value {}\nposition startpos\ngo depth 3\n", cap + 1);

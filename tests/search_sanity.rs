@@ -11,10 +11,8 @@ use koma::games::kanishogi::KaniShogi;
 use koma::games::kokesu::Kokesu;
 use koma::games::numbershogi::NumberShogi;
 use koma::games::shogi66::Shogi66;
-use koma::search::history::CorrectionKeys;
-use koma::search::time::TimePlan;
 use koma::search::tt::Table;
-use koma::search::{mate_plies, smp, Limits, SearchResult, Searcher, Signals};
+use koma::search::{mate_plies, smp, CorrectionKeys, Limits, SearchResult, Searcher, Signals, TimePlan};
 
 fn pos<G: Strategy>(sfen: &str) -> G {
     G::from_sfen(sfen, &Default::default()).unwrap_or_else(|e| panic!("{sfen}: {e}"))

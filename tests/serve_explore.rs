@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use koma::search::solve::Budget;
-use koma::serve::explore;
-use koma::serve::howto;
-use koma::serve::messages::ExploreRequest;
+use koma::serve::{explore, ExploreRequest};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -62,7 +60,7 @@ fn howto_json_has_every_games_rules_section_and_its_pieces_moves_from_the_engine
         let rules = g["rules"].as_str().unwrap_or_else(|| panic!("{name}: no rules section"));
         // The section is rules.md's own text, from its heading to the next one.
         assert!(rules.starts_with("## ") && rules.contains(&format!("(`{name}`)")), "{name}: {rules:.80}");
-        assert!(howto::RULES_MD.contains(rules), "{name}: not a part of rules.md");
+        assert!(koma::serve::RULES_MD.contains(rules), "{name}: not a part of rules.md");
         assert!(!rules[3..].contains("\n## "), "{name}: the section runs into the next one");
         assert!(rules.contains("**Winning**"), "{name}: no winning rule");
         let pieces = g["pieces"].as_array().unwrap();

@@ -62,6 +62,7 @@ tools_tests!(
     test_match_referee,
     test_match_stats,
     test_numbershogi_equilibrium,
+    test_pub_items,
     test_ray_fsf_games,
     test_ray_match,
     test_ray_nnue_data,

@@ -9,7 +9,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use koma::engine::{self, Command, Event, Info, Score as EngineScore};
 use koma::games;
-use koma::search::limits::GoParams;
+use koma::search::GoParams;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -181,8 +181,8 @@ fn engine_error(e: String) -> PyErr {
 /// The ranges of `koma analyse`'s flags, the same here: depth 1 to the search's deepest,
 /// nodes and movetime at least 1, multipv 1 to the engine's most.
 fn check_limits(depth: Option<u32>, nodes: Option<u64>, movetime: Option<u64>, multipv: usize) -> PyResult<()> {
-    let deepest = koma::search::limits::MAX_DEPTH;
-    let most = koma::engine::options::MAX_MULTIPV;
+    let deepest = koma::search::MAX_DEPTH;
+    let most = koma::engine::MAX_MULTIPV;
     let why = if depth.is_some_and(|d| !(1..=deepest).contains(&d)) {
         format!("depth {}: from 1 to {deepest}, the search's deepest", depth.unwrap_or(0))
     } else if nodes == Some(0) {

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::input::{self, lines::Lines, lines::MAX_LINE_BYTES};
 
 /// One answer object.
-pub trait Answer: Serialize {
+pub(crate) trait Answer: Serialize {
     /// The object for a line (or file) that could not be read: `input` as far as it goes,
     /// where it came from (`FILE:LINE`), and why.
     fn unreadable(input: String, at: String, why: String) -> Self;
@@ -110,7 +110,7 @@ fn count(files: &[PathBuf]) -> Option<u64> {
 /// [`MAX_LINE_BYTES`] bytes a line: a longer one is an error object with its input cut
 /// short); a file or stdin that cannot be read is an error object too. Exit status 0
 /// when no answer failed, 1 otherwise or when the output could not be written.
-pub fn run<A: Answer>(tool: &str, files: &[PathBuf], mut answer: impl FnMut(&str, &str) -> A) -> ExitCode {
+pub(crate) fn run<A: Answer>(tool: &str, files: &[PathBuf], mut answer: impl FnMut(&str, &str) -> A) -> ExitCode {
     let mut out = Output { failed: false, write_error: None };
     let files: Vec<PathBuf> = if files.is_empty() { vec![PathBuf::from("-")] } else { files.to_vec() };
     let bar = progress(if std::io::stderr().is_terminal() { count(&files) } else { None });

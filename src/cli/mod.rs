@@ -3,7 +3,7 @@
 //! (transcripts), and the JSON-lines reading they share.
 
 pub mod analyse;
-pub mod jsonl;
+pub(crate) mod jsonl;
 pub mod report;
 pub mod solve;
 pub mod transcript;

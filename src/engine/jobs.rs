@@ -80,7 +80,7 @@ const SOLVER_ENTRIES_PER_MIB: usize = 8 << 10;
 const SOLVER_SHARE: u32 = 2;
 const SOLVER_UNTIMED_MS: u64 = 10_000;
 /// The table and statistics of one game's searches, and the threads that use them.
-pub struct Runner<G: Strategy> {
+pub(crate) struct Runner<G: Strategy> {
     tt: TableSlot<G::Move>,
     /// The move-ordering statistics (one per search thread) that the searches of a game
     /// hand on to the next; `usinewgame` starts afresh (a new set, so that a running
@@ -100,7 +100,7 @@ fn spawn(name: &str, stack: Option<usize>, body: impl FnOnce() + Send + 'static)
 
 impl<G: Strategy> Runner<G> {
     /// Starts making a table of `hash_mib` MiB in the background.
-    pub fn new(hash_mib: usize) -> Self {
+    pub(crate) fn new(hash_mib: usize) -> Self {
         Runner {
             tt: TableSlot::new(hash_mib),
             stats: SharedStats::default(),
@@ -110,13 +110,13 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `usinewgame`: forget what earlier games taught the table (cleared off the clock).
-    pub fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.tt.clear();
         self.stats = SharedStats::default();
     }
 
     /// `USI_Hash`: a table of this size is made in the background.
-    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+    pub(crate) fn set_hash(&mut self, mib: usize) -> Result<(), String> {
         self.tt.resize(mib)?;
         self.hash_mib = mib;
         self.solver = SharedSolver::default();
@@ -124,18 +124,18 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `isready`: waits until the table is ready.
-    pub fn wait_ready(&mut self) {
+    pub(crate) fn wait_ready(&mut self) {
         self.tt.wait_ready();
     }
 
     /// Drops the table now; a later search makes a new one.
-    pub fn release_table(&mut self) {
+    pub(crate) fn release_table(&mut self) {
         self.tt.release();
     }
 
     /// `go perft N`: one event per move (sorted by token), then the total; a stop ends it
     /// early with what it has, marked.
-    pub fn start_perft(&self, cur: &Referee<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+    pub(crate) fn start_perft(&self, cur: &Referee<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
         let pos = cur.pos().clone();
         spawn("perft", None, move || {
             let (lines, of) = perft::divide_until(&pos, depth, &ctx.signals.stop);
@@ -149,7 +149,7 @@ impl<G: Strategy> Runner<G> {
     }
 
     /// `go`: a search thread that ends with exactly one `BestMove` or `Checkmate`.
-    pub fn start_search(
+    pub(crate) fn start_search(
         &mut self,
         cur: &Referee<G>,
         rules: G::Rules,
@@ -184,7 +184,7 @@ impl<G: Strategy> Runner<G> {
 
     /// `bench`: `positions` to a fixed depth, each reported, then the totals; a stop
     /// ends it early with the totals so far, marked.
-    pub fn start_bench(&self, positions: Vec<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
+    pub(crate) fn start_bench(&self, positions: Vec<G>, depth: u32, ctx: JobContext) -> Result<JoinHandle<()>, String> {
         spawn("bench", Some(smp::STACK_BYTES), move || bench(&positions, depth, &ctx))
     }
 }
@@ -424,7 +424,7 @@ fn level_random(seed: u64, key: u64) -> u64 {
 }
 
 /// What a search thread needs of the runner's solver.
-pub struct SolverSlot<G: Strategy> {
+pub(crate) struct SolverSlot<G: Strategy> {
     solver: SharedSolver<G>,
     rules: G::Rules,
     entries: usize,

@@ -10,13 +10,13 @@ use crate::search::skill::MAX_LEVEL;
 
 /// One row of a game's table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Level {
+pub(crate) struct Level {
     /// The `SkillLevel` value (0 to [`MAX_LEVEL`], the top being full strength).
-    pub level: u32,
+    pub(crate) level: u32,
     /// What the page calls it.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Measured Elo on the game's scale (docs/STRENGTH.md says what anchors it).
-    pub elo: u32,
+    pub(crate) elo: u32,
 }
 
 const TABLE: &str = include_str!("levels.txt");
@@ -55,13 +55,13 @@ fn table() -> &'static BTreeMap<&'static str, Vec<Level>> {
 }
 
 /// The levels of `variant`, weakest first (empty for a name that is no game).
-pub fn levels(variant: &str) -> &'static [Level] {
+pub(crate) fn levels(variant: &str) -> &'static [Level] {
     table().get(variant).map_or(&[], Vec::as_slice)
 }
 
 /// The level `USI_Elo` plays in `variant`: the strongest whose Elo is at most `elo`,
 /// else the weakest; full strength for a game without a table.
-pub fn level_for_elo(variant: &str, elo: u32) -> u32 {
+pub(crate) fn level_for_elo(variant: &str, elo: u32) -> u32 {
     let rows = levels(variant);
     rows.iter().rev().find(|r| r.elo <= elo).or(rows.first()).map_or(MAX_LEVEL, |r| r.level)
 }

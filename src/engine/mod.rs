@@ -15,13 +15,13 @@
 //! - [`levels`]: the playing levels of each game and their calibrated Elo;
 //! - [`command`], [`event`]: the typed requests and answers.
 
-pub mod board;
-pub mod command;
-pub mod event;
-pub mod jobs;
-pub mod levels;
-pub mod options;
-pub mod session;
+pub(crate) mod board;
+pub(crate) mod command;
+pub(crate) mod event;
+pub(crate) mod jobs;
+pub(crate) mod levels;
+pub(crate) mod options;
+pub(crate) mod session;
 mod table_slot;
 
 use std::sync::atomic::Ordering;
@@ -32,6 +32,7 @@ use std::time::Instant;
 pub use board::{new_board, Board, PositionError};
 pub use command::Command;
 pub use event::{Event, Info, MateResult, Score, Sink};
+pub use options::{DEFAULT_VARIANT, MAX_MULTIPV, MAX_THREADS};
 pub use session::{new_session, Session};
 
 use crate::game::{RuleSet, Scope};

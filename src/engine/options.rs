@@ -16,7 +16,7 @@ use crate::search::{skill, time};
 
 pub const DEFAULT_VARIANT: &str = "shogi66";
 /// The transposition table's size at start, MiB.
-pub const DEFAULT_HASH_MIB: usize = 16;
+pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
 pub const MAX_MULTIPV: usize = 64;
 pub const MAX_THREADS: usize = 256;
@@ -25,7 +25,7 @@ const MAX_TIME_OPTION_MS: u64 = 10_000;
 
 /// A `setoption` the engine cannot take. Nothing was changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     #[error("unknown option '{0}'")]
     Unknown(String),
     #[error("option {name} needs a value")]
@@ -36,7 +36,7 @@ pub enum OptionError {
 
 /// What a successful `setoption` changed, for the engine to act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Another game: a new session.
     Variant,
     /// The table's size.
@@ -199,14 +199,14 @@ fn switch_specs(scope: Scope) -> impl Iterator<Item = Spec> {
 }
 
 /// Every option as the handshake lists it (each dialect writes it in its own words).
-pub fn lines() -> Vec<SwitchInfo> {
+pub(crate) fn lines() -> Vec<SwitchInfo> {
     table().iter().map(|s| s.info).collect()
 }
 
 /// Current option values. Each is declared once, by its row in the option table (name,
 /// kind, default, range and setter); a new engine starts from the rows' defaults.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     pub variant: &'static str,
     pub hash_mib: usize,
     /// Play book moves where a game has them (`USI_OwnBook`): 66 shogi's placements,
@@ -268,13 +268,13 @@ fn bad(name: &str, value: &str, why: impl Into<String>) -> OptionError {
 
 impl Options {
     /// The switch values of the game named `variant`.
-    pub fn settings(&self, variant: &str) -> Option<&RuleSet> {
+    pub(crate) fn settings(&self, variant: &str) -> Option<&RuleSet> {
         self.settings.iter().find(|s| s.variant() == variant)
     }
 
     /// Takes the rules switches of `set` for its game (its evaluation and engine switches
     /// stay as they are here); the game's values after, or `None` when nothing changed.
-    pub fn take_rules(&mut self, set: &RuleSet) -> Option<RuleSet> {
+    pub(crate) fn take_rules(&mut self, set: &RuleSet) -> Option<RuleSet> {
         let kept = self.settings.iter_mut().find(|s| s.variant() == set.variant())?;
         let next = kept.with_rules_of(set).filter(|n| n != kept)?;
         *kept = next.clone();
@@ -283,7 +283,7 @@ impl Options {
 
     /// Applies `setoption`. Names are matched without regard to case, aliases too
     /// (`UCI_Variant` is `USI_Variant`, `Hash` is `USI_Hash`).
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    pub(crate) fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         let Some(spec) = table().iter().find(|s| s.info.is_named(name)) else {
             return Err(OptionError::Unknown(name.to_string()));
         };
@@ -318,7 +318,7 @@ impl Options {
 /// full strength), and `USI_LimitStrength` with `USI_Elo`, which when set choose the level
 /// by its calibrated Elo instead (`crate::engine::levels`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LevelOptions {
+pub(crate) struct LevelOptions {
     pub skill_level: u32,
     pub limit_strength: bool,
     pub elo: u32,
@@ -332,8 +332,8 @@ impl Default for LevelOptions {
 
 /// `USI_Elo`'s range and default (the Elo of the levels is each game's calibrated table;
 /// a value outside it plays the nearest end).
-pub const MIN_ELO: u32 = 100;
-pub const MAX_ELO: u32 = 4000;
+pub(crate) const MIN_ELO: u32 = 100;
+pub(crate) const MAX_ELO: u32 = 4000;
 const DEFAULT_ELO: u32 = 1500;
 
 /// The level's rows, in their own block: USI names first, the chess protocols' names as
@@ -362,7 +362,7 @@ fn level_specs() -> Vec<Spec> {
 }
 
 /// The level's options as the handshake lists them (CECP offers only these).
-pub fn level_lines() -> Vec<SwitchInfo> {
+pub(crate) fn level_lines() -> Vec<SwitchInfo> {
     level_specs().into_iter().map(|s| s.info).collect()
 }
 

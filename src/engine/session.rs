@@ -35,7 +35,7 @@ pub trait Session: Send {
 }
 
 /// [`Session`] for game `G`.
-pub struct GameSession<G: Strategy> {
+pub(crate) struct GameSession<G: Strategy> {
     board: Board,
     runner: Runner<G>,
 }
@@ -43,7 +43,7 @@ pub struct GameSession<G: Strategy> {
 impl<G: Strategy> GameSession<G> {
     /// The start position with default rules; a table of `hash_mib` MiB is made in the
     /// background.
-    pub fn new(hash_mib: usize) -> Self {
+    pub(crate) fn new(hash_mib: usize) -> Self {
         G::prepare();
         GameSession { board: Board::new(RuleSet::of::<G>()), runner: Runner::new(hash_mib) }
     }

@@ -12,12 +12,12 @@ use std::thread::JoinHandle;
 use crate::search::tt::Table;
 
 /// The table searches use, shared with the search thread.
-pub type SharedTable<M> = Arc<Mutex<Option<Table<M>>>>;
+pub(super) type SharedTable<M> = Arc<Mutex<Option<Table<M>>>>;
 
 /// The size of the stand-in table of a `go` that comes before the real one is ready.
 const STAND_IN_MIB: usize = 1;
 
-pub struct TableSlot<M: Copy + Send + 'static> {
+pub(super) struct TableSlot<M: Copy + Send + 'static> {
     table: SharedTable<M>,
     /// A table being allocated or cleared, and its size.
     pending: Option<(usize, JoinHandle<Table<M>>)>,
@@ -29,7 +29,7 @@ pub struct TableSlot<M: Copy + Send + 'static> {
 impl<M: Copy + Send + 'static> TableSlot<M> {
     /// Starts making a table of `mib` MiB (when the memory cannot be had, searches use a
     /// stand-in until a later `USI_Hash`, `isready` or search gets it).
-    pub fn new(mib: usize) -> Self {
+    pub(super) fn new(mib: usize) -> Self {
         let mut slot = TableSlot { table: Arc::new(Mutex::new(None)), pending: None, fresh: None, mib };
         if let Err(e) = slot.prepare(mib, None) {
             log::warn!("hash: cannot allocate {mib} MiB ({e}); searches use a stand-in table");
@@ -89,7 +89,7 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
     /// `USI_Hash`: a table of the new size is made in the background. When the system
     /// will not give that much memory, the table stays at its old size (made again, as
     /// the old one was dropped first so that two are never held) and the error says so.
-    pub fn resize(&mut self, mib: usize) -> Result<(), String> {
+    pub(super) fn resize(&mut self, mib: usize) -> Result<(), String> {
         if mib == self.mib && (self.pending.is_some() || self.has_table()) {
             return Ok(());
         }
@@ -111,7 +111,7 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
     }
 
     /// `usinewgame`: the table is emptied in the background (made, if there is none).
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.settle(true);
         match self.fresh.take().or_else(|| self.table.lock().ok().and_then(|mut t| t.take())) {
             Some(mut table) => self.spawn(self.mib, move || {
@@ -128,7 +128,7 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
 
     /// Drops the table (waiting for one being made): its memory is given back now. A
     /// later search or `isready` makes a new one.
-    pub fn release(&mut self) {
+    pub(super) fn release(&mut self) {
         self.settle(true);
         self.fresh = None;
         if let Ok(mut t) = self.table.lock() {
@@ -137,20 +137,20 @@ impl<M: Copy + Send + 'static> TableSlot<M> {
     }
 
     /// `isready`: waits until the table is made.
-    pub fn wait_ready(&mut self) {
+    pub(super) fn wait_ready(&mut self) {
         self.settle(true);
     }
 
     #[cfg(test)]
     /// Whether a table of the set size is ready for the next search.
-    pub fn is_ready(&mut self) -> bool {
+    pub(super) fn is_ready(&mut self) -> bool {
         self.settle(false);
         self.pending.is_none() && self.has_table()
     }
 
     /// The table for a search starting now: the real one if it is ready, else a small
     /// stand-in (and the real one goes on being made).
-    pub fn for_search(&mut self) -> SharedTable<M> {
+    pub(super) fn for_search(&mut self) -> SharedTable<M> {
         self.settle(false);
         let ready = self.table.lock().map(|t| t.is_some()).unwrap_or(false);
         if ready {

@@ -15,11 +15,11 @@ mod notation;
 pub mod perft;
 pub mod referee;
 mod rule_set;
-pub mod search_params;
-pub mod sfen_fields;
+pub(crate) mod search_params;
+pub(crate) mod sfen_fields;
 pub mod state;
 mod strategy;
-pub mod switch;
+pub(crate) mod switch;
 pub mod zobrist;
 
 pub use appearance::{Appearance, PieceStyle, Water};

@@ -9,11 +9,11 @@
 /// One tunable number: its option's name (`Spsa_<Name>`), its starting value (as the
 /// option lines write it) and the bounds a tuner keeps it in (a divisor's above zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tunable {
-    pub name: &'static str,
-    pub default: &'static str,
-    pub min: i32,
-    pub max: i32,
+pub(crate) struct Tunable {
+    pub(crate) name: &'static str,
+    pub(crate) default: &'static str,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
 }
 
 /// Declares the numbers once, each as `field: "Spsa_<Name>" = default, min..=max;`:
@@ -39,7 +39,7 @@ macro_rules! search_params {
         }
 
         /// The numbers in [`SearchParams::get`]'s order.
-        pub const TUNABLE: [Tunable; [$($name),+].len()] =
+        pub(crate) const TUNABLE: [Tunable; [$($name),+].len()] =
             [$(Tunable { name: $name, default: stringify!($default), min: $min, max: $max }),+];
     };
 }

@@ -7,15 +7,15 @@
 use crate::game::{Color, SfenError};
 
 /// An SFEN cut into its fields: `<board> <side> <hand> [<ply>]`.
-pub struct Fields<'a> {
-    pub board: &'a str,
+pub(crate) struct Fields<'a> {
+    pub(crate) board: &'a str,
     side: &'a str,
-    pub hand: &'a str,
+    pub(crate) hand: &'a str,
     ply: Option<&'a str>,
 }
 
 /// Splits an SFEN into its three or four fields.
-pub fn fields(sfen: &str) -> Result<Fields<'_>, SfenError> {
+pub(crate) fn fields(sfen: &str) -> Result<Fields<'_>, SfenError> {
     let f: Vec<&str> = sfen.split_whitespace().collect();
     if f.len() != 3 && f.len() != 4 {
         return Err(SfenError::FieldCount(f.len()));
@@ -25,7 +25,7 @@ pub fn fields(sfen: &str) -> Result<Fields<'_>, SfenError> {
 
 impl Fields<'_> {
     /// The side to move: `b` sente, `w` gote.
-    pub fn side(&self) -> Result<Color, SfenError> {
+    pub(crate) fn side(&self) -> Result<Color, SfenError> {
         match self.side {
             "b" => Ok(Color::Sente),
             "w" => Ok(Color::Gote),
@@ -34,7 +34,7 @@ impl Fields<'_> {
     }
 
     /// The number of the next ply, from 1 to `max` (1 when the field is left out).
-    pub fn ply(&self, max: u32) -> Result<u32, SfenError> {
+    pub(crate) fn ply(&self, max: u32) -> Result<u32, SfenError> {
         match self.ply {
             None => Ok(1),
             Some(p) => match p.parse::<u32>() {
@@ -45,7 +45,7 @@ impl Fields<'_> {
     }
 
     /// For a game without hands: the hand field must be `-`.
-    pub fn no_hand(&self) -> Result<(), SfenError> {
+    pub(crate) fn no_hand(&self) -> Result<(), SfenError> {
         if self.hand == "-" {
             Ok(())
         } else {
@@ -55,14 +55,14 @@ impl Fields<'_> {
 }
 
 /// The letter of rank `r` (0 = `a`, the top rank of the SFEN and of the diagram).
-pub fn rank_letter(r: usize) -> char {
+pub(crate) fn rank_letter(r: usize) -> char {
     char::from(b'a' + r as u8)
 }
 
 /// Reads a board field of `ranks` ranks of `files` squares: `piece(rank, file, letter,
 /// promoted)` is called for each piece (rank 0 is the SFEN's first, file 0 its leftmost
 /// square) and says why the letter cannot stand there, if it cannot.
-pub fn board(
+pub(crate) fn board(
     text: &str,
     ranks: usize,
     files: usize,
@@ -117,7 +117,7 @@ pub fn board(
 /// Reads a hand field (`-`, or piece letters each after an optional count of at most
 /// `max_digits` digits and at most `max_count`): `piece(letter, count)` is called for
 /// each and says why it cannot be, if it cannot.
-pub fn hand(
+pub(crate) fn hand(
     text: &str,
     max_digits: usize,
     max_count: u32,
@@ -153,7 +153,12 @@ pub fn hand(
 
 /// Writes a board field of `ranks` ranks of `files` squares: `piece(rank, file)` gives
 /// the letter (its case the colour) and whether it is promoted, `None` for an empty square.
-pub fn write_board(out: &mut String, ranks: usize, files: usize, piece: impl Fn(usize, usize) -> Option<(char, bool)>) {
+pub(crate) fn write_board(
+    out: &mut String,
+    ranks: usize,
+    files: usize,
+    piece: impl Fn(usize, usize) -> Option<(char, bool)>,
+) {
     for r in 0..ranks {
         if r > 0 {
             out.push('/');
@@ -185,7 +190,7 @@ pub fn write_board(out: &mut String, ranks: usize, files: usize, piece: impl Fn(
 /// still to come would be ended by condition 1 with the reserves read as captured pieces
 /// (66 shogi: kings in hand; Number Shogi: a sum of seven at once), a position no game
 /// has: refused.
-pub fn check_placement_end(ply: u32, placed: u32) -> Result<(), SfenError> {
+pub(crate) fn check_placement_end(ply: u32, placed: u32) -> Result<(), SfenError> {
     let left = 12u32.saturating_sub(placed);
     if ply.saturating_add(left) > 13 {
         return Err(SfenError::Invalid(format!(
@@ -197,7 +202,7 @@ pub fn check_placement_end(ply: u32, placed: u32) -> Result<(), SfenError> {
 }
 
 /// The side-to-move field.
-pub fn side_letter(side: Color) -> char {
+pub(crate) fn side_letter(side: Color) -> char {
     if side == Color::Sente {
         'b'
     } else {
@@ -207,7 +212,7 @@ pub fn side_letter(side: Color) -> char {
 
 /// Writes a hand field from `(letter, count)` pairs in order, the letter's case the
 /// colour; `-` when every count is 0.
-pub fn write_hand(out: &mut String, pieces: impl IntoIterator<Item = (char, u8)>) {
+pub(crate) fn write_hand(out: &mut String, pieces: impl IntoIterator<Item = (char, u8)>) {
     let start = out.len();
     for (letter, n) in pieces {
         if n == 0 {

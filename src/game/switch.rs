@@ -52,7 +52,7 @@ pub struct SwitchInfo {
 
 /// Reads a value (checked against the kind: a combo's word as declared, `true`/`false`,
 /// a number in range) into the settings `R`, or says why not.
-pub type Setter<R> = fn(&mut R, &str) -> Result<(), String>;
+pub(crate) type Setter<R> = fn(&mut R, &str) -> Result<(), String>;
 
 /// One switch of a game whose settings are `R`.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +130,7 @@ impl SwitchInfo {
 /// checked against `kind`, given back as the kind declares it (a combo's word, or one
 /// of its `aliases`' words, matched in any case with surrounding spaces ignored; `true`
 /// or `false`; a number in range), text as given; or what was expected.
-pub fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) -> Result<String, String> {
+pub(crate) fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) -> Result<String, String> {
     let v = value.trim();
     match kind {
         SwitchKind::Check => match v.to_ascii_lowercase().as_str() {
@@ -151,7 +151,7 @@ pub fn check(kind: SwitchKind, aliases: &[(&str, &'static str)], value: &str) ->
 }
 
 /// The number of decimal digits of `n`.
-pub const fn decimal_len(mut n: u64) -> usize {
+pub(crate) const fn decimal_len(mut n: u64) -> usize {
     let mut len = 1;
     while n >= 10 {
         n /= 10;
@@ -161,7 +161,7 @@ pub const fn decimal_len(mut n: u64) -> usize {
 }
 
 /// The decimal digits of `n`, `LEN` of them ([`decimal_len`]).
-pub const fn decimal_digits<const LEN: usize>(mut n: u64) -> [u8; LEN] {
+pub(crate) const fn decimal_digits<const LEN: usize>(mut n: u64) -> [u8; LEN] {
     let mut digits = [b'0'; LEN];
     let mut i = LEN;
     while i > 0 {
@@ -188,7 +188,7 @@ macro_rules! decimal {
 }
 
 /// The switch named `name` (without regard to case) among `switches`.
-pub fn find<'a, R>(switches: &'a [Switch<R>], name: &str) -> Option<&'a Switch<R>> {
+pub(crate) fn find<'a, R>(switches: &'a [Switch<R>], name: &str) -> Option<&'a Switch<R>> {
     switches.iter().find(|s| s.info.name.eq_ignore_ascii_case(name))
 }
 

@@ -2,7 +2,7 @@
 //! keep their pieces in them (Kokesu on `u64`, Number Shogi on `u16`).
 
 /// Iterates over the squares of a set, lowest first.
-pub struct Bits(pub u64);
+pub(crate) struct Bits(pub u64);
 
 impl From<u16> for Bits {
     fn from(set: u16) -> Bits {

@@ -6,14 +6,14 @@
 //! there: the options, the dialects and the page of `koma serve` through [`descriptors`],
 //! the engine through [`visit`], network training through [`trainable`] and [`visit_net`].
 
-pub mod bitboard;
+pub(crate) mod bitboard;
 pub mod crab;
 pub mod kaninariebi;
 pub mod kanishogi;
 pub mod kokesu;
 pub mod nnue;
 pub mod numbershogi;
-pub mod see;
+pub(crate) mod see;
 pub mod shogi66;
 
 use std::sync::OnceLock;

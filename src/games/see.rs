@@ -9,7 +9,7 @@
 ///
 /// The exchange is cut off once its sign is settled: use the sign, not the size.
 #[inline]
-pub fn swap_off(first: i32, mut on_square: i32, mut next_capture: impl FnMut() -> Option<i32>) -> i32 {
+pub(crate) fn swap_off(first: i32, mut on_square: i32, mut next_capture: impl FnMut() -> Option<i32>) -> i32 {
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut d = 0;

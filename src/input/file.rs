@@ -15,7 +15,7 @@ use thiserror::Error;
 
 /// Why a file was not read. The messages name no path: the caller says which file once.
 #[derive(Debug, Error)]
-pub enum FileError {
+pub(crate) enum FileError {
     #[error("cannot open it: {0}")]
     Open(std::io::Error),
     #[error("it is {0}, not a regular file")]
@@ -70,7 +70,7 @@ fn open(path: &Path) -> std::io::Result<File> {
 
 /// Opens the regular file at `path` and checks it holds at most `max` bytes, saying what
 /// the file is (`what`, e.g. "a net of this game") when it holds more.
-pub fn open_regular(path: &Path, max: u64, what: &'static str) -> Result<(File, u64), FileError> {
+pub(crate) fn open_regular(path: &Path, max: u64, what: &'static str) -> Result<(File, u64), FileError> {
     // The kind before opening (a FIFO is not even opened), and again on the handle (the
     // path may have changed in between).
     if let Some(k) = std::fs::metadata(path).ok().as_ref().and_then(kind) {
@@ -90,7 +90,7 @@ pub fn open_regular(path: &Path, max: u64, what: &'static str) -> Result<(File, 
 
 /// The bytes of the regular file at `path`, which may hold at most `max` bytes (`what`
 /// says what it should be, for the error).
-pub fn read(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
+pub(crate) fn read(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
     let (file, size) = open_regular(path, max, what)?;
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     // One byte more than allowed: a file that grew past `max` since its size was taken.
@@ -102,7 +102,7 @@ pub fn read(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, FileEr
 }
 
 /// The text of the regular file at `path` (at most `max` bytes, UTF-8).
-pub fn read_text(path: &Path, max: u64, what: &'static str) -> Result<String, FileError> {
+pub(crate) fn read_text(path: &Path, max: u64, what: &'static str) -> Result<String, FileError> {
     let bytes = read(path, max, what)?;
     String::from_utf8(bytes).map_err(|e| {
         FileError::Read(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text ({e})")))
@@ -112,7 +112,7 @@ pub fn read_text(path: &Path, max: u64, what: &'static str) -> Result<String, Fi
 /// Writes `bytes` to `path`, made or emptied first. A FIFO is opened without blocking, so
 /// one that nobody reads is an error at once rather than a wait forever; with a reader it
 /// is written as a file is.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -143,7 +143,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 }
 
 /// Whether `a` and `b` name the same existing file (through links or other spellings).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else { return false };
     #[cfg(unix)]
     {

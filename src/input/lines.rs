@@ -8,35 +8,35 @@ use std::io::{BufRead, ErrorKind};
 
 /// The most bytes of a line that are kept (the newline not counted): 64 KiB, far more than
 /// any position with its moves (a 1,000-ply game is about 5 KB).
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// One line read: its first bytes (at most the limit, without the newline) and how many
 /// more it had.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Line<'a> {
-    pub bytes: &'a [u8],
+pub(crate) struct Line<'a> {
+    pub(crate) bytes: &'a [u8],
     /// Bytes past the limit, dropped (0: the line is whole).
-    pub cut: u64,
+    pub(crate) cut: u64,
 }
 
 /// Reads lines of at most `max` bytes from `inner`.
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     inner: R,
     max: usize,
     buf: Vec<u8>,
 }
 
 impl<R: BufRead> Lines<R> {
-    pub fn new(inner: R) -> Self {
+    pub(crate) fn new(inner: R) -> Self {
         Self::with_limit(inner, MAX_LINE_BYTES)
     }
 
-    pub fn with_limit(inner: R, max: usize) -> Self {
+    pub(crate) fn with_limit(inner: R, max: usize) -> Self {
         Lines { inner, max, buf: Vec::new() }
     }
 
     /// The next line (`None` at the end of the input); the last line may lack its newline.
-    pub fn next_line(&mut self) -> std::io::Result<Option<Line<'_>>> {
+    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<Line<'_>>> {
         self.buf.clear();
         let (mut cut, mut any) = (0u64, false);
         loop {

@@ -7,9 +7,9 @@
 //! (the games' net and table files, the protocol loop, `koma analyse`, `koma solve`,
 //! `koma replay`, the training commands).
 
-pub mod file;
-pub mod lines;
-pub mod number;
+pub(crate) mod file;
+pub(crate) mod lines;
+pub(crate) mod number;
 
 use std::path::Path;
 

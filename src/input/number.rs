@@ -5,8 +5,13 @@
 
 /// A parser of a finite `f32` from `min` (excluded when `min_open`) to `max` (included),
 /// for `#[arg(value_parser = ...)]`: `NaN`, the infinities and values outside are refused
-/// with the range in the message.
-pub fn float_in(min: f32, max: f32, min_open: bool) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync {
+/// with the range in the message (`koma nnue-train`'s options).
+#[cfg(any(feature = "train", test))]
+pub(crate) fn float_in(
+    min: f32,
+    max: f32,
+    min_open: bool,
+) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync {
     move |text: &str| {
         let v: f32 = text.trim().parse().map_err(|_| format!("expected a number, got '{}'", super::shown(text)))?;
         let low_ok = if min_open { v > min } else { v >= min };

@@ -30,7 +30,7 @@ struct Clock {
 }
 
 /// The game xboard and the engine play.
-pub struct Cecp {
+pub(crate) struct Cecp {
     game: Option<ChessGame>,
     /// A board of the same game that follows the moves, for legality and results (no
     /// table, no thread).
@@ -93,7 +93,7 @@ fn say(s: impl Into<String>) -> Step {
 
 impl Cecp {
     /// Follows the engine's current game; a new game resets the moves.
-    pub fn sync(&mut self, game: Option<ChessGame>) -> Vec<String> {
+    pub(crate) fn sync(&mut self, game: Option<ChessGame>) -> Vec<String> {
         if game.map(|g| g.name) != self.game.map(|g| g.name) {
             self.game = game;
             self.tracker = game.and_then(|g| new_board(g.name));
@@ -185,7 +185,7 @@ impl Cecp {
     }
 
     /// One CECP line as steps for the engine.
-    pub fn command(&mut self, line: &str) -> Vec<Step> {
+    pub(crate) fn command(&mut self, line: &str) -> Vec<Step> {
         let line = line.trim();
         // Input is echoed in replies (`pong`, errors): escaped and cut, never raw.
         self.last = shown(line);
@@ -368,7 +368,7 @@ impl Cecp {
     }
 
     /// One engine event as CECP lines.
-    pub fn format(&mut self, e: &Event) -> Vec<String> {
+    pub(crate) fn format(&mut self, e: &Event) -> Vec<String> {
         let game = self.game;
         let chess = |m: &String| game.and_then(|g| g.move_to_chess(m).ok()).unwrap_or_else(|| m.clone());
         match e {

@@ -70,7 +70,7 @@ pub trait Tap: Send + Sync {
 }
 
 /// Where the loop's output lines go: one call a line, in order.
-pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// A sink that writes each line to stdout, flushed at once, and shows it to `recorder`.
 /// A write that fails (stdout closed by the GUI, a full disk) ends the process at once
@@ -188,7 +188,7 @@ const GO_WORDS: [&str; 6] = ["perft", "depth", "nodes", "movetime", "mate", "inf
 
 /// A hint for command-line arguments that look like one `go` command split into several
 /// (`koma perft 3`): each argument is one command line, so none of them would run.
-pub fn split_command_hint(script: &[String]) -> Option<String> {
+pub(crate) fn split_command_hint(script: &[String]) -> Option<String> {
     let first = script.first()?.trim();
     if !GO_WORDS.contains(&first) || parse_command(first).is_ok() {
         return None;

@@ -7,11 +7,12 @@
 //! - [`cecp`]: CECP (xboard), which keeps the game itself and drives the engine;
 //! - [`io`]: the loop that reads lines, picks the dialect and writes lines.
 
-pub mod cecp;
-pub mod io;
-pub mod uci;
-pub mod usi;
+pub(crate) mod cecp;
+pub(crate) mod io;
+pub(crate) mod uci;
+pub(crate) mod usi;
 
+pub use io::{recording_stdout_sink, run_script, Tap};
 pub use usi::{parse_command, CommandError};
 
 use crate::engine::Command;

@@ -15,12 +15,12 @@ use crate::games;
 
 /// The games that have a chess notation, in `UCI_Variant` order (from the registry's
 /// descriptors: no session is made).
-pub fn chess_games() -> Vec<ChessGame> {
+pub(crate) fn chess_games() -> Vec<ChessGame> {
     games::descriptors().iter().filter_map(games::Descriptor::chess_game).collect()
 }
 
 /// Their names.
-pub fn chess_variants() -> Vec<&'static str> {
+pub(crate) fn chess_variants() -> Vec<&'static str> {
     chess_games().iter().map(|g| g.name).collect()
 }
 
@@ -105,7 +105,7 @@ fn setoption(args: &str) -> Result<(String, Option<String>), String> {
 
 /// One UCI line as steps for the engine. `game` is the current variant's notation, or
 /// its name when it has none.
-pub fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
+pub(crate) fn command(line: &str, game: Result<&ChessGame, &str>) -> Vec<Step> {
     let line = line.trim();
     let (name, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let error = |e: String| vec![Step::Say(usi::error_line(&e))];
@@ -215,7 +215,7 @@ fn state_lines(state: &GameState, game: Option<&ChessGame>) -> Vec<String> {
 }
 
 /// One engine event as UCI lines. `game` is the current variant's notation, if it has one.
-pub fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
+pub(crate) fn format(e: &Event, game: Option<&ChessGame>) -> Vec<String> {
     let mv = |m: &String| game.and_then(|g| g.move_to_chess(m).ok()).unwrap_or_else(|| m.clone());
     let line = match e {
         Event::Hello { name, author, options } => {

@@ -209,12 +209,12 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
 }
 
 /// An option as a USI `option` line.
-pub fn option_line(o: &SwitchInfo) -> String {
+pub(crate) fn option_line(o: &SwitchInfo) -> String {
     option_line_named(o.name, o)
 }
 
 /// An option's line under another name (the chess protocols' names for the same option).
-pub fn option_line_named(name: &str, o: &SwitchInfo) -> String {
+pub(crate) fn option_line_named(name: &str, o: &SwitchInfo) -> String {
     let default = &o.default;
     match &o.kind {
         SwitchKind::Spin { min, max } => format!("option name {name} type spin default {default} min {min} max {max}"),
@@ -228,7 +228,7 @@ pub fn option_line_named(name: &str, o: &SwitchInfo) -> String {
 }
 
 /// A score as USI writes it.
-pub fn score(s: Score) -> String {
+pub(crate) fn score(s: Score) -> String {
     match s {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -236,7 +236,7 @@ pub fn score(s: Score) -> String {
 }
 
 /// An `info` line of search progress (UCI writes the same fields).
-pub fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info) -> String {
     let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth.max(info.depth));
     if let Some(k) = info.multipv {
         line += &format!(" multipv {k}");
@@ -252,12 +252,12 @@ pub fn info_line(info: &Info) -> String {
 }
 
 /// An error line: `info string error: <text>`, the text made safe for one line.
-pub fn error_line(text: &str) -> String {
+pub(crate) fn error_line(text: &str) -> String {
     format!("info string error: {}", shown(text))
 }
 
 /// The `info string` that says the game is over (`by`: the move that ends it).
-pub fn game_over_line(by: Option<&str>, result: &str) -> String {
+pub(crate) fn game_over_line(by: Option<&str>, result: &str) -> String {
     match by {
         Some(m) => format!("info string {m} ends the game: {result}"),
         None => format!("info string the game is over: {result}"),
@@ -266,7 +266,7 @@ pub fn game_over_line(by: Option<&str>, result: &str) -> String {
 
 /// The lines of `go perft`'s and `bench`'s closing events, which every dialect writes
 /// alike; `None` for the other events.
-pub fn count_lines(e: &Event) -> Option<Vec<String>> {
+pub(crate) fn count_lines(e: &Event) -> Option<Vec<String>> {
     Some(match e {
         Event::PerftTotal { nodes, stopped: None } => vec![format!("Nodes searched: {nodes}")],
         Event::PerftTotal { nodes, stopped: Some((done, of)) } => {
@@ -285,7 +285,7 @@ pub fn count_lines(e: &Event) -> Option<Vec<String>> {
 }
 
 /// One engine event as USI lines.
-pub fn format(e: &Event) -> Vec<String> {
+pub(crate) fn format(e: &Event) -> Vec<String> {
     let line = match e {
         Event::Hello { name, author, options } => {
             let mut out = vec![format!("id name {name}"), format!("id author {author}")];

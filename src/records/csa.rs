@@ -96,7 +96,7 @@ fn ending_of(word: &str, to_move: Color) -> Result<Option<Ending>, String> {
     Ok(Some(Ending { winner, rule: rule.map(String::from) }))
 }
 
-pub fn write(r: &Record) -> Result<String, String> {
+pub(crate) fn write(r: &Record) -> Result<String, String> {
     let mut out = String::from("V2.2\n");
     for (k, v) in &r.headers {
         if k == "comment" {
@@ -260,7 +260,7 @@ impl Setup {
     }
 }
 
-pub fn read(text: &str) -> Parsed {
+pub(crate) fn read(text: &str) -> Parsed {
     let mut record = Record::new(VARIANT);
     let mut errors = Errors::default();
     let mut setup = Setup::default();

@@ -24,9 +24,9 @@ use super::walk::Walk;
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 /// The first line written (and recognised).
-pub const FIRST_LINE: &str = "# koma record";
+pub(crate) const FIRST_LINE: &str = "# koma record";
 
-pub fn write(r: &Record) -> String {
+pub(crate) fn write(r: &Record) -> String {
     let mut out = format!("{FIRST_LINE}\nvariant {}\n", r.variant);
     match &r.start {
         None => out.push_str("start startpos\n"),
@@ -77,7 +77,7 @@ fn split_word(rest: &str) -> (&str, &str) {
     }
 }
 
-pub fn read(text: &str) -> Parsed {
+pub(crate) fn read(text: &str) -> Parsed {
     let mut variant = None;
     let mut start = None;
     let mut header_errors = Errors::default();

@@ -11,11 +11,11 @@
 //! returned ([`Parsed`]). A writer writes any record of its game back, and reading what it
 //! wrote gives the same record.
 
-pub mod csa;
+pub(crate) mod csa;
 pub mod kif;
-pub mod koma;
+pub(crate) mod koma;
 pub mod pgn;
-pub mod rokuroku;
+pub(crate) mod rokuroku;
 mod rules;
 mod walk;
 

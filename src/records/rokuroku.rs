@@ -23,7 +23,7 @@ use super::walk::Walk;
 use super::{Ending, Parsed, Record};
 
 /// The first line of the GUI's record.
-pub const FIRST_LINE: &str = "# RokuRokuGUI Kif";
+pub(crate) const FIRST_LINE: &str = "# RokuRokuGUI Kif";
 
 const VARIANT: &str = "shogi66";
 
@@ -37,7 +37,7 @@ fn side_word(c: Color) -> &'static str {
     }
 }
 
-pub fn write(r: &Record) -> Result<String, String> {
+pub(crate) fn write(r: &Record) -> Result<String, String> {
     if r.start.is_some() {
         return Err("a RokuRokuGUI record starts from the start position".into());
     }
@@ -69,7 +69,7 @@ pub fn write(r: &Record) -> Result<String, String> {
     Ok(out)
 }
 
-pub fn read(text: &str) -> Parsed {
+pub(crate) fn read(text: &str) -> Parsed {
     let mut walk = match Walk::new(Record::new(VARIANT), 0) {
         Ok(w) => w,
         Err(p) => return *p,

@@ -231,7 +231,7 @@ impl Walk {
 /// ([`crate::game::referee::Rule`]): a record that claims one of them is believed only
 /// when the referee agrees. The others (a resignation, a loss on time, a declared
 /// impasse, a rule in another program's words) the board cannot judge.
-pub const BOARD_RULES: [&str; 6] =
+pub(super) const BOARD_RULES: [&str; 6] =
     ["checkmate", "stalemate", "no legal move", "repetition", "perpetual check", "the move-count rule"];
 
 fn board_rule(rule: &str) -> bool {
@@ -262,7 +262,7 @@ fn says(e: &Ending) -> String {
 
 /// A record's game replayed for a writer: the position before each move is handed to
 /// `each` with the move's index.
-pub fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Live, &RecordMove)) -> Result<(), String> {
+pub(super) fn replay(record: &Record, mut each: impl FnMut(usize, &dyn Live, &RecordMove)) -> Result<(), String> {
     let mut pos = record.position()?;
     for (i, m) in record.moves.iter().enumerate() {
         each(i, pos.as_ref(), m);

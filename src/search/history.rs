@@ -24,7 +24,7 @@ const COUNTER_SIZE: usize = 1 << 14;
 const CONTINUATION_SIZE: usize = 1 << 20;
 
 /// The history bonus (or malus) for a move searched at `depth` (`params::HISTORY_BONUS_*`).
-pub fn bonus(depth: i32) -> i32 {
+pub(crate) fn bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_QUADRATIC * depth * depth + HISTORY_BONUS_LINEAR * depth).min(HISTORY_BONUS_MAX)
 }
 

@@ -33,15 +33,15 @@ struct Solver<'a, G: Strategy> {
 /// Attacker positions that do not win within a depth (`u32::MAX`: never), in a table of
 /// fixed size (the newest entry takes the slot): the solver's memory is bounded whatever
 /// it searches. A lost entry only costs time.
-pub struct FailTable {
+pub(crate) struct FailTable {
     slots: Vec<(u64, u32)>,
 }
 
 /// Slots of the fail table (16 bytes each: 16 MiB).
-pub const FAIL_SLOTS: usize = 1 << 20;
+pub(crate) const FAIL_SLOTS: usize = 1 << 20;
 
 impl FailTable {
-    pub fn new(slots: usize) -> FailTable {
+    pub(crate) fn new(slots: usize) -> FailTable {
         FailTable { slots: vec![(0, 0); slots.max(1)] }
     }
 
@@ -50,18 +50,19 @@ impl FailTable {
     }
 
     /// The depth stored for `key`, if any (depth 0 is never stored: it means empty).
-    pub fn get(&self, key: u64) -> Option<u32> {
+    pub(crate) fn get(&self, key: u64) -> Option<u32> {
         let (k, d) = self.slots[self.index(key)];
         (k == key && d > 0).then_some(d)
     }
 
-    pub fn insert(&mut self, key: u64, depth: u32) {
+    pub(crate) fn insert(&mut self, key: u64, depth: u32) {
         let i = self.index(key);
         self.slots[i] = (key, depth);
     }
 
     /// Bytes held, whatever was inserted.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<(u64, u32)>()
     }
 }
@@ -196,12 +197,12 @@ impl<'a, G: Strategy> Solver<'a, G> {
 }
 
 /// Looks for a forced win of the side to move until found, disproved, `deadline` or stop.
-pub fn solve<G: Strategy>(root: &G, signals: &Signals, deadline: Option<Instant>) -> MateAnswer<G::Move> {
+pub(crate) fn solve<G: Strategy>(root: &G, signals: &Signals, deadline: Option<Instant>) -> MateAnswer<G::Move> {
     solve_counted(root, signals, deadline).0
 }
 
 /// [`solve`], with the number of nodes visited.
-pub fn solve_counted<G: Strategy>(
+pub(crate) fn solve_counted<G: Strategy>(
     root: &G,
     signals: &Signals,
     deadline: Option<Instant>,

@@ -21,24 +21,26 @@
 //!   levels' weaker choice among the root moves.
 
 mod alphabeta;
-pub mod history;
-pub mod limits;
-pub mod mate;
+pub(crate) mod history;
+pub(crate) mod limits;
+pub(crate) mod mate;
 mod movepick;
-pub mod params;
-pub mod skill;
+pub(crate) mod params;
+pub(crate) mod skill;
 pub mod smp;
 pub mod solve;
-pub mod time;
+pub(crate) mod time;
 pub mod tt;
-pub mod tunable;
+pub(crate) mod tunable;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Outcome, Strategy};
+pub use history::CorrectionKeys;
 use history::Histories;
-use time::TimePlan;
+pub use limits::{GoParams, MAX_DEPTH};
+pub use time::TimePlan;
 use tt::Table;
 use tunable::{Reductions, SearchParams};
 

@@ -60,7 +60,7 @@ pub(super) struct MovePicker<M> {
     ply: usize,
     cx: Context,
     /// How many moves were returned: none in all means no legal move.
-    pub yielded: usize,
+    pub(crate) yielded: usize,
 }
 
 impl<M> MovePicker<M> {

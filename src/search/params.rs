@@ -23,36 +23,36 @@ use std::time::Duration;
 // The tree's limits
 
 /// Plies of quiescence below the horizon; at this many the standing score is the answer.
-pub const MAX_QPLY: usize = 12;
+pub(crate) const MAX_QPLY: usize = 12;
 
 /// How many positions back (on the game's path and the search's) a repetition is
 /// looked for.
-pub const REPETITION_WINDOW: usize = 100;
+pub(crate) const REPETITION_WINDOW: usize = 100;
 
 /// The search looks at the stop flag, the clock and the node limit once per this many
 /// nodes (a power of two).
-pub const POLL_INTERVAL: u64 = 1024;
+pub(crate) const POLL_INTERVAL: u64 = 1024;
 
 // ---------------------------------------------------------------------------------------
 // Move ordering (a move's ordering score is its class plus a value within it)
 
 /// The transposition table's move: first, and the other moves are scored only if it
 /// does not cut.
-pub const ORDER_TT: i32 = 1_000_000;
+pub(crate) const ORDER_TT: i32 = 1_000_000;
 /// Captures and promotions that do not lose material by exchange, plus the game's
 /// `order_score` (MVV-LVA).
-pub const ORDER_GOOD_TACTICAL: i32 = 200_000;
+pub(crate) const ORDER_GOOD_TACTICAL: i32 = 200_000;
 /// The two killers of the ply (the last quiet moves that cut here), newest first.
-pub const ORDER_KILLER_1: i32 = 90_000;
-pub const ORDER_KILLER_2: i32 = 85_000;
+pub(crate) const ORDER_KILLER_1: i32 = 90_000;
+pub(crate) const ORDER_KILLER_2: i32 = 85_000;
 /// The countermove: the quiet move that refuted the previous move last time.
-pub const ORDER_COUNTER: i32 = 80_000;
+pub(crate) const ORDER_COUNTER: i32 = 80_000;
 /// Captures that lose material by exchange go after the killers and the countermove,
 /// with their `order_score` clamped to
 /// `0..=ORDER_BAD_TACTICAL_SPAN` so that they stay in their class. Quiet moves follow,
 /// by history (at most `3 * HISTORY_MAX`, below this class).
-pub const ORDER_BAD_TACTICAL: i32 = 60_000;
-pub const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
+pub(crate) const ORDER_BAD_TACTICAL: i32 = 60_000;
+pub(crate) const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
 
 // ---------------------------------------------------------------------------------------
 // Aspiration windows (src/search/mod.rs)
@@ -61,9 +61,9 @@ pub const ORDER_BAD_TACTICAL_SPAN: i32 = 9_999;
 /// The first depth that uses a window, and the half-width beyond which the window opens
 /// fully. After a fail the half-width grows by `1 / ASPIRATION_WIDEN_DIVISOR` of itself
 /// (times 1.5).
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_GIVE_UP: i32 = 1_000;
-pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
+pub(crate) const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub(crate) const ASPIRATION_GIVE_UP: i32 = 1_000;
+pub(crate) const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Reverse futility pruning (step 5)
@@ -71,31 +71,31 @@ pub const ASPIRATION_WIDEN_DIVISOR: i32 = 2;
 /// Reverse futility pruning works within this many plies of the horizon: a node whose
 /// evaluation beats beta by the game's margin times the depth (one less when improving)
 /// returns the evaluation.
-pub const RFP_DEPTH: i32 = 7;
+pub(crate) const RFP_DEPTH: i32 = 7;
 
 // ---------------------------------------------------------------------------------------
 // Null move (step 6)
 
 /// The shallowest depth at which the side to move passes to see whether beta still holds.
-pub const NULL_MIN_DEPTH: i32 = 3;
+pub(crate) const NULL_MIN_DEPTH: i32 = 3;
 // `null_base`, `null_divisor`, `null_eval_step`: src/game/search_params.rs (tuned per game).
 /// The null move's reduction grows by at most this many plies for how far the evaluation
 /// beats beta.
-pub const NULL_EVAL_MAX: i32 = 3;
+pub(crate) const NULL_EVAL_MAX: i32 = 3;
 
 // ---------------------------------------------------------------------------------------
 // ProbCut (step 7)
 
 /// ProbCut: from this depth, a capture that holds `beta + probcut_margin` (less
 /// `probcut_improving` when improving) at `PROBCUT_REDUCTION` plies less cuts the node.
-pub const PROBCUT_DEPTH: i32 = 5;
+pub(crate) const PROBCUT_DEPTH: i32 = 5;
 // `probcut_margin`, `probcut_improving`: src/game/search_params.rs (tuned per game).
-pub const PROBCUT_REDUCTION: i32 = 4;
+pub(crate) const PROBCUT_REDUCTION: i32 = 4;
 /// How many captures ProbCut tries, and how many more at an expected cut node.
-pub const PROBCUT_TRIES: usize = 2;
-pub const PROBCUT_CUT_NODE_TRIES: usize = 2;
+pub(crate) const PROBCUT_TRIES: usize = 2;
+pub(crate) const PROBCUT_CUT_NODE_TRIES: usize = 2;
 #[inline(always)]
-pub fn probcut_tries(cut: bool) -> usize {
+pub(crate) fn probcut_tries(cut: bool) -> usize {
     PROBCUT_TRIES + PROBCUT_CUT_NODE_TRIES * cut as usize
 }
 
@@ -104,35 +104,35 @@ pub fn probcut_tries(cut: bool) -> usize {
 
 /// Internal iterative reduction: a PV or expected cut node without a table move loses a
 /// ply from this depth (its move ordering is poor).
-pub const IIR_DEPTH: i32 = 4;
+pub(crate) const IIR_DEPTH: i32 = 4;
 
 // ---------------------------------------------------------------------------------------
 // Pruning in the move loop (step 9a), in the games that opt in (`Strategy::QUIET_PRUNING`)
 
 /// Late-move pruning: at depth `d`, quiet moves after the first `(3 + d*d) / 2` are
 /// skipped (twice as many when the position is improving), up to `LMP_DEPTH`.
-pub const LMP_DEPTH: i32 = 8;
+pub(crate) const LMP_DEPTH: i32 = 8;
 #[inline(always)]
-pub fn late_move_count(depth: i32, improving: bool) -> usize {
+pub(crate) fn late_move_count(depth: i32, improving: bool) -> usize {
     ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// Futility pruning of quiet moves: skipped when the static evaluation plus
 /// `margin * (1 + d)` (the game's margin, `d` the reduced depth) cannot reach alpha,
 /// for `d` up to `FUTILITY_DEPTH`.
-pub const FUTILITY_DEPTH: i32 = 7;
+pub(crate) const FUTILITY_DEPTH: i32 = 7;
 
 /// Captures that lose material by static exchange are skipped within this many plies of
 /// the horizon.
-pub const SEE_PRUNE_DEPTH: i32 = 4;
+pub(crate) const SEE_PRUNE_DEPTH: i32 = 4;
 
 /// Quiet moves (drops too) that leave their piece to be taken for less are skipped when
 /// the reduced depth is at most this.
-pub const SEE_QUIET_DEPTH: i32 = 3;
+pub(crate) const SEE_QUIET_DEPTH: i32 = 3;
 
 // `history_prune`: src/game/search_params.rs (tuned per game).
 /// Pruning by bad history works where the reduced depth is below this.
-pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+pub(crate) const HISTORY_PRUNE_DEPTH: i32 = 3;
 
 // ---------------------------------------------------------------------------------------
 // Extensions (step 9b)
@@ -140,25 +140,25 @@ pub const HISTORY_PRUNE_DEPTH: i32 = 3;
 /// Singular extension: from this depth, when the table's entry is at most
 /// `SINGULAR_TT_SLACK` plies shallower; the other moves must stay
 /// `SINGULAR_MARGIN * depth` below the table's score.
-pub const SINGULAR_DEPTH: i32 = 7;
-pub const SINGULAR_TT_SLACK: i32 = 3;
-pub const SINGULAR_MARGIN: i32 = 2;
+pub(crate) const SINGULAR_DEPTH: i32 = 7;
+pub(crate) const SINGULAR_TT_SLACK: i32 = 3;
+pub(crate) const SINGULAR_MARGIN: i32 = 2;
 /// The depth of the search without the table's move: half the node's remaining depth.
 #[inline(always)]
-pub fn singular_search_depth(depth: i32) -> i32 {
+pub(crate) fn singular_search_depth(depth: i32) -> i32 {
     (depth - 1) / 2
 }
 
 /// A check that does not lose material by exchange is extended by a ply while the path
 /// is shorter than this many times the root depth, so perpetual checks cannot run away.
-pub const CHECK_EXTENSION_REACH: i32 = 2;
+pub(crate) const CHECK_EXTENSION_REACH: i32 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Late-move reductions (step 9c)
 
 /// Moves after the first are reduced from this depth (captures that win material and
 /// promotions are not).
-pub const LMR_MIN_DEPTH: i32 = 2;
+pub(crate) const LMR_MIN_DEPTH: i32 = 2;
 
 // The late-move reduction's formula and its corrections (`lmr_base_pct`, `lmr_divisor_pct`,
 // `lmr_history_divisor`, `lmr_uncertain`): src/game/search_params.rs (tuned per game).
@@ -173,21 +173,21 @@ pub const LMR_MIN_DEPTH: i32 = 2;
 
 /// The bound every history entry stays within (the "gravity" update keeps it there;
 /// entries are `i16`).
-pub const HISTORY_MAX: i32 = 16_384;
+pub(crate) const HISTORY_MAX: i32 = 16_384;
 /// The history bonus (or malus) of a move searched at depth `d`:
 /// `HISTORY_BONUS_QUADRATIC * d * d + HISTORY_BONUS_LINEAR * d`, at most `HISTORY_BONUS_MAX`.
-pub const HISTORY_BONUS_QUADRATIC: i32 = 16;
-pub const HISTORY_BONUS_LINEAR: i32 = 32;
-pub const HISTORY_BONUS_MAX: i32 = 1_600;
+pub(crate) const HISTORY_BONUS_QUADRATIC: i32 = 16;
+pub(crate) const HISTORY_BONUS_LINEAR: i32 = 32;
+pub(crate) const HISTORY_BONUS_MAX: i32 = 1_600;
 /// Quiet moves remembered per node for the maluses after a cut (later ones get none).
-pub const MAX_QUIETS: usize = 64;
+pub(crate) const MAX_QUIETS: usize = 64;
 
 /// The largest correction of the static evaluation under one key, in centipawns.
-pub const CORRECTION_MAX: i32 = 100;
+pub(crate) const CORRECTION_MAX: i32 = 100;
 /// A search to depth `d` moves a correction entry `(d + 1)` (at most
 /// `CORRECTION_WEIGHT_MAX`) `CORRECTION_WEIGHT_SCALE`ths of the way to its target.
-pub const CORRECTION_WEIGHT_MAX: i32 = 16;
-pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+pub(crate) const CORRECTION_WEIGHT_MAX: i32 = 16;
+pub(crate) const CORRECTION_WEIGHT_SCALE: i32 = 256;
 
 // ---------------------------------------------------------------------------------------
 // Time management: the plan (src/search/time.rs, `plan`)
@@ -195,37 +195,37 @@ pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
 /// Defaults of the options MinimumThinkingTime, MoveOverhead and ByoyomiOverhead
 /// (milliseconds). A byoyomi keeps 250 ms in hand because a GUI that starts a process
 /// per move counts that start against the byoyomi.
-pub const DEFAULT_MINIMUM_MS: u64 = 100;
-pub const DEFAULT_OVERHEAD_MS: u64 = 100;
-pub const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
+pub(crate) const DEFAULT_MINIMUM_MS: u64 = 100;
+pub(crate) const DEFAULT_OVERHEAD_MS: u64 = 100;
+pub(crate) const DEFAULT_BYOYOMI_OVERHEAD_MS: u64 = 250;
 
 /// A fixed move time (`go movetime M`) is searched whole less this latency margin (the
 /// answer's way out through the pipes), as Stockfish and Fairy-Stockfish search the whole
 /// `movetime`: `MoveOverhead` guards clocks, not a fixed time.
-pub const MOVETIME_MARGIN_MS: u64 = 10;
+pub(crate) const MOVETIME_MARGIN_MS: u64 = 10;
 
 /// Whatever margin is kept in hand, a move may use at least `1 / KEEP_DIVISOR` of its
 /// time (a short byoyomi still gets some thought).
-pub const KEEP_DIVISOR: u64 = 4;
+pub(crate) const KEEP_DIVISOR: u64 = 4;
 
 /// With nothing on the mover's clock, the move takes the minimum thinking time, but at
 /// least this many milliseconds.
-pub const EMPTY_CLOCK_MS: u64 = 10;
+pub(crate) const EMPTY_CLOCK_MS: u64 = 10;
 
 /// The target (optimum) of a clocked move: `1 / OPTIMUM_CLOCK_DIVISOR` of the clock plus
 /// `OPTIMUM_INC_NUMERATOR / OPTIMUM_INC_DENOMINATOR` of the increment (plus the byoyomi).
-pub const OPTIMUM_CLOCK_DIVISOR: u64 = 25;
-pub const OPTIMUM_INC_NUMERATOR: u64 = 3;
-pub const OPTIMUM_INC_DENOMINATOR: u64 = 4;
+pub(crate) const OPTIMUM_CLOCK_DIVISOR: u64 = 25;
+pub(crate) const OPTIMUM_INC_NUMERATOR: u64 = 3;
+pub(crate) const OPTIMUM_INC_DENOMINATOR: u64 = 4;
 
 /// The hard limit (maximum) under byoyomi: `1 / BYOYOMI_MAXIMUM_CLOCK_DIVISOR` of the
 /// clock plus the byoyomi.
-pub const BYOYOMI_MAXIMUM_CLOCK_DIVISOR: u64 = 5;
+pub(crate) const BYOYOMI_MAXIMUM_CLOCK_DIVISOR: u64 = 5;
 
 /// The hard limit in sudden death and increment: `MAXIMUM_OPTIMUM_FACTOR` times the
 /// optimum, but at most `1 / MAXIMUM_CLOCK_DIVISOR` of the clock plus the increment.
-pub const MAXIMUM_OPTIMUM_FACTOR: u64 = 4;
-pub const MAXIMUM_CLOCK_DIVISOR: u64 = 4;
+pub(crate) const MAXIMUM_OPTIMUM_FACTOR: u64 = 4;
+pub(crate) const MAXIMUM_CLOCK_DIVISOR: u64 = 4;
 
 // ---------------------------------------------------------------------------------------
 // Time management: between iterations (src/search/time.rs `time_scale`, src/search/mod.rs)
@@ -235,44 +235,44 @@ pub const MAXIMUM_CLOCK_DIVISOR: u64 = 4;
 
 /// A new iteration starts only within this share of the scaled optimum (an iteration
 /// takes about as long as all before it).
-pub const ITERATION_START_SHARE: f64 = 0.6;
+pub(crate) const ITERATION_START_SHARE: f64 = 0.6;
 
 /// The best-move changes at the root are divided by this at every new iteration, so
 /// old changes fade.
-pub const CHANGES_DECAY_DIVISOR: f64 = 2.0;
+pub(crate) const CHANGES_DECAY_DIVISOR: f64 = 2.0;
 /// The instability factor is `INSTABILITY_BASE` plus the decayed best-move changes.
-pub const INSTABILITY_BASE: f64 = 0.75;
+pub(crate) const INSTABILITY_BASE: f64 = 0.75;
 
 /// The score's fall is measured against the iteration this many before the last.
-pub const FALL_LOOKBACK: usize = 3;
+pub(crate) const FALL_LOOKBACK: usize = 3;
 /// A falling score asks for `1 + FALL_PER_CP` more per centipawn it fell, within
 /// `FALL_MIN..=FALL_MAX` (a rising one for less).
-pub const FALL_PER_CP: f64 = 0.005;
-pub const FALL_MIN: f64 = 0.8;
-pub const FALL_MAX: f64 = 1.5;
+pub(crate) const FALL_PER_CP: f64 = 0.005;
+pub(crate) const FALL_MIN: f64 = 0.8;
+pub(crate) const FALL_MAX: f64 = 1.5;
 
 /// An easy move: when the best move has taken at least `EASY_EFFORT` of the nodes, the
 /// search spends `EASY_FACTOR` of its target.
-pub const EASY_EFFORT: f64 = 0.9;
-pub const EASY_FACTOR: f64 = 0.7;
+pub(crate) const EASY_EFFORT: f64 = 0.9;
+pub(crate) const EASY_FACTOR: f64 = 0.7;
 
 /// Bounds of `time::time_scale`.
-pub const MIN_SCALE: f64 = 0.5;
-pub const MAX_SCALE: f64 = 2.5;
+pub(crate) const MIN_SCALE: f64 = 0.5;
+pub(crate) const MAX_SCALE: f64 = 2.5;
 
 /// A search with a time limit that has found a mate in `n` plies stops once it has
 /// searched `n + MATE_STOP_DEPTH` plies deep.
-pub const MATE_STOP_DEPTH: i32 = 2;
+pub(crate) const MATE_STOP_DEPTH: i32 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Time management: the hard deadline (src/search/time.rs, `Deadline`)
 
 /// How often the deadline watcher looks at the clock.
-pub const WATCH_INTERVAL: Duration = Duration::from_millis(2);
+pub(crate) const WATCH_INTERVAL: Duration = Duration::from_millis(2);
 /// The deadline keeps `DEADLINE_LAG_FACTOR` times the watcher's worst wake-up lag in
 /// hand, never more than `1 / DEADLINE_MARGIN_DIVISOR` of the limit.
-pub const DEADLINE_LAG_FACTOR: u32 = 4;
-pub const DEADLINE_MARGIN_DIVISOR: u32 = 2;
+pub(crate) const DEADLINE_LAG_FACTOR: u32 = 4;
+pub(crate) const DEADLINE_MARGIN_DIVISOR: u32 = 2;
 
 // The ordering classes do not overlap, and polling takes a mask.
 const _: () = {

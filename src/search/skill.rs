@@ -9,7 +9,7 @@
 //! `BookSeed` and the position), never from the clock here.
 
 /// The top level: full strength (no skill limit).
-pub const MAX_LEVEL: u32 = 20;
+pub(crate) const MAX_LEVEL: u32 = 20;
 /// The score scale of the push: about a pawn (or a small piece) in every game's
 /// centipawns, the most the random part adds at the lowest level.
 const PUSH_UNIT: i32 = 100;

@@ -14,7 +14,7 @@
 //! cannot see (its own start, the pipes, the GUI). The clock is a [`Clock`], so tests
 //! drive it by hand.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::params::{
@@ -40,7 +40,7 @@ pub struct TimeOptions {
 }
 
 /// The options' defaults (in `params`, named here for the option table).
-pub use super::params::{DEFAULT_BYOYOMI_OVERHEAD_MS, DEFAULT_MINIMUM_MS, DEFAULT_OVERHEAD_MS};
+pub(crate) use super::params::{DEFAULT_BYOYOMI_OVERHEAD_MS, DEFAULT_MINIMUM_MS, DEFAULT_OVERHEAD_MS};
 
 impl Default for TimeOptions {
     fn default() -> Self {
@@ -90,7 +90,7 @@ fn keep(total: u64, margin: u64) -> u64 {
 }
 
 /// The plan for `params` with `side` to move.
-pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
+pub(crate) fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
     let ms = Duration::from_millis;
     let cap = |v: Option<u64>| v.map(|v| v.min(MAX_MS));
     let min_ms = opts.minimum_ms.min(MAX_MS);
@@ -139,7 +139,7 @@ pub fn plan(params: &GoParams, side: Color, opts: TimeOptions) -> TimePlan {
 /// What the iterations of a clocked search have shown so far, for how much of the
 /// optimum it spends. (A `use_all` plan, byoyomi or movetime, spends all of it.)
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Changes of the best root move: each iteration adds its own to half the sum so far.
     pub changes: f64,
     /// How far the score fell, in centipawns, since the iteration three before the last
@@ -152,7 +152,7 @@ pub struct Progress {
 /// The factor on the optimum that `progress` asks for: more while the best move keeps
 /// changing or the score falls, less when one move has taken nearly all the effort.
 /// 1 for a search whose best move changes now and then and whose score holds.
-pub fn time_scale(progress: &Progress) -> f64 {
+pub(crate) fn time_scale(progress: &Progress) -> f64 {
     let instability = INSTABILITY_BASE + progress.changes;
     let falling = (1.0 + FALL_PER_CP * progress.fall as f64).clamp(FALL_MIN, FALL_MAX);
     let effort = if progress.effort >= EASY_EFFORT { EASY_FACTOR } else { 1.0 };
@@ -162,18 +162,18 @@ pub fn time_scale(progress: &Progress) -> f64 {
 /// Whether a clocked search that has spent `elapsed` starts another iteration: not when
 /// that one would probably end after the scaled optimum (an iteration takes about as long
 /// as all before it, so one started past 60% of the budget would overrun it).
-pub fn next_iteration(elapsed: Duration, optimum: Duration, scale: f64) -> bool {
+pub(crate) fn next_iteration(elapsed: Duration, optimum: Duration, scale: f64) -> bool {
     elapsed <= optimum.mul_f64(ITERATION_START_SHARE * scale)
 }
 
 /// Where the time comes from: the system's monotonic clock, or one a test moves by hand.
-pub trait Clock: Send + Sync {
+pub(crate) trait Clock: Send + Sync {
     fn now(&self) -> Instant;
 }
 
 /// The system's monotonic clock.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SystemClock;
+pub(crate) struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
@@ -182,24 +182,28 @@ impl Clock for SystemClock {
 }
 
 /// A clock that only moves when told to (tests).
+#[cfg(test)]
 #[derive(Debug)]
-pub struct ManualClock {
+pub(crate) struct ManualClock {
     base: Instant,
-    micros: AtomicU64,
+    micros: std::sync::atomic::AtomicU64,
 }
 
+#[cfg(test)]
 impl Default for ManualClock {
     fn default() -> Self {
-        ManualClock { base: Instant::now(), micros: AtomicU64::new(0) }
+        ManualClock { base: Instant::now(), micros: std::sync::atomic::AtomicU64::new(0) }
     }
 }
 
+#[cfg(test)]
 impl ManualClock {
-    pub fn advance(&self, by: Duration) {
+    pub(crate) fn advance(&self, by: Duration) {
         self.micros.fetch_add(by.as_micros().min(u64::MAX as u128) as u64, Ordering::SeqCst);
     }
 }
 
+#[cfg(test)]
 impl Clock for ManualClock {
     fn now(&self) -> Instant {
         self.base + Duration::from_micros(self.micros.load(Ordering::SeqCst))
@@ -209,7 +213,7 @@ impl Clock for ManualClock {
 /// The hard time limit of one move, judged by the wall clock. While a `go ponder` is
 /// pondering the clock does not run; it starts at `ponderhit`.
 #[derive(Clone, Debug)]
-pub struct Deadline {
+pub(crate) struct Deadline {
     limit: Duration,
     /// The margin never brings the deadline before the minimum thinking time.
     minimum: Duration,
@@ -221,7 +225,7 @@ pub struct Deadline {
 
 impl Deadline {
     /// The deadline of `plan` for a `go` that arrived at `start`; `None` without a limit.
-    pub fn new(plan: &TimePlan, start: Instant, pondering: bool) -> Option<Deadline> {
+    pub(crate) fn new(plan: &TimePlan, start: Instant, pondering: bool) -> Option<Deadline> {
         plan.maximum.map(|limit| Deadline {
             limit,
             minimum: plan.minimum.min(limit),
@@ -234,7 +238,7 @@ impl Deadline {
     /// Time kept in hand for a starved machine: four times the worst wake-up lag seen,
     /// never more than half the limit (`DEADLINE_*`), nor so much that the deadline comes
     /// before the minimum thinking time.
-    pub fn margin(&self) -> Duration {
+    pub(crate) fn margin(&self) -> Duration {
         self.lag
             .saturating_mul(DEADLINE_LAG_FACTOR)
             .min(self.limit / DEADLINE_MARGIN_DIVISOR)
@@ -243,7 +247,7 @@ impl Deadline {
 
     /// One look at the clock at `now`, taken when the watcher meant to look at `due`.
     /// Returns when to look next, or `None` when the time is up.
-    pub fn check(&mut self, now: Instant, due: Instant, pondering: bool) -> Option<Instant> {
+    pub(crate) fn check(&mut self, now: Instant, due: Instant, pondering: bool) -> Option<Instant> {
         self.lag = self.lag.max(now.saturating_duration_since(due));
         if pondering {
             self.pondering = true;
@@ -265,7 +269,7 @@ impl Deadline {
 
 /// Watches `deadline` on `clock` and sets `signals.stop` when it passes. Returns when it
 /// did, or as soon as `done` or `signals.stop` is set. Run it on a thread of its own.
-pub fn watch(mut deadline: Deadline, clock: &dyn Clock, signals: &Signals, done: &AtomicBool) {
+pub(crate) fn watch(mut deadline: Deadline, clock: &dyn Clock, signals: &Signals, done: &AtomicBool) {
     let mut due = clock.now();
     loop {
         if done.load(Ordering::Acquire) || signals.stop.load(Ordering::Acquire) {

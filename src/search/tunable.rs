@@ -9,7 +9,9 @@
 use std::sync::OnceLock;
 
 use super::params;
-pub use crate::game::search_params::{SearchParams, Tunable, TUNABLE};
+pub(crate) use crate::game::search_params::SearchParams;
+#[cfg(any(feature = "spsa", test))]
+pub(crate) use crate::game::search_params::TUNABLE;
 
 impl SearchParams {
     /// The null move's reduction at `depth` where the evaluation `eval` beats `beta`.
@@ -28,10 +30,10 @@ impl SearchParams {
 
 /// The late-move reductions of one set of numbers, a table by depth and move number
 /// (both capped at 63), made once a search.
-pub struct Reductions(Box<[[u8; 64]; 64]>);
+pub(crate) struct Reductions(Box<[[u8; 64]; 64]>);
 
 impl Reductions {
-    pub fn new(p: &SearchParams) -> Reductions {
+    pub(crate) fn new(p: &SearchParams) -> Reductions {
         // The logarithms once a process: a search of a position at depth 1 (a script's
         // batch evaluation) should not pay for thousands of them.
         static LN: OnceLock<[f64; 64]> = OnceLock::new();
@@ -48,7 +50,7 @@ impl Reductions {
 
     /// The reduction, in plies, of the `n`-th move (from 1) at `depth`.
     #[inline(always)]
-    pub fn get(&self, depth: i32, n: usize) -> i32 {
+    pub(crate) fn get(&self, depth: i32, n: usize) -> i32 {
         self.0[depth.clamp(0, 63) as usize][n.min(63)] as i32
     }
 }
@@ -60,14 +62,14 @@ static OVERRIDES: std::sync::Mutex<[Option<i32>; TUNABLE.len()]> = std::sync::Mu
 
 /// Sets the `Spsa_<name>` option's value (a build with the `spsa` feature).
 #[cfg(feature = "spsa")]
-pub fn override_value(i: usize, value: i32) {
+pub(crate) fn override_value(i: usize, value: i32) {
     let mut o = OVERRIDES.lock().unwrap_or_else(|e| e.into_inner());
     o[i] = Some(value);
 }
 
 /// The numbers a search of a game with `own` numbers uses: its own, or with the `spsa`
 /// feature, its own with the options set so far over them.
-pub fn in_use(own: SearchParams) -> SearchParams {
+pub(crate) fn in_use(own: SearchParams) -> SearchParams {
     #[cfg(feature = "spsa")]
     {
         let o = *OVERRIDES.lock().unwrap_or_else(|e| e.into_inner());
@@ -78,7 +80,8 @@ pub fn in_use(own: SearchParams) -> SearchParams {
 }
 
 /// `own` with the given values over it, each kept within its bounds.
-pub fn with_overrides(mut own: SearchParams, values: &[Option<i32>]) -> SearchParams {
+#[cfg(any(feature = "spsa", test))]
+pub(crate) fn with_overrides(mut own: SearchParams, values: &[Option<i32>]) -> SearchParams {
     for (i, v) in values.iter().enumerate().take(TUNABLE.len()) {
         if let Some(v) = v {
             own.set(i, *v);

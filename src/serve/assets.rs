@@ -18,7 +18,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("/favicon.svg", "image/svg+xml", include_bytes!("web/favicon.svg")),
 ];
 
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new();
     for &(path, kind, body) in FILES {
         router = router.route(

@@ -99,7 +99,7 @@ struct Kept {
 /// Refuses switches that a page may not set: unknown names, the engine's own, and
 /// switches that name a file (a page must never make the server open a path of its
 /// choosing).
-pub fn check_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), String> {
+pub(crate) fn check_rules(variant: &str, rules: &BTreeMap<String, String>) -> Result<(), String> {
     let Some(game) = crate::games::descriptor(variant) else { return Err(format!("no game '{variant}'")) };
     for name in rules.keys() {
         match game.switch(name).filter(|o| o.scope != Scope::Engine) {
@@ -134,7 +134,7 @@ fn live(rule_set: &RuleSet, sfen: Option<&str>, moves: &[String]) -> Result<Box<
 }
 
 /// A new game checked and made, before an engine slot is taken.
-pub struct Prepared {
+pub(crate) struct Prepared {
     new: NewGame,
     limit: Limit,
     rule_set: RuleSet,
@@ -142,7 +142,7 @@ pub struct Prepared {
 }
 
 /// Checks a new game and makes it (its rules read and its moves played once).
-pub fn prepare(new: NewGame) -> Result<Prepared, String> {
+pub(crate) fn prepare(new: NewGame) -> Result<Prepared, String> {
     let limit = new.limit.check()?;
     let rule_set = rule_set(&new.variant, &new.rules)?;
     let game = live(&rule_set, new.sfen.as_deref(), &new.moves)?;
@@ -152,7 +152,7 @@ pub fn prepare(new: NewGame) -> Result<Prepared, String> {
 /// Starts a prepared game's task and its engine thread; `hash_mib` is the engine's table.
 /// The engine thread holds `slot` until it has ended, so the registry's count of slots is
 /// the number of engines alive.
-pub fn start(
+pub(crate) fn start(
     id: String,
     prepared: Prepared,
     hash_mib: usize,
@@ -586,7 +586,7 @@ impl Kept {
 
 /// A pasted position: `position startpos|sfen ... [moves ...]` (USI), `sfen <sfen> [moves
 /// ...]`, `startpos [moves ...]` or a bare SFEN.
-pub fn read_paste(text: &str) -> Result<(Option<String>, Vec<String>), String> {
+pub(crate) fn read_paste(text: &str) -> Result<(Option<String>, Vec<String>), String> {
     let text = text.trim();
     let line = if text.starts_with("position ") {
         text.to_string()

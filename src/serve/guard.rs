@@ -25,26 +25,26 @@ use axum::response::{IntoResponse, Response};
 
 /// The page needs nothing from elsewhere: its scripts, styles and images are its own, it
 /// talks only to this server, and no other site may frame it.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
      img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
 
 /// The hosts this server answers to, and its token.
 #[derive(Clone, Debug)]
-pub struct Allowed {
+pub(crate) struct Allowed {
     /// The port the server listens on.
-    pub port: u16,
+    pub(crate) port: u16,
     /// The address it listens on.
-    pub bind: IpAddr,
+    pub(crate) bind: IpAddr,
     /// Further host names (`--allow-host`), lowercase.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// The token every request must carry (bound beyond loopback); `None` on loopback.
-    pub token: Option<Token>,
+    pub(crate) token: Option<Token>,
 }
 
 /// The server's secret: 128 random bits from the OS, as 32 hex digits.
 #[derive(Clone)]
-pub struct Token(String);
+pub(crate) struct Token(String);
 
 impl std::fmt::Debug for Token {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -54,19 +54,19 @@ impl std::fmt::Debug for Token {
 
 impl Token {
     /// A new token; `Err` if the OS has no randomness to give.
-    pub fn new() -> Result<Token, String> {
+    pub(crate) fn new() -> Result<Token, String> {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| format!("no random token: {e}"))?;
         Ok(Token(bytes.iter().map(|b| format!("{b:02x}")).collect()))
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// Whether `given` is the token, compared in time that does not depend on where they
     /// differ.
-    pub fn matches(&self, given: &str) -> bool {
+    pub(crate) fn matches(&self, given: &str) -> bool {
         let (a, b) = (self.0.as_bytes(), given.as_bytes());
         a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
     }
@@ -74,7 +74,7 @@ impl Token {
 
 /// How a request showed the token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shown {
+pub(crate) enum Shown {
     /// None is asked (loopback).
     NotAsked,
     /// In the address's query: a page load is sent on without it, with the cookie.
@@ -126,17 +126,17 @@ impl Allowed {
     }
 
     /// Whether a `Host` header value names this server and its port.
-    pub fn host_ok(&self, value: &str) -> bool {
+    pub(crate) fn host_ok(&self, value: &str) -> bool {
         split_host_port(value).is_some_and(|(h, p)| p == self.port && self.host_named(&h))
     }
 
     /// Whether an `Origin` header value is this server's own origin.
-    pub fn origin_ok(&self, value: &str) -> bool {
+    pub(crate) fn origin_ok(&self, value: &str) -> bool {
         value.strip_prefix("http://").is_some_and(|rest| !rest.contains('/') && self.host_ok(rest))
     }
 
     /// `Err` with the reason when the request's headers are not this server's.
-    pub fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
+    pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         let host = match host {
             Some(h) if self.host_ok(h) => h,
@@ -156,7 +156,7 @@ impl Allowed {
 
     /// How the request shows the token; `Err` with the reason when a token is asked and
     /// the request does not carry it.
-    pub fn token_shown(&self, query: Option<&str>, headers: &HeaderMap) -> Result<Shown, &'static str> {
+    pub(crate) fn token_shown(&self, query: Option<&str>, headers: &HeaderMap) -> Result<Shown, &'static str> {
         let Some(token) = &self.token else { return Ok(Shown::NotAsked) };
         let in_query =
             query.is_some_and(|q| q.split('&').any(|kv| kv.strip_prefix("token=").is_some_and(|t| token.matches(t))));
@@ -203,7 +203,11 @@ fn harden(headers: &mut HeaderMap) {
 /// The middleware in front of every route: 403 for a foreign `Host` or `Origin` or a
 /// missing token, a page load with the token in its address sent on without it (the
 /// cookie set), and the security headers on every answer.
-pub async fn middleware(State(allowed): State<std::sync::Arc<Allowed>>, request: Request, next: Next) -> Response {
+pub(crate) async fn middleware(
+    State(allowed): State<std::sync::Arc<Allowed>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let checked =
         allowed.check(request.headers()).and_then(|()| allowed.token_shown(request.uri().query(), request.headers()));
     let mut response = match checked {

@@ -7,10 +7,10 @@ use crate::game::state::GameState;
 
 /// The side whose setup is hidden, and how many pieces it has placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hidden {
+pub(crate) struct Hidden {
     /// `b` or `w`.
-    pub side: &'static str,
-    pub placed: usize,
+    pub(crate) side: &'static str,
+    pub(crate) placed: usize,
 }
 
 fn is_sides(side: &str, ch: char) -> bool {
@@ -20,7 +20,7 @@ fn is_sides(side: &str, ch: char) -> bool {
 impl Hidden {
     /// The hidden side of a game of a hidden-setup variant in its placement phase in which
     /// `koma` (`b` or `w`) plays against a person; `None` otherwise.
-    pub fn of(hidden_setup: bool, state: &GameState, koma: Option<&'static str>) -> Option<Hidden> {
+    pub(crate) fn of(hidden_setup: bool, state: &GameState, koma: Option<&'static str>) -> Option<Hidden> {
         let side = koma?;
         if !hidden_setup || state.phase != "placement" {
             return None;
@@ -31,7 +31,7 @@ impl Hidden {
 
     /// `state` as the person may see it: the hidden side's pieces off the board, its hand
     /// its whole set (what is on the board and in its hand).
-    pub fn mask(&self, state: &GameState) -> GameState {
+    pub(crate) fn mask(&self, state: &GameState) -> GameState {
         let mut out = state.clone();
         let mut fields: Vec<String> = state.sfen.split(' ').map(str::to_string).collect();
         let mut set: Vec<char> = Vec::new();
@@ -62,7 +62,7 @@ impl Hidden {
 
     /// The moves as the person may see them: the hidden side's as `?`. `first` is the
     /// side that made the first move.
-    pub fn mask_moves(&self, moves: &[String], first: &str) -> Vec<String> {
+    pub(crate) fn mask_moves(&self, moves: &[String], first: &str) -> Vec<String> {
         moves
             .iter()
             .enumerate()

@@ -26,7 +26,7 @@ type Piece = (char, bool);
 
 /// One piece's diagram: a position with the piece on `square`, and where it can go.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct Diagram {
+pub(crate) struct Diagram {
     /// The piece as in SFEN: `R`, `+R`.
     pub piece: String,
     pub square: String,
@@ -37,7 +37,7 @@ pub struct Diagram {
 
 /// The section of rules.md about the game named `variant`: from its `## ` heading, which
 /// names the variant in backquotes, to the next heading of that level.
-pub fn section(variant: &str) -> Option<&'static str> {
+pub(crate) fn section(variant: &str) -> Option<&'static str> {
     let tag = format!("(`{variant}`)");
     let start = RULES_MD.lines().find(|l| l.starts_with("## ") && l.contains(&tag))?;
     let from = start.as_ptr() as usize - RULES_MD.as_ptr() as usize;
@@ -47,7 +47,7 @@ pub fn section(variant: &str) -> Option<&'static str> {
 }
 
 /// The body of `GET /howto.json`, made once.
-pub fn json() -> &'static str {
+pub(crate) fn json() -> &'static str {
     static BODY: OnceLock<String> = OnceLock::new();
     BODY.get_or_init(|| {
         let games: Vec<_> = games::names()
@@ -239,7 +239,7 @@ fn diagram<G: Game>(piece: Piece, start: &[Piece]) -> Option<Diagram> {
 }
 
 /// Every kind of piece of game `G` that the engine lets stand and move.
-pub fn diagrams<G: Game>() -> Vec<Diagram> {
+pub(crate) fn diagrams<G: Game>() -> Vec<Diagram> {
     let start = start_pieces::<G>();
     kinds(&start).into_iter().filter_map(|k| diagram::<G>(k, &start)).collect()
 }

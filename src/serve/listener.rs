@@ -27,11 +27,11 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// How long a client has to send a request's headers (the first request's and each
 /// following one's on a kept-alive connection).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The kernel's send buffer of a connection, fixed (not grown by the kernel up to
 /// megabytes for a page that does not read): a few dozen states.
-pub const SEND_BUFFER: usize = 256 * 1024;
+pub(crate) const SEND_BUFFER: usize = 256 * 1024;
 
 /// One open connection as the table sees it.
 struct Entry {
@@ -59,7 +59,7 @@ impl Mark {
 }
 
 /// The open connections.
-pub struct Connections {
+pub(crate) struct Connections {
     max: usize,
     started: Instant,
     next: AtomicU64,
@@ -67,7 +67,7 @@ pub struct Connections {
 }
 
 /// Held by a connection's socket while it is open: its place in the table.
-pub struct Slot {
+pub(crate) struct Slot {
     id: u64,
     table: Arc<Connections>,
     heard: Arc<AtomicU64>,
@@ -87,7 +87,7 @@ impl Slot {
 }
 
 impl Connections {
-    pub fn new(max: usize) -> Arc<Connections> {
+    pub(crate) fn new(max: usize) -> Arc<Connections> {
         Arc::new(Connections {
             max,
             started: Instant::now(),
@@ -98,11 +98,6 @@ impl Connections {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Connections open now.
-    pub fn count(&self) -> usize {
-        self.lock().len()
     }
 
     /// Takes a place for `socket`, closing connections first if the table is full: the
@@ -140,7 +135,7 @@ fn socket_handle(socket: &TcpStream) -> io::Result<std::net::TcpStream> {
 
 /// A socket that keeps its connection's [`Slot`] for as long as it lives (through an
 /// upgrade to a WebSocket too) and notes when the client last sent something.
-pub struct Tracked {
+pub(crate) struct Tracked {
     inner: TcpStream,
     slot: Slot,
 }
@@ -190,7 +185,7 @@ impl hyper::service::Service<Request<Incoming>> for Marked {
 }
 
 /// Serves `app` on `listener` until the listener fails.
-pub async fn run(listener: TcpListener, app: Router, table: Arc<Connections>) -> io::Result<()> {
+pub(crate) async fn run(listener: TcpListener, app: Router, table: Arc<Connections>) -> io::Result<()> {
     loop {
         let (socket, _) = match listener.accept().await {
             Ok(s) => s,

@@ -13,7 +13,7 @@ use crate::games;
 use crate::search::skill::MAX_LEVEL;
 
 /// The longest message the server reads; a longer one is answered with an error.
-pub const MAX_MESSAGE: usize = 16 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 16 * 1024;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,7 +140,7 @@ pub enum ClientMsg {
 }
 
 /// The answer to a message that could not be carried out (nothing of it was applied).
-pub fn error(message: &str) -> String {
+pub(crate) fn error(message: &str) -> String {
     json!({ "type": "error", "message": crate::protocol::shown(message) }).to_string()
 }
 
@@ -153,7 +153,7 @@ fn look(a: &Appearance) -> Value {
 }
 
 /// The first message on a connection: the games, their boards and rules switches.
-pub fn hello() -> String {
+pub(crate) fn hello() -> String {
     let games: Vec<Value> = games::descriptors()
         .iter()
         .map(|d| {

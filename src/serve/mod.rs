@@ -15,17 +15,17 @@
 //! - [`explore`]: exact values of every move, from the solver;
 //! - [`records`]: the game saved as a record, a record file opened.
 
-pub mod assets;
+pub(crate) mod assets;
 pub mod explore;
-pub mod game;
-pub mod guard;
-pub mod hidden;
-pub mod howto;
-pub mod listener;
-pub mod messages;
-pub mod outbox;
+pub(crate) mod game;
+pub(crate) mod guard;
+pub(crate) mod hidden;
+pub(crate) mod howto;
+pub(crate) mod listener;
+pub(crate) mod messages;
+pub(crate) mod outbox;
 pub mod records;
-pub mod registry;
+pub(crate) mod registry;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -42,7 +42,9 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc::error::TrySendError;
 
 use game::ToGame;
+pub use howto::RULES_MD;
 use messages::ClientMsg;
+pub use messages::ExploreRequest;
 use outbox::Outbox;
 use registry::{Handle, Registry};
 

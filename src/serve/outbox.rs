@@ -13,7 +13,7 @@ use tokio::sync::Notify;
 /// The most messages waiting for one connection: beyond it, search reports are dropped
 /// (oldest first), and the connection reads no further request until the page has taken
 /// some.
-pub const OUTBOX_MESSAGES: usize = 256;
+pub(crate) const OUTBOX_MESSAGES: usize = 256;
 
 /// What a message is to the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,23 +27,23 @@ use crate::search::{mate_plies, Limits, Searcher, Signals};
 
 /// What `koma nnue-data` is asked for.
 #[derive(Clone, Debug)]
-pub struct DataPlan {
-    pub games: usize,
-    pub seed: u64,
-    pub play_nodes: u64,
-    pub score_nodes: u64,
-    pub random_plies: usize,
+pub(crate) struct DataPlan {
+    pub(crate) games: usize,
+    pub(crate) seed: u64,
+    pub(crate) play_nodes: u64,
+    pub(crate) score_nodes: u64,
+    pub(crate) random_plies: usize,
 }
 
 /// What a run made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DataSummary {
-    pub games: usize,
-    pub positions: usize,
+pub(crate) struct DataSummary {
+    pub(crate) games: usize,
+    pub(crate) positions: usize,
     /// Quiet positions left out as already written.
-    pub duplicates: usize,
+    pub(crate) duplicates: usize,
     /// Sente's wins, draws, losses.
-    pub results: [usize; 3],
+    pub(crate) results: [usize; 3],
 }
 
 /// The runner's cap, not a rule: a game still going after this many plies is a draw.
@@ -124,7 +124,7 @@ fn game<G: Trainable>(
 
 /// Plays `plan.games` games and writes the header and every record to `out`, with a
 /// progress line on `progress` every 20 games.
-pub fn generate<G: Trainable>(
+pub(crate) fn generate<G: Trainable>(
     plan: &DataPlan,
     out: &mut impl Write,
     progress: &mut impl Write,

@@ -6,9 +6,9 @@
 //! which games have a network (`crate::games::trainable`) and gives their types
 //! (`crate::games::visit_net`).
 
-pub mod data;
+pub(crate) mod data;
 pub mod records;
-pub mod trainer;
+pub(crate) mod trainer;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

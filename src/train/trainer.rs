@@ -32,7 +32,7 @@ use crate::games::nnue::trainable::Trainable;
 use crate::games::nnue::{FeatureSet, Kernels, Network, Row, HIDDEN, QA, QB};
 
 /// Centipawns per unit of the float output (the file's `scale`).
-pub const SCALE: f32 = 400.0;
+pub(crate) const SCALE: f32 = 400.0;
 /// The bound of the quantised weights, as floats.
 const CLIP: f32 = 1.98;
 /// The most features a perspective of a position has (Kokesu 32, 66 shogi 24 pieces and
@@ -41,26 +41,26 @@ const MAX_ACTIVE: usize = 48;
 
 /// What `koma nnue-train` is asked for.
 #[derive(Clone, Debug)]
-pub struct TrainPlan {
-    pub epochs: usize,
-    pub batch: usize,
-    pub lr: f32,
+pub(crate) struct TrainPlan {
+    pub(crate) epochs: usize,
+    pub(crate) batch: usize,
+    pub(crate) lr: f32,
     /// The learning rate is multiplied by this after each epoch.
-    pub lr_decay: f32,
+    pub(crate) lr_decay: f32,
     /// The weight of the game result in the target (the rest: the search score).
-    pub lambda: f32,
+    pub(crate) lambda: f32,
     /// The share of the positions held out (the last ones: the last games).
-    pub holdout: f32,
-    pub seed: u64,
-    pub threads: usize,
+    pub(crate) holdout: f32,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
     /// AdamW's decoupled weight decay of the accumulator weights and biases.
-    pub weight_decay: f32,
+    pub(crate) weight_decay: f32,
     /// Train on each position's mirror image too.
-    pub mirror: bool,
+    pub(crate) mirror: bool,
     /// Train the piece-square path (else it stays zero).
-    pub psqt: bool,
+    pub(crate) psqt: bool,
     /// The K of the net's `sigmoid(cp / K)`; None: the one fitted to the data's scores.
-    pub eval_k: Option<f32>,
+    pub(crate) eval_k: Option<f32>,
 }
 
 /// One position as the trainer sees it: the active features of the side to move's
@@ -243,7 +243,7 @@ fn loss(p: &Params, samples: &[Sample], k: Ks, lambda: f32) -> f64 {
 }
 
 /// The K of `sigmoid(score / K)` that best predicts the results (ternary search).
-pub fn fit_k(samples: &[(f32, f32)]) -> f32 {
+pub(crate) fn fit_k(samples: &[(f32, f32)]) -> f32 {
     let err = |k: f32| samples.iter().map(|&(s, r)| (sigmoid(s / k) - r).powi(2)).sum::<f32>();
     let (mut lo, mut hi) = (20.0f32, 4000.0f32);
     for _ in 0..60 {
@@ -348,26 +348,20 @@ fn integer_eval(net: &Network, s: &Sample) -> i32 {
 
 /// What a training run made.
 #[derive(Clone, Debug)]
-pub struct TrainSummary {
-    pub net: Network,
+pub(crate) struct TrainSummary {
+    pub(crate) net: Network,
     /// Positions trained on (mirror images not counted).
-    pub train_positions: usize,
-    pub heldout_positions: usize,
-    pub duplicates: usize,
-    pub k: f32,
+    pub(crate) train_positions: usize,
+    pub(crate) heldout_positions: usize,
     /// The held-out loss of the starting weights and after each epoch.
-    pub heldout_loss: Vec<f64>,
+    pub(crate) heldout_loss: Vec<f64>,
     /// The epoch whose weights were kept: the least held-out loss.
-    pub best_epoch: usize,
-    /// The game's classic (default) evaluation's loss on the held-out positions.
-    pub classic_loss: f64,
-    /// Mean |integer - float| evaluation on the held-out positions, centipawns.
-    pub quantisation_cp: f64,
+    pub(crate) best_epoch: usize,
 }
 
 /// Trains on `records` (the files' records in order) and reports each epoch on
 /// `progress`.
-pub fn train<G: Trainable>(
+pub(crate) fn train<G: Trainable>(
     plan: &TrainPlan,
     records: &[Record],
     progress: &mut impl Write,
@@ -470,15 +464,5 @@ pub fn train<G: Trainable>(
         heldout.iter().map(|s| f64::from((integer_eval(&net, s) as f32 - forward(&p, s, &mut acc)).abs())).sum();
     let quantisation_cp = diff / heldout.len().max(1) as f64;
     writeln!(progress, "quantised: mean |integer - float| evaluation {quantisation_cp:.2} cp on held-out positions")?;
-    Ok(TrainSummary {
-        net,
-        train_positions: split,
-        heldout_positions: heldout.len(),
-        duplicates,
-        k: k_data,
-        heldout_loss,
-        best_epoch,
-        classic_loss,
-        quantisation_cp,
-    })
+    Ok(TrainSummary { net, train_positions: split, heldout_positions: heldout.len(), heldout_loss, best_epoch })
 }

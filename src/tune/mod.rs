@@ -22,7 +22,7 @@ pub mod texel;
 pub mod weights;
 
 #[cfg(test)]
-pub mod testing;
+pub(crate) mod testing;
 
 pub use texel::{error, fit_k, linear, tune, Features, Sample, TuneOptions};
 pub use weights::{

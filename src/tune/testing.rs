@@ -8,7 +8,7 @@ use crate::game::{Color, Game, Strategy};
 /// Positions met by random play from each start: `walks` games of at most `plies`
 /// plies, a capture or promotion (if any) chosen half the time; those for which
 /// `keep` holds. Deterministic.
-pub fn random_play<G: Strategy>(starts: &[G], walks: usize, plies: usize, keep: impl Fn(&G) -> bool) -> Vec<G> {
+pub(crate) fn random_play<G: Strategy>(starts: &[G], walks: usize, plies: usize, keep: impl Fn(&G) -> bool) -> Vec<G> {
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |n: usize| {
         rng ^= rng << 13;
@@ -41,7 +41,7 @@ pub fn random_play<G: Strategy>(starts: &[G], walks: usize, plies: usize, keep: 
 }
 
 /// The `sfen` lines of a perft suite, and the start position.
-pub fn suite_starts<G: Game>(suite: &str, rules: &G::Rules) -> Vec<G> {
+pub(crate) fn suite_starts<G: Game>(suite: &str, rules: &G::Rules) -> Vec<G> {
     let mut starts: Vec<G> =
         suite.lines().filter_map(|l| l.strip_prefix("sfen ")).map(|s| G::from_sfen(s, rules).unwrap()).collect();
     starts.push(G::startpos(rules));
@@ -51,7 +51,7 @@ pub fn suite_starts<G: Game>(suite: &str, rules: &G::Rules) -> Vec<G> {
 /// The sample of a game's weights tests: [`random_play`] from the `sfen` lines of
 /// the perft suite `suite` and the start position, for each rules value and its
 /// number of walks in turn; each position with its rules.
-pub fn sample<G: Strategy>(
+pub(crate) fn sample<G: Strategy>(
     suite: &str,
     rules: &[(G::Rules, usize)],
     plies: usize,
@@ -125,7 +125,7 @@ pub(crate) use weights_tests;
 
 /// `text`, a weights file, is what [`format_weights`] writes for its values `w` and
 /// its header (the comment lines it starts with).
-pub fn check_round_trip(text: &str, w: &[i32], params: &[Param]) {
+pub(crate) fn check_round_trip(text: &str, w: &[i32], params: &[Param]) {
     let header: String = text
         .lines()
         .map_while(|l| l.strip_prefix('#'))
@@ -138,7 +138,7 @@ pub fn check_round_trip(text: &str, w: &[i32], params: &[Param]) {
 /// order (and each rank reversed too when `rotate`: the shogi-like games' half turn;
 /// chess only flips the ranks), upper and lower case swapped on the board and in the
 /// hands (sente's hand first again), the other side to move.
-pub fn mirrored_sfen(sfen: &str, rotate: bool) -> String {
+pub(crate) fn mirrored_sfen(sfen: &str, rotate: bool) -> String {
     let swap = |s: &str| -> String {
         s.chars().map(|c| if c.is_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
     };
@@ -219,7 +219,11 @@ fn mirrored_hands(hands: &str, swap: &dyn Fn(&str) -> String) -> String {
 /// Every position out of the placement phase scores (`eval`, the side to move's
 /// view) what the same position with the colours swapped (`mirror` of its SFEN)
 /// scores.
-pub fn check_symmetry<G: Game>(positions: &[(G::Rules, G)], mirror: fn(&str) -> String, eval: impl Fn(&G) -> [i32; 2]) {
+pub(crate) fn check_symmetry<G: Game>(
+    positions: &[(G::Rules, G)],
+    mirror: fn(&str) -> String,
+    eval: impl Fn(&G) -> [i32; 2],
+) {
     for (rules, g) in positions.iter().filter(|x| !x.1.in_placement()) {
         let sfen = g.to_sfen();
         let mirrored = mirror(&sfen);
@@ -235,7 +239,7 @@ const PINNED: usize = 200;
 /// The scores `eval` gives every n-th position of `positions` (about [`PINNED`]) are
 /// those in the file `path` under the crate, a line `score score sfen` each;
 /// `KOMA_WRITE_SCORES=1` writes it first.
-pub fn check_pinned<G: Game>(positions: &[(G::Rules, G)], path: &str, eval: impl Fn(&G) -> [i32; 2]) {
+pub(crate) fn check_pinned<G: Game>(positions: &[(G::Rules, G)], path: &str, eval: impl Fn(&G) -> [i32; 2]) {
     let step = (positions.len() / PINNED).max(1);
     let lines: Vec<String> = positions
         .iter()
@@ -262,7 +266,7 @@ pub fn check_pinned<G: Game>(positions: &[(G::Rules, G)], path: &str, eval: impl
 /// The trace's linear form equals the evaluation `eval` with weights `w` (within
 /// `tolerance`: a taper's integer division rounds) on every position whose score is
 /// not clamped.
-pub fn check_linear_form<G: Game>(
+pub(crate) fn check_linear_form<G: Game>(
     positions: &[G],
     params: &[Param],
     w: &[i32],

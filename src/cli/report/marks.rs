@@ -7,11 +7,11 @@ use crate::cli::analyse::JsonScore;
 
 /// The logistic slope: 1/(1 + e^(-k cp)) is the win probability of a score of `cp`
 /// centipawns (lichess's curve, k = 0.00368208: +100 is 59%, +300 is 75%, +800 95%).
-pub const SLOPE: f64 = 0.00368208;
+pub(crate) const SLOPE: f64 = 0.00368208;
 
 /// Win-probability loss (in percentage points, the mover's view) from which a move is
 /// marked, the worst first.
-pub const THRESHOLDS: [(f64, Mark); 3] = [(15.0, Mark::Blunder), (10.0, Mark::Mistake), (5.0, Mark::Inaccuracy)];
+pub(crate) const THRESHOLDS: [(f64, Mark); 3] = [(15.0, Mark::Blunder), (10.0, Mark::Mistake), (5.0, Mark::Inaccuracy)];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,7 +33,7 @@ impl Mark {
 
 /// The win probability (0 to 100) of a score for the side it belongs to: a mate to give
 /// is 100, a mate to suffer 0.
-pub fn win_percent(score: JsonScore) -> f64 {
+pub(crate) fn win_percent(score: JsonScore) -> f64 {
     match score {
         JsonScore::Cp(cp) => 100.0 / (1.0 + (-SLOPE * cp as f64).exp()),
         JsonScore::Mate(n) if n > 0 => 100.0,
@@ -42,7 +42,7 @@ pub fn win_percent(score: JsonScore) -> f64 {
 }
 
 /// The score for the other side.
-pub fn negate(score: JsonScore) -> JsonScore {
+pub(crate) fn negate(score: JsonScore) -> JsonScore {
     match score {
         JsonScore::Cp(cp) => JsonScore::Cp(-cp),
         JsonScore::Mate(n) => JsonScore::Mate(-n),
@@ -50,7 +50,7 @@ pub fn negate(score: JsonScore) -> JsonScore {
 }
 
 /// The mark of a move that lost `loss` points of win probability.
-pub fn mark(loss: f64) -> Option<Mark> {
+pub(crate) fn mark(loss: f64) -> Option<Mark> {
     THRESHOLDS.iter().find(|(t, _)| loss >= *t).map(|&(_, m)| m)
 }
 

@@ -8,8 +8,8 @@
 //! from the shipped table or the solver, as `mate` scores (0 for a draw). The game is
 //! analysed under the record's rules switches: the engine gets them before any position.
 
-pub mod marks;
-pub mod svg;
+pub(crate) mod marks;
+pub(crate) mod svg;
 
 use std::io::Write;
 use std::path::Path;

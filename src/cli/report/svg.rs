@@ -17,7 +17,7 @@ fn colour(m: Mark) -> &'static str {
 
 /// The graph of `moves` (the first player's win probability, 0 at the bottom, 100 at the
 /// top), `title` as its accessible name.
-pub fn graph(moves: &[MoveReport], title: &str) -> String {
+pub(crate) fn graph(moves: &[MoveReport], title: &str) -> String {
     let n = moves.len().max(1) as f64;
     let x = |ply: usize| ply as f64 * WIDTH / n;
     let y = |percent: f64| HEIGHT * (1.0 - percent / 100.0);

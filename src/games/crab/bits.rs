@@ -7,7 +7,7 @@ use super::square::DIAGONAL;
 use crate::game::Color;
 
 /// Every square.
-pub const ALL: u32 = (1 << 25) - 1;
+pub(crate) const ALL: u32 = (1 << 25) - 1;
 /// Column index 0 (file 1) and 4 (file 5).
 const COL_0: u32 = 0b00001_00001_00001_00001_00001;
 const COL_4: u32 = COL_0 << 4;
@@ -17,13 +17,13 @@ const ROW_E: u32 = ROW_A << 20;
 
 /// The pieces of each side (by `Color::index`) and the promoted ones of both.
 #[derive(Clone, Copy, Debug)]
-pub struct Occupancy {
-    pub sides: [u32; 2],
-    pub promoted: u32,
+pub(crate) struct Occupancy {
+    pub(crate) sides: [u32; 2],
+    pub(crate) promoted: u32,
 }
 
 impl Occupancy {
-    pub fn new(cells: &Cells) -> Occupancy {
+    pub(crate) fn new(cells: &Cells) -> Occupancy {
         let mut b = Occupancy { sides: [0; 2], promoted: 0 };
         for (sq, &c) in cells.iter().enumerate() {
             if let Some(color) = cell::color(c) {
@@ -36,11 +36,11 @@ impl Occupancy {
         b
     }
 
-    pub fn occupied(&self) -> u32 {
+    pub(crate) fn occupied(&self) -> u32 {
         self.sides[0] | self.sides[1]
     }
 
-    pub fn of(&self, c: Color) -> u32 {
+    pub(crate) fn of(&self, c: Color) -> u32 {
         self.sides[c.index()]
     }
 }
@@ -95,21 +95,21 @@ const DIAGONALS: [u32; 25] = {
 
 /// The empty squares a slide from `sq` along its rank reaches (as `turn::slides`).
 #[inline(always)]
-pub fn slides(occupied: u32, sq: usize) -> u32 {
+pub(crate) fn slides(occupied: u32, sq: usize) -> u32 {
     let shift = 5 * (sq / 5);
     (SLIDES[((occupied >> shift) & 31) as usize][sq % 5] as u32) << shift
 }
 
 /// The empty squares one diagonal step from `sq` (as `turn::diagonal_steps`).
 #[inline(always)]
-pub fn diagonal_steps(occupied: u32, sq: usize) -> u32 {
+pub(crate) fn diagonal_steps(occupied: u32, sq: usize) -> u32 {
     DIAGONALS[sq] & !occupied
 }
 
 /// Whether the rank of `sq` is empty from `sq` to the edge towards higher files
 /// (`towards_file_5`) or lower ones.
 #[inline(always)]
-pub fn clear_run(occupied: u32, sq: usize, towards_file_5: bool) -> bool {
+pub(crate) fn clear_run(occupied: u32, sq: usize, towards_file_5: bool) -> bool {
     let shift = 5 * (sq / 5);
     let row = (occupied >> shift) & 31;
     let col = sq % 5;
@@ -120,7 +120,7 @@ pub fn clear_run(occupied: u32, sq: usize, towards_file_5: bool) -> bool {
 /// The pieces of `enemy` with a piece of `own` next to them on one side and an empty
 /// square on the other, along a rank or a file: one more piece would sandwich them.
 #[inline(always)]
-pub fn sandwich_threats(own: u32, enemy: u32, empty: u32) -> u32 {
+pub(crate) fn sandwich_threats(own: u32, enemy: u32, empty: u32) -> u32 {
     let across = ((own >> 1) & (empty << 1)) | ((own << 1) & (empty >> 1));
     let along = ((own >> 5) & (empty << 5)) | ((own << 5) & (empty >> 5));
     enemy & ((across & !COL_0 & !COL_4) | (along & !ROW_A & !ROW_E)) & ALL

@@ -7,7 +7,7 @@ use crate::game::Color;
 /// The enemy pieces sandwiched by a piece of `mover` that stands on `at`: in each of
 /// the four orthogonal directions, a contiguous run of enemy pieces closed at its far end
 /// by a piece of `mover`. Edges close nothing.
-pub fn sandwich(cells: &Cells, at: usize, mover: Color) -> u32 {
+pub(crate) fn sandwich(cells: &Cells, at: usize, mover: Color) -> u32 {
     let enemy = mover.flip();
     let mut caught = 0u32;
     for &(df, dr) in &ORTHOGONAL {
@@ -31,7 +31,7 @@ pub fn sandwich(cells: &Cells, at: usize, mover: Color) -> u32 {
 
 /// The orthogonally connected group of squares satisfying `member` that contains `from`
 /// (empty if `from` itself does not satisfy it).
-pub fn group(cells: &Cells, from: usize, member: impl Fn(u8) -> bool) -> u32 {
+pub(crate) fn group(cells: &Cells, from: usize, member: impl Fn(u8) -> bool) -> u32 {
     if !member(cells[from]) {
         return 0;
     }
@@ -56,7 +56,7 @@ pub fn group(cells: &Cells, from: usize, member: impl Fn(u8) -> bool) -> u32 {
 }
 
 /// Empties every square of `mask`.
-pub fn remove(cells: &mut Cells, mask: u32) {
+pub(crate) fn remove(cells: &mut Cells, mask: u32) {
     let mut m = mask;
     while m != 0 {
         let sq = m.trailing_zeros() as usize;
@@ -66,7 +66,7 @@ pub fn remove(cells: &mut Cells, mask: u32) {
 }
 
 /// The squares of a mask, lowest first.
-pub fn squares(mask: u32) -> impl Iterator<Item = usize> {
+pub(crate) fn squares(mask: u32) -> impl Iterator<Item = usize> {
     let mut m = mask;
     std::iter::from_fn(move || {
         if m == 0 {

@@ -5,7 +5,7 @@ use super::square::step;
 
 /// The squares a piece entering the flowing column at `entry` passes going up (`up`) or
 /// down, in order, while they are empty. The piece itself is at `entry` (not in `cells`).
-pub fn path(cells: &Cells, entry: usize, up: bool) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn path(cells: &Cells, entry: usize, up: bool) -> impl Iterator<Item = usize> + '_ {
     let dr = if up { -1 } else { 1 };
     let mut at = entry;
     std::iter::from_fn(move || {
@@ -19,6 +19,6 @@ pub fn path(cells: &Cells, entry: usize, up: bool) -> impl Iterator<Item = usize
 }
 
 /// The farthest square reachable from `entry` going up or down (`entry` if blocked).
-pub fn end(cells: &Cells, entry: usize, up: bool) -> usize {
+pub(crate) fn end(cells: &Cells, entry: usize, up: bool) -> usize {
     path(cells, entry, up).last().unwrap_or(entry)
 }

@@ -8,15 +8,15 @@
 //! [`turn::Variant`], and its name, switches, start and evaluation through
 //! [`game::CrabGame`].
 
-pub mod bits;
-pub mod capture;
+pub(crate) mod bits;
+pub(crate) mod capture;
 pub mod cell;
-pub mod flow;
+pub(crate) mod flow;
 pub mod game;
-pub mod sfen;
-pub mod square;
-pub mod token;
-pub mod turn;
-pub mod zobrist;
+pub(crate) mod sfen;
+pub(crate) mod square;
+pub(crate) mod token;
+pub(crate) mod turn;
+pub(crate) mod zobrist;
 
 pub use token::CrabMove;

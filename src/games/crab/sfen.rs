@@ -7,7 +7,10 @@ use crate::game::{Color, SfenError};
 
 /// A board, side and ply read from an SFEN. `piece` maps a letter (case gives the
 /// colour) and the promoted flag to a cell byte, or says why it cannot.
-pub fn parse(sfen: &str, piece: impl Fn(char, bool) -> Result<u8, String>) -> Result<(Cells, Color, u32), SfenError> {
+pub(crate) fn parse(
+    sfen: &str,
+    piece: impl Fn(char, bool) -> Result<u8, String>,
+) -> Result<(Cells, Color, u32), SfenError> {
     let fields = sfen_fields::fields(sfen)?;
     let mut cells: Cells = [EMPTY; 25];
     sfen_fields::board(fields.board, 5, 5, |r, f, ch, promoted| {
@@ -26,7 +29,7 @@ pub fn parse(sfen: &str, piece: impl Fn(char, bool) -> Result<u8, String>) -> Re
 }
 
 /// The SFEN of a board; `letter` gives a piece's letter (with its case).
-pub fn write(cells: &Cells, side: Color, ply: u32, letter: impl Fn(u8) -> char) -> String {
+pub(crate) fn write(cells: &Cells, side: Color, ply: u32, letter: impl Fn(u8) -> char) -> String {
     let mut s = String::with_capacity(32);
     sfen_fields::write_board(&mut s, 5, 5, |r, f| match cells[square(5 - f, r)] {
         EMPTY => None,
@@ -39,7 +42,7 @@ pub fn write(cells: &Cells, side: Color, ply: u32, letter: impl Fn(u8) -> char) 
 
 /// A board diagram: files 5..1 across, ranks a..e down; `~` marks the empty flowing
 /// column.
-pub fn diagram(cells: &Cells, letter: impl Fn(u8) -> char) -> String {
+pub(crate) fn diagram(cells: &Cells, letter: impl Fn(u8) -> char) -> String {
     let mut s = String::from("    5   4   3   2   1\n");
     for r in 0..5 {
         s.push(char::from(b'a' + r as u8));

@@ -7,38 +7,38 @@
 use crate::game::Color;
 
 /// Number of squares.
-pub const SQUARES: usize = 25;
+pub(crate) const SQUARES: usize = 25;
 /// Column index (file - 1) of the flowing column, file 3.
-pub const FLOW_COL: usize = 2;
+pub(crate) const FLOW_COL: usize = 2;
 
 /// The square of `file` (1..=5) and `rank` (0 = a .. 4 = e).
-pub const fn square(file: usize, rank: usize) -> usize {
+pub(crate) const fn square(file: usize, rank: usize) -> usize {
     rank * 5 + (file - 1)
 }
 
 /// File number 1..=5.
-pub const fn file_of(sq: usize) -> usize {
+pub(crate) const fn file_of(sq: usize) -> usize {
     sq % 5 + 1
 }
 
 /// Rank index 0 (a) ..= 4 (e).
-pub const fn rank_of(sq: usize) -> usize {
+pub(crate) const fn rank_of(sq: usize) -> usize {
     sq / 5
 }
 
 /// Whether the square lies in the flowing column (file 3).
-pub const fn in_flow(sq: usize) -> bool {
+pub(crate) const fn in_flow(sq: usize) -> bool {
     sq % 5 == FLOW_COL
 }
 
 /// Whether the square lies on the board's edge.
-pub const fn on_edge(sq: usize) -> bool {
+pub(crate) const fn on_edge(sq: usize) -> bool {
     let (c, r) = (sq % 5, sq / 5);
     c == 0 || c == 4 || r == 0 || r == 4
 }
 
 /// File of a side's home column: black (sente) file 5, red (gote) file 1.
-pub const fn home_file(color: Color) -> usize {
+pub(crate) const fn home_file(color: Color) -> usize {
     match color {
         Color::Sente => 5,
         Color::Gote => 1,
@@ -46,7 +46,7 @@ pub const fn home_file(color: Color) -> usize {
 }
 
 /// File of the enemy home column, where a side's pieces promote (grow).
-pub const fn enemy_home_file(color: Color) -> usize {
+pub(crate) const fn enemy_home_file(color: Color) -> usize {
     match color {
         Color::Sente => 1,
         Color::Gote => 5,
@@ -55,7 +55,7 @@ pub const fn enemy_home_file(color: Color) -> usize {
 
 /// The square one step away by (`dfile`, `drank`), if it is on the board.
 #[inline]
-pub fn step(sq: usize, dfile: i32, drank: i32) -> Option<usize> {
+pub(crate) fn step(sq: usize, dfile: i32, drank: i32) -> Option<usize> {
     let f = file_of(sq) as i32 + dfile;
     let r = rank_of(sq) as i32 + drank;
     if (1..=5).contains(&f) && (0..5).contains(&r) {
@@ -66,26 +66,26 @@ pub fn step(sq: usize, dfile: i32, drank: i32) -> Option<usize> {
 }
 
 /// The four orthogonal directions as (dfile, drank).
-pub const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, -1), (0, 1)];
+pub(crate) const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, -1), (0, 1)];
 /// The four diagonal directions as (dfile, drank).
-pub const DIAGONAL: [(i32, i32); 4] = [(1, -1), (-1, -1), (1, 1), (-1, 1)];
+pub(crate) const DIAGONAL: [(i32, i32); 4] = [(1, -1), (-1, -1), (1, 1), (-1, 1)];
 
 /// The name of a square, e.g. `5d`.
-pub fn name(sq: usize) -> [char; 2] {
+pub(crate) fn name(sq: usize) -> [char; 2] {
     let f = char::from(b'0' + file_of(sq) as u8);
     let r = char::from(b'a' + rank_of(sq) as u8);
     [f, r]
 }
 
 /// Appends the name of a square to `out`.
-pub fn push_name(out: &mut String, sq: usize) {
+pub(crate) fn push_name(out: &mut String, sq: usize) {
     let [f, r] = name(sq);
     out.push(f);
     out.push(r);
 }
 
 /// Reads a square name (`5d`) from two bytes.
-pub fn parse(b: &[u8]) -> Option<usize> {
+pub(crate) fn parse(b: &[u8]) -> Option<usize> {
     if b.len() != 2 {
         return None;
     }

@@ -20,7 +20,7 @@ pub struct Part {
 }
 
 /// The bits of [`CrabMove`] that make up the token.
-pub const TOKEN_BITS: u32 = (1 << 23) - 1;
+pub(crate) const TOKEN_BITS: u32 = (1 << 23) - 1;
 
 impl CrabMove {
     /// A turn with only the normal move.

@@ -67,7 +67,7 @@ impl Squares {
 }
 
 /// Every empty square of a slide along the rank from `from`, both ways, no jumping.
-pub fn slides(cells: &Cells, from: usize, out: &mut Squares) {
+pub(crate) fn slides(cells: &Cells, from: usize, out: &mut Squares) {
     for df in [1, -1] {
         let mut sq = from;
         while let Some(next) = step(sq, df, 0) {
@@ -81,7 +81,7 @@ pub fn slides(cells: &Cells, from: usize, out: &mut Squares) {
 }
 
 /// Every empty square one diagonal step from `from`.
-pub fn diagonal_steps(cells: &Cells, from: usize, out: &mut Squares) {
+pub(crate) fn diagonal_steps(cells: &Cells, from: usize, out: &mut Squares) {
     for &(df, dr) in &DIAGONAL {
         if let Some(n) = step(from, df, dr) {
             if cells[n] == EMPTY {
@@ -105,7 +105,7 @@ fn finals<V: Variant>(v: &V, cells: &Cells, piece: u8, targets: &Squares) -> Squ
 }
 
 /// Plays one part of a turn on `cells`: lift, place (promoted or not), capture.
-pub fn apply_part<V: Variant>(v: &V, cells: &mut Cells, side: Color, part: Part) {
+pub(crate) fn apply_part<V: Variant>(v: &V, cells: &mut Cells, side: Color, part: Part) {
     let piece = cells[part.from];
     cells[part.from] = EMPTY;
     cells[part.to] = if part.promote { cell::promote(piece) } else { piece };
@@ -113,44 +113,16 @@ pub fn apply_part<V: Variant>(v: &V, cells: &mut Cells, side: Color, part: Part)
 }
 
 /// Plays a whole turn on `cells` (the side to move is `side`).
-pub fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMove) {
+pub(crate) fn apply_turn<V: Variant>(v: &V, cells: &mut Cells, side: Color, mv: CrabMove) {
     apply_part(v, cells, side, mv.first());
     if let Some(b) = mv.bond() {
         apply_part(v, cells, side, b);
     }
 }
 
-/// The evaluation's mobility term: `per_move` for each landing square of `color`'s
-/// normal moves, less `low` (twice it for two or fewer) when few are left, since no
-/// normal move at all loses.
-pub fn mobility_score<V: Variant>(v: &V, cells: &Cells, color: Color, per_move: i32, low: i32) -> i32 {
-    let n = mobility(v, cells, color) as i32;
-    n * per_move
-        - match n {
-            0..=2 => 2 * low,
-            3..=4 => low,
-            _ => 0,
-        }
-}
-
-/// The number of landing squares (before the flow) of `color`'s normal moves: a
-/// mobility measure. Slides and diagonal steps never look at their own from-square, so
-/// the piece need not be lifted.
-pub fn mobility<V: Variant>(v: &V, cells: &Cells, color: Color) -> usize {
-    let mut n = 0;
-    for (from, &piece) in cells.iter().enumerate() {
-        if cell::is(piece, color) {
-            let mut targets = Squares::default();
-            v.normal_targets(cells, piece, from, &mut targets);
-            n += targets.len();
-        }
-    }
-    n
-}
-
 /// Reads a whole-turn token and checks it against the legal turns of `side` (`legal`,
 /// empty when the game is over).
-pub fn parse_turn(token: &str, legal: &[CrabMove], cells: &Cells, side: Color) -> Result<CrabMove, MoveError> {
+pub(crate) fn parse_turn(token: &str, legal: &[CrabMove], cells: &Cells, side: Color) -> Result<CrabMove, MoveError> {
     let mv = CrabMove::parse(token).ok_or_else(|| MoveError::Syntax(token.to_string()))?;
     if legal.is_empty() {
         return Err(MoveError::GameOver(token.to_string()));
@@ -171,7 +143,7 @@ pub fn parse_turn(token: &str, legal: &[CrabMove], cells: &Cells, side: Color) -
 }
 
 /// Appends every legal whole turn of `side` (the game is not over), each token once.
-pub fn generate<V: Variant>(v: &V, cells: &Cells, side: Color, out: &mut Vec<CrabMove>) {
+pub(crate) fn generate<V: Variant>(v: &V, cells: &Cells, side: Color, out: &mut Vec<CrabMove>) {
     for from in 0..cells.len() {
         let piece = cells[from];
         if !cell::is(piece, side) {

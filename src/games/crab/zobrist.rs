@@ -22,7 +22,7 @@ const KEYS: [[u64; 32]; 25] = table(0x6b61_6e69);
 const SIDE: u64 = next(&mut 0x7369_6465);
 
 /// The key of a board with `side` to move, salted per game.
-pub fn key(cells: &Cells, side: Color, salt: u64) -> u64 {
+pub(crate) fn key(cells: &Cells, side: Color, salt: u64) -> u64 {
     let mut k = salt;
     for (sq, &c) in cells.iter().enumerate() {
         if c != 0 {

@@ -18,8 +18,8 @@
 //!   after each part of the turn), or when the opponent has no normal move.
 
 pub mod eval;
-pub mod rules;
-pub mod sfen;
+pub(crate) mod rules;
+pub(crate) mod sfen;
 
 use crate::game::{Appearance, Color, PieceStyle, Switch, Water};
 use crate::games::crab::cell::Cells;

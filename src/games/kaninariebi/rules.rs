@@ -25,15 +25,15 @@ pub struct Rules {
     pub bonds: Bonds,
 }
 
-pub const BONDS_OPTION: &str = "KaniNariEbiBonds";
+pub(crate) const BONDS_OPTION: &str = "KaniNariEbiBonds";
 
 /// The crab kind (a shrimp is a promoted crab).
-pub const CRAB: u8 = 1;
+pub(crate) const CRAB: u8 = 1;
 /// Pieces per side at the start.
-pub const PIECES: usize = 5;
+pub(crate) const PIECES: usize = 5;
 
 /// Shrimps of `color` on the board.
-pub fn shrimps(cells: &Cells, color: Color) -> usize {
+pub(crate) fn shrimps(cells: &Cells, color: Color) -> usize {
     Tally::of(cells).shrimps(color)
 }
 
@@ -42,7 +42,7 @@ pub fn shrimps(cells: &Cells, color: Color) -> usize {
 /// made). A cell byte here is 0 (empty) or a piece with bit 0 its colour, bit 1 set
 /// (the one kind, [`CRAB`]) and bit 4 the shrimp flag (`cell::make`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     pieces: [u8; 2],
     shrimps: [u8; 2],
 }
@@ -52,7 +52,7 @@ const _: () = assert!(cell::make(Color::Sente, CRAB, false) & 2 != 0 && cell::ma
 
 impl Tally {
     #[inline(always)]
-    pub fn of(cells: &Cells) -> Tally {
+    pub(crate) fn of(cells: &Cells) -> Tally {
         const LOW: u64 = 0x0101_0101_0101_0101;
         let mut bytes = [0u8; 32];
         bytes[..cells.len()].copy_from_slice(cells);
@@ -68,12 +68,12 @@ impl Tally {
     }
 
     #[inline(always)]
-    pub fn pieces(self, color: Color) -> usize {
+    pub(crate) fn pieces(self, color: Color) -> usize {
         usize::from(self.pieces[color.index()])
     }
 
     #[inline(always)]
-    pub fn shrimps(self, color: Color) -> usize {
+    pub(crate) fn shrimps(self, color: Color) -> usize {
         usize::from(self.shrimps[color.index()])
     }
 }

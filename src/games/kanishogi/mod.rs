@@ -22,8 +22,8 @@
 //!   at the start of a turn loses.
 
 pub mod eval;
-pub mod rules;
-pub mod sfen;
+pub(crate) mod rules;
+pub(crate) mod sfen;
 
 use crate::game::{Appearance, Color, Switch, Water};
 use crate::games::crab::cell::Cells;
@@ -85,7 +85,7 @@ mod throwaway {
 
     /// A check that makes a grown child step diagonally only (as `KaniShogiGrownMove
     /// diagonal` does).
-    pub const SWITCH: Switch<Rules> =
+    pub(super) const SWITCH: Switch<Rules> =
         Switch::new("KaniShogiThrowaway", SwitchKind::Check, "false", Scope::Rules, |r, v| {
             r.grown = if v == "true" { GrownMove::Diagonal } else { GrownMove::SidewaysDiagonal };
             Ok(())

@@ -26,32 +26,32 @@ pub struct Rules {
     pub grown: GrownMove,
 }
 
-pub const GROWN_OPTION: &str = "KaniShogiGrownMove";
+pub(crate) const GROWN_OPTION: &str = "KaniShogiGrownMove";
 
 /// The parent crab's kind; children are `PARENT + pip` (pips 1..=4).
-pub const PARENT: u8 = 1;
+pub(crate) const PARENT: u8 = 1;
 
 /// The pip of a child (1..=4), 0 for the parent.
-pub const fn pip(c: u8) -> u8 {
+pub(crate) const fn pip(c: u8) -> u8 {
     cell::kind(c) - PARENT
 }
 
-pub fn is_parent(c: u8) -> bool {
+pub(crate) fn is_parent(c: u8) -> bool {
     c != EMPTY && cell::kind(c) == PARENT
 }
 
 /// Whether `color`'s parent is on the board.
-pub fn has_parent(cells: &Cells, color: Color) -> bool {
+pub(crate) fn has_parent(cells: &Cells, color: Color) -> bool {
     cells.iter().any(|&c| cell::is(c, color) && is_parent(c))
 }
 
 /// Bit set (bit p for pip p) of `color`'s children on the board.
-pub fn pips_on_board(cells: &Cells, color: Color) -> u8 {
+pub(crate) fn pips_on_board(cells: &Cells, color: Color) -> u8 {
     cells.iter().filter(|&&c| cell::is(c, color) && !is_parent(c)).fold(0, |m, &c| m | 1 << pip(c))
 }
 
 /// Bit set of the pips of `color`'s children that the enemy has captured.
-pub fn pips_lost(cells: &Cells, color: Color) -> u8 {
+pub(crate) fn pips_lost(cells: &Cells, color: Color) -> u8 {
     0b11110 & !pips_on_board(cells, color)
 }
 
@@ -62,7 +62,7 @@ fn pip_sum(set: u8) -> u32 {
 /// The squares of the wall captures made by a piece of `mover` standing on `at`: every
 /// maximal orthogonally connected enemy group beside it that touches the edge and whose
 /// every on-board orthogonal neighbour is a piece of `mover`.
-pub fn walls(cells: &Cells, at: usize, mover: Color) -> u32 {
+pub(crate) fn walls(cells: &Cells, at: usize, mover: Color) -> u32 {
     let enemy = mover.flip();
     let mut caught = 0u32;
     let mut seen = 0u32;

@@ -5,46 +5,46 @@
 //! code in `sfen.rs` knows the USI names.
 
 /// Piece kinds, in value order.
-pub const PAWN: usize = 0;
-pub const KNIGHT: usize = 1;
-pub const BISHOP: usize = 2;
-pub const ROOK: usize = 3;
-pub const QUEEN: usize = 4;
-pub const KING: usize = 5;
+pub(super) const PAWN: usize = 0;
+pub(super) const KNIGHT: usize = 1;
+pub(super) const BISHOP: usize = 2;
+pub(super) const ROOK: usize = 3;
+pub(super) const QUEEN: usize = 4;
+pub(super) const KING: usize = 5;
 
 /// Mailbox value of an empty square. Otherwise a square holds `color * 6 + kind`.
-pub const EMPTY: u8 = 12;
+pub(super) const EMPTY: u8 = 12;
 
 /// How many of each kind a side has in the starting array.
-pub const START_COUNT: [u32; 6] = [8, 2, 2, 2, 1, 1];
+pub(super) const START_COUNT: [u32; 6] = [8, 2, 2, 2, 1, 1];
 
 /// Piece letters (lowercase) by kind.
-pub const LETTERS: [u8; 6] = *b"pnbrqk";
+pub(super) const LETTERS: [u8; 6] = *b"pnbrqk";
 
-pub use crate::games::bitboard::Bits;
+pub(super) use crate::games::bitboard::Bits;
 
-pub const fn bit(sq: usize) -> u64 {
+pub(super) const fn bit(sq: usize) -> u64 {
     1u64 << sq
 }
 
 /// Chess rank 2 / rank 7: the pawns' start ranks (double step).
-pub const RANK_2: u64 = 0xff00;
-pub const RANK_7: u64 = 0x00ff_0000_0000_0000;
-pub const RANK_1: u64 = 0xff;
-pub const RANK_8: u64 = 0xff00_0000_0000_0000;
-pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub(super) const RANK_2: u64 = 0xff00;
+pub(super) const RANK_7: u64 = 0x00ff_0000_0000_0000;
+pub(super) const RANK_1: u64 = 0xff;
+pub(super) const RANK_8: u64 = 0xff00_0000_0000_0000;
+pub(super) const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Direction steps as (file delta, rank delta). Indices 0..4 grow the square number
 /// (scan with the lowest set bit), 4..8 shrink it (scan with the highest).
 const DIRS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (-1, 1), (0, -1), (-1, -1), (-1, 0), (1, -1)];
-pub const NORTH: usize = 0;
-pub const NORTH_EAST: usize = 1;
-pub const EAST: usize = 2;
-pub const NORTH_WEST: usize = 3;
-pub const SOUTH: usize = 4;
-pub const SOUTH_WEST: usize = 5;
-pub const WEST: usize = 6;
-pub const SOUTH_EAST: usize = 7;
+pub(super) const NORTH: usize = 0;
+pub(super) const NORTH_EAST: usize = 1;
+pub(super) const EAST: usize = 2;
+pub(super) const NORTH_WEST: usize = 3;
+pub(super) const SOUTH: usize = 4;
+pub(super) const SOUTH_WEST: usize = 5;
+pub(super) const WEST: usize = 6;
+pub(super) const SOUTH_EAST: usize = 7;
 
 const fn leaper_table(steps: &[(i32, i32)]) -> [u64; 64] {
     let mut t = [0u64; 64];
@@ -107,15 +107,15 @@ const fn between_table(rays: &[[u64; 64]; 8]) -> [[u64; 64]; 64] {
     t
 }
 
-pub static KNIGHT_ATTACKS: [u64; 64] =
+pub(super) static KNIGHT_ATTACKS: [u64; 64] =
     leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-pub static KING_ATTACKS: [u64; 64] =
+pub(super) static KING_ATTACKS: [u64; 64] =
     leaper_table(&[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]);
 /// `PAWN_ATTACKS[color][sq]`: the squares a pawn of `color` on `sq` attacks.
-pub static PAWN_ATTACKS: [[u64; 64]; 2] = [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
-pub static RAYS: [[u64; 64]; 8] = ray_table();
+pub(super) static PAWN_ATTACKS: [[u64; 64]; 2] = [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
+pub(super) static RAYS: [[u64; 64]; 8] = ray_table();
 /// `BETWEEN[a][b]`: the squares strictly between two aligned squares, else 0.
-pub static BETWEEN: [[u64; 64]; 64] = between_table(&ray_table());
+pub(super) static BETWEEN: [[u64; 64]; 64] = between_table(&ray_table());
 
 #[inline(always)]
 fn ray_up(d: usize, sq: usize, occ: u64) -> u64 {
@@ -140,12 +140,12 @@ fn ray_down(d: usize, sq: usize, occ: u64) -> u64 {
 }
 
 #[inline(always)]
-pub fn rook_attacks(sq: usize, occ: u64) -> u64 {
+pub(super) fn rook_attacks(sq: usize, occ: u64) -> u64 {
     ray_up(NORTH, sq, occ) | ray_up(EAST, sq, occ) | ray_down(SOUTH, sq, occ) | ray_down(WEST, sq, occ)
 }
 
 #[inline(always)]
-pub fn bishop_attacks(sq: usize, occ: u64) -> u64 {
+pub(super) fn bishop_attacks(sq: usize, occ: u64) -> u64 {
     ray_up(NORTH_EAST, sq, occ)
         | ray_up(NORTH_WEST, sq, occ)
         | ray_down(SOUTH_WEST, sq, occ)
@@ -154,13 +154,13 @@ pub fn bishop_attacks(sq: usize, occ: u64) -> u64 {
 
 /// Rook directions on an empty board.
 #[inline(always)]
-pub fn rook_rays(sq: usize) -> u64 {
+pub(super) fn rook_rays(sq: usize) -> u64 {
     RAYS[NORTH][sq] | RAYS[EAST][sq] | RAYS[SOUTH][sq] | RAYS[WEST][sq]
 }
 
 /// Bishop directions on an empty board.
 #[inline(always)]
-pub fn bishop_rays(sq: usize) -> u64 {
+pub(super) fn bishop_rays(sq: usize) -> u64 {
     RAYS[NORTH_EAST][sq] | RAYS[NORTH_WEST][sq] | RAYS[SOUTH_WEST][sq] | RAYS[SOUTH_EAST][sq]
 }
 

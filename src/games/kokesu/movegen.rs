@@ -31,7 +31,7 @@ impl KMove {
 
 /// The promotion kinds a side may choose, as a bit set over kinds (bit k = kind k).
 #[inline]
-pub fn promotion_choices(pos: &Kokesu, color: usize) -> u32 {
+pub(super) fn promotion_choices(pos: &Kokesu, color: usize) -> u32 {
     match pos.rules.promotion {
         PromotionRule::Free => (1 << KNIGHT) | (1 << BISHOP) | (1 << ROOK) | (1 << QUEEN),
         PromotionRule::Captured => {
@@ -258,7 +258,7 @@ impl Kokesu {
 
 /// Single and double pushes of a pawn of `color` on `sq` onto empty squares.
 #[inline(always)]
-pub fn pawn_pushes(sq: usize, color: usize, occ: u64) -> (u64, u64) {
+pub(super) fn pawn_pushes(sq: usize, color: usize, occ: u64) -> (u64, u64) {
     let b = bit(sq);
     if color == 0 {
         let single = (b << 8) & !occ;

@@ -10,14 +10,14 @@ use crate::game::sfen_fields;
 use crate::game::SfenError;
 
 /// The USI name of an internal square, e.g. chess e2 -> `4g`.
-pub fn square_name(sq: usize) -> [u8; 2] {
+pub(super) fn square_name(sq: usize) -> [u8; 2] {
     let file = 8 - (sq % 8) as u8; // chess a-file = 8
     let rank = b'a' + (7 - (sq / 8) as u8); // chess rank 8 = a
     [b'0' + file, rank]
 }
 
 /// Reads a USI square from two bytes.
-pub fn parse_square(f: u8, r: u8) -> Option<usize> {
+pub(super) fn parse_square(f: u8, r: u8) -> Option<usize> {
     if !(b'1'..=b'8').contains(&f) || !(b'a'..=b'h').contains(&r) {
         return None;
     }
@@ -28,7 +28,7 @@ pub fn parse_square(f: u8, r: u8) -> Option<usize> {
 
 /// Splits a token into (from, to, promotion kind); `None` when it is not of the form
 /// `<file><rank><file><rank>[q|r|b|n]`.
-pub fn parse_token(token: &str) -> Option<(usize, usize, usize)> {
+pub(super) fn parse_token(token: &str) -> Option<(usize, usize, usize)> {
     let b = token.as_bytes();
     if b.len() != 4 && b.len() != 5 {
         return None;
@@ -49,7 +49,7 @@ pub fn parse_token(token: &str) -> Option<(usize, usize, usize)> {
     Some((from, to, promo))
 }
 
-pub fn format_token(mv: KMove) -> String {
+pub(super) fn format_token(mv: KMove) -> String {
     let mut s = String::with_capacity(5);
     let f = square_name(mv.from());
     let t = square_name(mv.to());
@@ -71,7 +71,7 @@ fn piece_char(p: u8) -> char {
     }
 }
 
-pub fn to_sfen(pos: &Kokesu) -> String {
+pub(super) fn to_sfen(pos: &Kokesu) -> String {
     let mut s = String::with_capacity(80);
     sfen_fields::write_board(&mut s, 8, 8, |r, f| match pos.board[(7 - r) * 8 + f] {
         EMPTY => None,
@@ -82,7 +82,7 @@ pub fn to_sfen(pos: &Kokesu) -> String {
     s
 }
 
-pub fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
+pub(super) fn from_sfen(sfen: &str, rules: &KokesuRules) -> Result<Kokesu, SfenError> {
     let fields = sfen_fields::fields(sfen)?;
     let mut board = [EMPTY; 64];
     sfen_fields::board(fields.board, 8, 8, |r, file, c, promoted| {
@@ -157,7 +157,7 @@ fn validate(pos: &Kokesu) -> Result<(), SfenError> {
     Ok(())
 }
 
-pub fn compute_key(pos: &Kokesu) -> u64 {
+pub(super) fn compute_key(pos: &Kokesu) -> u64 {
     let mut k = 0;
     for (sq, &p) in pos.board.iter().enumerate() {
         if p != EMPTY {
@@ -170,7 +170,7 @@ pub fn compute_key(pos: &Kokesu) -> u64 {
     k
 }
 
-pub fn diagram(pos: &Kokesu) -> String {
+pub(super) fn diagram(pos: &Kokesu) -> String {
     let mut s = String::new();
     s.push_str("  8 7 6 5 4 3 2 1\n +-----------------+\n");
     for rank in (0..8).rev() {

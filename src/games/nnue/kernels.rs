@@ -75,7 +75,7 @@ mod portable {
     use super::*;
 
     #[inline]
-    pub fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+    pub(super) fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
         for r in add {
             for (a, &w) in acc.0.iter_mut().zip(&r.0) {
                 *a = a.wrapping_add(w);
@@ -94,7 +94,7 @@ mod portable {
     }
 
     #[inline]
-    pub fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(super) fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
         half(us, w_us).wrapping_add(half(them, w_them))
     }
 }
@@ -110,7 +110,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+    pub(super) unsafe fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
         let at = acc.0.as_mut_ptr();
         update_raw(at, at, add, sub)
     }
@@ -120,7 +120,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2; `dst` and `src` point to `HIDDEN` values each.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update_raw(dst: *mut i16, src: *const i16, add: &[&Row], sub: &[&Row]) {
+    pub(super) unsafe fn update_raw(dst: *mut i16, src: *const i16, add: &[&Row], sub: &[&Row]) {
         for i in (0..HIDDEN).step_by(LANES) {
             // Unaligned loads and stores: `Row` is aligned, but they cost the same.
             let at = dst.add(i) as *mut __m256i;
@@ -152,7 +152,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(super) unsafe fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
         let sum = half(them, w_them, half(us, w_us, _mm256_setzero_si256()));
         let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));

@@ -15,7 +15,7 @@
 //! quantised with `W, b` times [`QA`] and `v` times [`QB`], `c` and `q` times `QA * QB`.
 
 pub mod format;
-pub mod kernels;
+pub(crate) mod kernels;
 pub mod stack;
 pub mod trainable;
 

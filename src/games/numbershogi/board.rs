@@ -5,36 +5,36 @@
 
 use crate::game::Color;
 
-pub const FILES: usize = 3;
-pub const RANKS: usize = 5;
-pub const SQUARES: usize = FILES * RANKS;
+pub(super) const FILES: usize = 3;
+pub(super) const RANKS: usize = 5;
+pub(super) const SQUARES: usize = FILES * RANKS;
 
 /// A set of squares, bit `sq`.
-pub type Bb = u16;
-pub const ALL: Bb = (1 << SQUARES) - 1;
+pub(super) type Bb = u16;
+pub(super) const ALL: Bb = (1 << SQUARES) - 1;
 
 /// Each side's camp (placement area): sente ranks d-e, gote ranks a-b.
-pub const CAMP: [Bb; 2] = [0b111111 << 9, 0b111111];
+pub(super) const CAMP: [Bb; 2] = [0b111111 << 9, 0b111111];
 /// The far rank of each side, where promotion happens: sente rank a, gote rank e.
-pub const FAR_RANK: [Bb; 2] = [0b111, 0b111 << 12];
+pub(super) const FAR_RANK: [Bb; 2] = [0b111, 0b111 << 12];
 
 /// A board cell: 0 = empty, else bits 0-2 the face value 1..6, bit 3 promoted ("8"),
 /// bit 4 gote.
-pub type Cell = u8;
-pub const EMPTY: Cell = 0;
-pub const PROMOTED: Cell = 8;
-pub const GOTE: Cell = 16;
+pub(super) type Cell = u8;
+pub(super) const EMPTY: Cell = 0;
+pub(super) const PROMOTED: Cell = 8;
+pub(super) const GOTE: Cell = 16;
 
-pub fn make_cell(color: Color, value: u8, promoted: bool) -> Cell {
+pub(super) fn make_cell(color: Color, value: u8, promoted: bool) -> Cell {
     value | if promoted { PROMOTED } else { 0 } | if color == Color::Gote { GOTE } else { 0 }
 }
-pub fn face(c: Cell) -> u8 {
+pub(super) fn face(c: Cell) -> u8 {
     c & 7
 }
-pub fn is_promoted(c: Cell) -> bool {
+pub(super) fn is_promoted(c: Cell) -> bool {
     c & PROMOTED != 0
 }
-pub fn owner(c: Cell) -> Color {
+pub(super) fn owner(c: Cell) -> Color {
     if c & GOTE != 0 {
         Color::Gote
     } else {
@@ -43,11 +43,11 @@ pub fn owner(c: Cell) -> Color {
 }
 
 /// The letter of a value 1..6, uppercase (`A`..`F`).
-pub fn letter(value: u8) -> char {
+pub(super) fn letter(value: u8) -> char {
     (b'A' + value - 1) as char
 }
 /// The value of a piece letter, either case.
-pub fn value_of_letter(ch: char) -> Option<u8> {
+pub(super) fn value_of_letter(ch: char) -> Option<u8> {
     match ch.to_ascii_uppercase() {
         c @ 'A'..='F' => Some(c as u8 - b'A' + 1),
         _ => None,
@@ -55,13 +55,13 @@ pub fn value_of_letter(ch: char) -> Option<u8> {
 }
 
 /// The token of a square, e.g. `3e`.
-pub fn square_name(sq: usize) -> String {
+pub(super) fn square_name(sq: usize) -> String {
     let file = FILES - sq % FILES;
     let rank = (b'a' + (sq / FILES) as u8) as char;
     format!("{file}{rank}")
 }
 /// Reads a square from its file digit and rank letter.
-pub fn parse_square(file: u8, rank: u8) -> Option<usize> {
+pub(super) fn parse_square(file: u8, rank: u8) -> Option<usize> {
     if !(b'1'..=b'3').contains(&file) || !(b'a'..=b'e').contains(&rank) {
         return None;
     }
@@ -71,7 +71,7 @@ pub fn parse_square(file: u8, rank: u8) -> Option<usize> {
 }
 
 /// Direction names in mask-bit order (owner's view; N forward, W towards higher files).
-pub const DIR_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+pub(super) const DIR_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 /// Row/column step of each direction for sente; gote's are negated.
 const DIR_STEP: [(i32, i32); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
 
@@ -118,13 +118,13 @@ const fn build_targets() -> [[[Bb; 256]; SQUARES]; 2] {
 
 /// `TARGETS[color][sq][mask]`: the squares a piece of `color` on `sq` with direction mask
 /// `mask` steps to.
-pub static TARGETS: [[[Bb; 256]; SQUARES]; 2] = build_targets();
+pub(super) static TARGETS: [[[Bb; 256]; SQUARES]; 2] = build_targets();
 
-pub use crate::games::bitboard::Bits;
+pub(super) use crate::games::bitboard::Bits;
 
 /// Sums reachable by a subset of a hand (`counts[v]` pieces of value v), as a bit set
 /// of 0..=7 (sums above 7 are dropped; they never matter).
-pub fn subset_sums(counts: &[u8; 7]) -> u8 {
+pub(super) fn subset_sums(counts: &[u8; 7]) -> u8 {
     let mut s: u8 = 1;
     for v in 1..=6u8 {
         for _ in 0..counts[v as usize].min(7 / v) {
@@ -134,11 +134,11 @@ pub fn subset_sums(counts: &[u8; 7]) -> u8 {
     s
 }
 /// Whether a hand holds a subset summing to exactly 7.
-pub fn sums_to_seven(counts: &[u8; 7]) -> bool {
+pub(super) fn sums_to_seven(counts: &[u8; 7]) -> bool {
     subset_sums(counts) & 0x80 != 0
 }
 /// The values 1..6 (bit v) whose capture would give this hand a subset summing to 7.
-pub fn winning_values(counts: &[u8; 7]) -> u8 {
+pub(super) fn winning_values(counts: &[u8; 7]) -> u8 {
     let s = subset_sums(counts);
     let mut m = 0;
     for v in 1..=6u8 {

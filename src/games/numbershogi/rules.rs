@@ -6,7 +6,7 @@
 use super::board::DIR_NAMES;
 
 /// The decided table of rules.md §3.
-pub const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
+pub(super) const DEFAULT_TABLE: &str = "1:N 2:NW,NE 3:N,NW,NE 4:NW,NE,SW,SE 5:N,NW,NE,SW,SE 6:N,NW,NE,W,E,S";
 
 /// The switch values as a position carries them: plain values, so that the search's
 /// copy-make stays a plain copy (no reference count). The solved table is named by its
@@ -46,7 +46,7 @@ fn parse_dir(s: &str) -> Option<u8> {
 
 /// Parses a full direction table `1:N 2:NW,NE ... 6:...`. Every value 1..6 appears once
 /// and, as on the printed pieces, has exactly as many directions as its face value.
-pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
+pub(super) fn parse_table(text: &str) -> Result<[u8; 7], String> {
     let mut moves = [0u8; 7];
     let mut seen = [false; 7];
     for entry in text.split_whitespace() {
@@ -89,7 +89,7 @@ pub fn parse_table(text: &str) -> Result<[u8; 7], String> {
 }
 
 /// Writes a table back in the switch's text form.
-pub fn format_table(moves: &[u8; 7]) -> String {
+pub(super) fn format_table(moves: &[u8; 7]) -> String {
     let mut parts = Vec::new();
     for (v, &m) in moves.iter().enumerate().skip(1) {
         // The documented order: N NW NE W E SW SE S (bit indices of DIR_NAMES).

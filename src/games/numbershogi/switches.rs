@@ -88,11 +88,11 @@ impl Table {
     }
 }
 
-pub const OPT_MOVES: &str = "NumberShogiPieceMoves";
-pub const OPT_PROMOTION: &str = "NumberShogiPromotion";
+pub(super) const OPT_MOVES: &str = "NumberShogiPieceMoves";
+pub(super) const OPT_PROMOTION: &str = "NumberShogiPromotion";
 
 /// Number Shogi's switches.
-pub static SWITCHES: [Switch<Rules>; 4] = [
+pub(super) static SWITCHES: [Switch<Rules>; 4] = [
     Switch::new(OPT_MOVES, SwitchKind::Text, DEFAULT_TABLE, Scope::Rules, |r, v| {
         r.moves = parse_table(v)?;
         Ok(())

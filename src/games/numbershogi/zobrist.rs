@@ -4,13 +4,13 @@ use crate::game::zobrist::{next, table};
 
 use super::board::SQUARES;
 
-pub struct Keys {
+pub(super) struct Keys {
     /// `piece[cell][sq]`, cell as in `board::Cell` (0 = empty has key 0).
-    pub piece: [[u64; SQUARES]; 32],
+    pub(crate) piece: [[u64; SQUARES]; 32],
     /// `hand[color][value][count]`, count 0 has key 0.
-    pub hand: [[[u64; 4]; 7]; 2],
-    pub gote_to_move: u64,
-    pub placing: u64,
+    pub(crate) hand: [[[u64; 4]; 7]; 2],
+    pub(crate) gote_to_move: u64,
+    pub(crate) placing: u64,
 }
 
 const fn build() -> Keys {
@@ -27,10 +27,10 @@ const fn build() -> Keys {
     k
 }
 
-pub static KEYS: Keys = build();
+pub(super) static KEYS: Keys = build();
 
 /// Key of a hand count (counts above 3 cannot occur: each value exists twice).
 #[inline]
-pub fn hand_key(color: usize, value: usize, count: u8) -> u64 {
+pub(super) fn hand_key(color: usize, value: usize, count: u8) -> u64 {
     KEYS.hand[color][value][(count as usize).min(3)]
 }

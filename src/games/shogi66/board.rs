@@ -6,31 +6,31 @@
 
 use crate::game::Color;
 
-pub const SQUARES: usize = 36;
+pub(super) const SQUARES: usize = 36;
 
 /// Piece kinds. 1..=8 are the unpromoted pieces (and the hand kinds), 9..=14 promoted.
-pub const PAWN: u8 = 1;
-pub const LANCE: u8 = 2;
-pub const KNIGHT: u8 = 3;
-pub const SILVER: u8 = 4;
-pub const GOLD: u8 = 5;
-pub const BISHOP: u8 = 6;
-pub const ROOK: u8 = 7;
-pub const KING: u8 = 8;
-pub const PRO_PAWN: u8 = 9;
-pub const PRO_LANCE: u8 = 10;
-pub const PRO_KNIGHT: u8 = 11;
-pub const PRO_SILVER: u8 = 12;
-pub const HORSE: u8 = 13;
-pub const DRAGON: u8 = 14;
+pub(super) const PAWN: u8 = 1;
+pub(super) const LANCE: u8 = 2;
+pub(super) const KNIGHT: u8 = 3;
+pub(super) const SILVER: u8 = 4;
+pub(super) const GOLD: u8 = 5;
+pub(super) const BISHOP: u8 = 6;
+pub(super) const ROOK: u8 = 7;
+pub(super) const KING: u8 = 8;
+pub(super) const PRO_PAWN: u8 = 9;
+pub(super) const PRO_LANCE: u8 = 10;
+pub(super) const PRO_KNIGHT: u8 = 11;
+pub(super) const PRO_SILVER: u8 = 12;
+pub(super) const HORSE: u8 = 13;
+pub(super) const DRAGON: u8 = 14;
 
 /// Hand kinds in SFEN output order: K R B G S N L P.
-pub const HAND_ORDER: [u8; 8] = [KING, ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN];
+pub(super) const HAND_ORDER: [u8; 8] = [KING, ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN];
 
 /// Uppercase letter of an unpromoted kind (index by kind).
-pub const LETTER: [u8; 9] = [b'?', b'P', b'L', b'N', b'S', b'G', b'B', b'R', b'K'];
+pub(super) const LETTER: [u8; 9] = [b'?', b'P', b'L', b'N', b'S', b'G', b'B', b'R', b'K'];
 
-pub fn kind_of_letter(c: u8) -> Option<u8> {
+pub(super) fn kind_of_letter(c: u8) -> Option<u8> {
     match c.to_ascii_uppercase() {
         b'P' => Some(PAWN),
         b'L' => Some(LANCE),
@@ -45,19 +45,19 @@ pub fn kind_of_letter(c: u8) -> Option<u8> {
 }
 
 #[inline]
-pub const fn piece(kind: u8, color: usize) -> u8 {
+pub(super) const fn piece(kind: u8, color: usize) -> u8 {
     kind | ((color as u8) << 4)
 }
 #[inline]
-pub const fn kind(p: u8) -> u8 {
+pub(super) const fn kind(p: u8) -> u8 {
     p & 15
 }
 #[inline]
-pub const fn color_index(p: u8) -> usize {
+pub(super) const fn color_index(p: u8) -> usize {
     (p >> 4) as usize
 }
 #[inline]
-pub fn color_of_index(i: usize) -> Color {
+pub(super) fn color_of_index(i: usize) -> Color {
     if i == 0 {
         Color::Sente
     } else {
@@ -67,11 +67,11 @@ pub fn color_of_index(i: usize) -> Color {
 
 /// Whether this kind can promote.
 #[inline]
-pub const fn can_promote(k: u8) -> bool {
+pub(super) const fn can_promote(k: u8) -> bool {
     matches!(k, PAWN | LANCE | KNIGHT | SILVER | BISHOP | ROOK)
 }
 #[inline]
-pub const fn promote(k: u8) -> u8 {
+pub(super) const fn promote(k: u8) -> u8 {
     match k {
         PAWN => PRO_PAWN,
         LANCE => PRO_LANCE,
@@ -84,7 +84,7 @@ pub const fn promote(k: u8) -> u8 {
 }
 /// The kind a piece has in hand once captured.
 #[inline]
-pub const fn unpromote(k: u8) -> u8 {
+pub(super) const fn unpromote(k: u8) -> u8 {
     match k {
         PRO_PAWN => PAWN,
         PRO_LANCE => LANCE,
@@ -97,16 +97,16 @@ pub const fn unpromote(k: u8) -> u8 {
 }
 
 #[inline]
-pub const fn rank(sq: usize) -> usize {
+pub(super) const fn rank(sq: usize) -> usize {
     sq / 6
 }
 #[inline]
-pub const fn col(sq: usize) -> usize {
+pub(super) const fn col(sq: usize) -> usize {
     sq % 6
 }
 /// Rank counted from the owner's far side: 0 = the last rank the piece can reach.
 #[inline]
-pub const fn rel_rank(color: usize, sq: usize) -> usize {
+pub(super) const fn rel_rank(color: usize, sq: usize) -> usize {
     if color == 0 {
         rank(sq)
     } else {
@@ -115,12 +115,12 @@ pub const fn rel_rank(color: usize, sq: usize) -> usize {
 }
 /// In the promotion zone of `color` (the enemy camp).
 #[inline]
-pub const fn in_zone(color: usize, sq: usize) -> bool {
+pub(super) const fn in_zone(color: usize, sq: usize) -> bool {
     rel_rank(color, sq) <= 1
 }
 /// The promotion zone of `color` as a square set.
 #[inline]
-pub const fn zone_mask(color: usize) -> u64 {
+pub(super) const fn zone_mask(color: usize) -> u64 {
     if color == 0 {
         (1u64 << 12) - 1
     } else {
@@ -129,12 +129,12 @@ pub const fn zone_mask(color: usize) -> u64 {
 }
 /// In `color`'s own camp (where it places pieces during placement).
 #[inline]
-pub const fn in_camp(color: usize, sq: usize) -> bool {
+pub(super) const fn in_camp(color: usize, sq: usize) -> bool {
     rel_rank(color, sq) >= 4
 }
 /// An unpromoted piece of this kind standing here would never move again.
 #[inline]
-pub const fn dead_square(k: u8, color: usize, sq: usize) -> bool {
+pub(super) const fn dead_square(k: u8, color: usize, sq: usize) -> bool {
     let r = rel_rank(color, sq);
     match k {
         PAWN | LANCE => r == 0,
@@ -144,11 +144,11 @@ pub const fn dead_square(k: u8, color: usize, sq: usize) -> bool {
 }
 
 /// The square's token, e.g. `1f`.
-pub fn square_name(sq: usize) -> [u8; 2] {
+pub(super) fn square_name(sq: usize) -> [u8; 2] {
     [b'0' + (6 - col(sq)) as u8, b'a' + rank(sq) as u8]
 }
 /// Reads `<file 1..6><rank a..f>`.
-pub fn parse_square(s: &[u8]) -> Option<usize> {
+pub(super) fn parse_square(s: &[u8]) -> Option<usize> {
     if s.len() != 2 {
         return None;
     }
@@ -162,7 +162,7 @@ pub fn parse_square(s: &[u8]) -> Option<usize> {
 
 // Directions: 0 up, 1 down, 2 left, 3 right, 4 up-left, 5 up-right, 6 down-left, 7 down-right.
 // "Up" is towards rank a, "left" towards file 6.
-pub const DIRS: [(i32, i32); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
+pub(super) const DIRS: [(i32, i32); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
 const U: u8 = 1;
 const D: u8 = 2;
 const L: u8 = 4;
@@ -176,7 +176,7 @@ const DIAG: u8 = UL | UR | DL | DR;
 const GOLDS: u8 = U | D | L | R | UL | UR;
 
 /// Index of the opposite direction.
-pub const fn opposite(d: usize) -> usize {
+pub(super) const fn opposite(d: usize) -> usize {
     [1, 0, 3, 2, 7, 6, 5, 4][d]
 }
 
@@ -224,9 +224,9 @@ const fn build_masks(slides: bool) -> [u8; 32] {
     t
 }
 /// One-square step directions of each piece byte.
-pub static STEP: [u8; 32] = build_masks(false);
+pub(super) static STEP: [u8; 32] = build_masks(false);
 /// Sliding directions of each piece byte.
-pub static SLIDE: [u8; 32] = build_masks(true);
+pub(super) static SLIDE: [u8; 32] = build_masks(true);
 
 const fn build_neighbours() -> [[i8; 8]; SQUARES] {
     let mut t = [[-1i8; 8]; SQUARES];
@@ -248,7 +248,7 @@ const fn build_neighbours() -> [[i8; 8]; SQUARES] {
     t
 }
 /// The neighbour of a square in each direction, -1 off the board.
-pub static NB: [[i8; 8]; SQUARES] = build_neighbours();
+pub(super) static NB: [[i8; 8]; SQUARES] = build_neighbours();
 
 const fn build_knights() -> [[u64; SQUARES]; 2] {
     let mut t = [[0u64; SQUARES]; 2];
@@ -274,7 +274,7 @@ const fn build_knights() -> [[u64; SQUARES]; 2] {
     t
 }
 /// Knight targets of each colour from each square.
-pub static KNIGHT_TARGETS: [[u64; SQUARES]; 2] = build_knights();
+pub(super) static KNIGHT_TARGETS: [[u64; SQUARES]; 2] = build_knights();
 
 /// The squares each piece byte reaches by its single steps (a knight: its jumps), by
 /// square: the part of `Position::targets` that does not depend on occupancy.
@@ -305,18 +305,18 @@ const fn build_step_targets() -> [[u64; SQUARES]; 32] {
     }
     t
 }
-pub static STEP_TARGETS: [[u64; SQUARES]; 32] = build_step_targets();
+pub(super) static STEP_TARGETS: [[u64; SQUARES]; 32] = build_step_targets();
 
-pub const ALL: u64 = (1u64 << SQUARES) - 1;
+pub(super) const ALL: u64 = (1u64 << SQUARES) - 1;
 const fn rank_mask(r: usize) -> u64 {
     0x3fu64 << (r * 6)
 }
 /// Each colour's camp (2 ranks).
-pub const CAMP: [u64; 2] = [rank_mask(4) | rank_mask(5), rank_mask(0) | rank_mask(1)];
+pub(super) const CAMP: [u64; 2] = [rank_mask(4) | rank_mask(5), rank_mask(0) | rank_mask(1)];
 
 /// Whether two squares share a rank, file or diagonal.
 #[inline]
-pub fn aligned(a: usize, b: usize) -> bool {
+pub(super) fn aligned(a: usize, b: usize) -> bool {
     let dc = col(a) as i32 - col(b) as i32;
     let dr = rank(a) as i32 - rank(b) as i32;
     dc == 0 || dr == 0 || dc == dr || dc == -dr

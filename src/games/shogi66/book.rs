@@ -26,7 +26,7 @@ fn priority(k: u8) -> i32 {
     }
 }
 
-pub fn placement(pos: &Position) -> Option<Move> {
+pub(super) fn placement(pos: &Position) -> Option<Move> {
     if !pos.placing {
         return None;
     }

@@ -5,7 +5,7 @@ use super::board::*;
 use crate::game::sfen_fields;
 use crate::game::SfenError;
 
-pub const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
+pub(super) const STARTPOS: &str = "6/pppppp/6/6/PPPPPP/6 b KRBGSNLkrbgsnl 1";
 
 /// Most pieces of each unpromoted kind in the whole game (R and B share their limit).
 const LIMIT: [u8; 9] = [0, 12, 2, 2, 2, 2, 2, 2, 2];
@@ -177,7 +177,7 @@ fn validate_play(pos: &Position) -> Result<(), SfenError> {
     Ok(())
 }
 
-pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+pub(super) fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
     let fields = sfen_fields::fields(sfen)?;
     let mut pos = empty_position();
     parse_board(fields.board, &mut pos)?;
@@ -210,7 +210,7 @@ fn piece_text(p: u8, out: &mut String) {
     out.push(l);
 }
 
-pub fn to_sfen(pos: &Position) -> String {
+pub(super) fn to_sfen(pos: &Position) -> String {
     let mut s = String::with_capacity(64);
     sfen_fields::write_board(&mut s, 6, 6, |r, c| match pos.board[r * 6 + c] {
         0 => None,
@@ -233,7 +233,7 @@ pub fn to_sfen(pos: &Position) -> String {
     s
 }
 
-pub fn diagram(pos: &Position) -> String {
+pub(super) fn diagram(pos: &Position) -> String {
     let mut s = String::new();
     s.push_str("   6  5  4  3  2  1\n");
     for r in 0..6 {

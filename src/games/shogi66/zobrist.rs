@@ -5,17 +5,17 @@ use crate::game::zobrist::{next, table};
 use super::board::SQUARES;
 
 /// Largest hand count a key exists for (12 pawns fit).
-pub const MAX_HAND: usize = 16;
+pub(super) const MAX_HAND: usize = 16;
 
-pub struct Keys {
+pub(super) struct Keys {
     /// Per piece byte and square.
-    pub piece: [[u64; SQUARES]; 32],
+    pub(crate) piece: [[u64; SQUARES]; 32],
     /// Per colour, hand kind and count.
-    pub hand: [[[u64; MAX_HAND]; 9]; 2],
+    pub(crate) hand: [[[u64; MAX_HAND]; 9]; 2],
     /// Gote to move.
-    pub side: u64,
+    pub(crate) side: u64,
     /// In the placement phase.
-    pub placing: u64,
+    pub(crate) placing: u64,
 }
 
 const fn build() -> Keys {
@@ -32,4 +32,4 @@ const fn build() -> Keys {
     k
 }
 
-pub static KEYS: Keys = build();
+pub(super) static KEYS: Keys = build();
