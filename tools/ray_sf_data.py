@@ -3,7 +3,7 @@
 shard is a seed, one file a shard, deterministic and resumable.
 
 Usage:
-  python3 -m tools.ray_sf_data --dir /work/data/kokesu-sf --seeds 1-1000 [--games 20]
+  python3 -m tools.ray_sf_data --dir /work/data/kokesu-sf --seeds 1-1000 [--games 50]
          [--label nodes:5000] [--play-nodes 1000] [--random-plies 6] [--sample 0.25]
          [--stockfish /usr/games/stockfish] [--koma KOMA] [--address HOST:PORT|auto]
          [--cpus N] [--retries 2] [--progress-every 30]
@@ -210,7 +210,7 @@ def make_shard(stockfish, koma, seed, games, how, play_nodes, random_plies, samp
                     if why:
                         counts[why] += 1
                 if ply < opening:
-                    move = rng.choice(legal)
+                    move = rng.choice(sorted(legal))
                 else:
                     move, score = players.move(pairing[ply % 2], moves, legal)
                     ahead = (ahead + [score if ply % 2 == 0 else -score])[-ADJUDICATE_PLIES:]
@@ -242,7 +242,7 @@ def run(
     directory,
     stockfish=DEFAULT_STOCKFISH,
     koma=DEFAULT_KOMA,
-    games=20,
+    games=50,
     label="nodes:5000",
     play_nodes=1000,
     random_plies=6,
@@ -324,7 +324,7 @@ def main(argv=None):
     )
     ap.add_argument("--dir", required=True, help="where the shards go (kokesu-sf-sS.data and .json)")
     ap.add_argument("--seeds", required=True, help="shards, e.g. 1-1000 or 1,2,5-9")
-    ap.add_argument("--games", type=int, default=20, help="games a shard (default %(default)s)")
+    ap.add_argument("--games", type=int, default=50, help="games a shard (default %(default)s)")
     ap.add_argument("--label", default="nodes:5000", help="eval, depth:N or nodes:N (default %(default)s)")
     ap.add_argument("--play-nodes", type=int, default=1000, help="nodes a move in the games (default %(default)s)")
     ap.add_argument("--random-plies", type=int, default=6, help="random plies first, plus 0 to 6 (default 6)")
