@@ -56,7 +56,7 @@ import time
 
 from tools.lib.paths import DEFAULT_KOMA
 from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run_status, seed_list, write_whole
-from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, parse_label
+from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, board_of, is_capture_or_promotion, parse_label
 
 START = {"Q": 1, "R": 2, "B": 2, "N": 2}
 MIN_PLY = 8
@@ -68,20 +68,6 @@ REASONS = ("repeated", "in check", "near a promotion", "mate or no score", "not 
 
 def shard_path(directory, seed):
     return os.path.join(directory, "kokesu-sf-s%d.data" % seed)
-
-
-def board_of(fen):
-    """{(file 0-7, rank 0-7): piece letter} of a FEN (chess orientation, a1 = (0, 0))."""
-    board = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board[(f, 7 - i)] = ch
-                f += 1
-    return board
 
 
 def near_promotion(fen):
@@ -97,13 +83,6 @@ def near_promotion(fen):
         if any(pieces.count(k if white else k.lower()) >= n for k, n in START.items()):
             return True
     return False
-
-
-def is_capture_or_promotion(fen, uci):
-    """A UCI move of a FEN's position that takes a piece or promotes (Kokesu has no en
-    passant)."""
-    to = (ord(uci[2]) - ord("a"), int(uci[3]) - 1)
-    return to in board_of(fen) or len(uci) > 4
 
 
 def in_check(e, fen):

@@ -13,12 +13,13 @@ The suite (tools/lib/epd.py: castling rights and en-passant squares stripped; th
 label, one process a label, one thread, `ucinewgame` before every search, the root moves
 koma's legal Kokesu moves with free promotion (`searchmoves`). A position counts where
 every label and the truth give centipawns within +-3000 (no mate, not in check for
-`eval`). The table: per label, those positions' r against the truth, Stockfish's CPU
-seconds (the process's user and system time after its start: what a loaded machine
-changes least) and
-positions per CPU second and per wall second for all the suite's positions. --cache keeps
-every label's answers (a JSON file): a rerun with the same suite computes only the labels
-missing from it.
+`eval`). The table: per label, those positions' r against the truth, the same on the
+quiet ones among them (the truth's best move neither a capture nor a promotion, as the
+data generator keeps), Stockfish's CPU seconds (the process's user and system time after
+its start, in clock ticks: what a loaded machine changes least) and positions per CPU
+second and per wall second for all the suite's positions. --cache keeps every label's
+answers (a JSON file): a rerun with the same suite computes only the labels missing from
+it.
 """
 
 import argparse
@@ -29,7 +30,15 @@ import time
 
 from tools.lib import epd
 from tools.lib.paths import DEFAULT_KOMA
-from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, KokesuMoves, label, parse_label, start_stockfish
+from tools.lib.stockfish import (
+    DEFAULT_STOCKFISH,
+    INSTALL,
+    KokesuMoves,
+    is_capture_or_promotion,
+    label,
+    parse_label,
+    start_stockfish,
+)
 
 BOUND = 3000
 
@@ -69,7 +78,9 @@ def run_label(stockfish, fens, moves, text, hash_mb):
 
 
 def table(fens, results, truth, labels):
-    """The report's lines: the positions counted, then a row per label."""
+    """The report's lines: the positions counted, then a row per label: its r against the
+    truth on them and on the quiet ones among them (the truth's best move neither a
+    capture nor a promotion: what the data generator keeps), and its cost."""
     usable = [
         i
         for i in range(len(fens))
@@ -77,19 +88,24 @@ def table(fens, results, truth, labels):
             results[t]["answers"][i][0] == "cp" and abs(results[t]["answers"][i][1]) <= BOUND for t in [truth] + labels
         )
     ]
-    truth_cp = [results[truth]["answers"][i][1] for i in usable]
+    best = [a[2] for a in results[truth]["answers"]]
+    quiet = [i for i in usable if best[i] and not is_capture_or_promotion(fens[i], best[i])]
     lines = [
-        "%d positions, %d counted (every label and %s in centipawns within +-%d)"
-        % (len(fens), len(usable), truth, BOUND),
-        "| label | r against %s | Stockfish CPU s | positions per CPU second | per wall second |" % truth,
-        "|---|---|---|---|---|",
+        "%d positions, %d counted (every label and %s in centipawns within +-%d), %d of them quiet"
+        % (len(fens), len(usable), truth, BOUND, len(quiet)),
+        "| label | r against %s | r, quiet ones | Stockfish CPU s | positions per CPU second | per wall second |"
+        % truth,
+        "|---|---|---|---|---|---|",
     ]
     for t in labels + [truth]:
-        r = pearson([results[t]["answers"][i][1] for i in usable], truth_cp)
+        r = [
+            pearson([results[t]["answers"][i][1] for i in sel], [results[truth]["answers"][i][1] for i in sel])
+            for sel in (usable, quiet)
+        ]
         cpu, wall = results[t]["cpu"], results[t]["wall"]
         lines.append(
-            "| %s | %.3f | %.1f | %.0f | %.0f |"
-            % (t, r, cpu, len(fens) / cpu if cpu else float("inf"), len(fens) / wall if wall else float("inf"))
+            "| %s | %.3f | %.3f | %.1f | %.0f | %.0f |"
+            % (t, r[0], r[1], cpu, len(fens) / cpu if cpu else float("inf"), len(fens) / wall if wall else float("inf"))
         )
     return lines
 

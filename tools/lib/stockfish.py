@@ -70,6 +70,27 @@ def label(e, fen, how, searchmoves=None):
     return score[0], score[1], best
 
 
+def board_of(fen):
+    """{(file 0-7, rank 0-7): piece letter} of a FEN (chess orientation, a1 = (0, 0))."""
+    board = {}
+    for i, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                board[(f, 7 - i)] = ch
+                f += 1
+    return board
+
+
+def is_capture_or_promotion(fen, uci):
+    """A UCI move of a FEN's position that takes a piece or promotes (Kokesu has no en
+    passant): not a quiet move."""
+    to = (ord(uci[2]) - ord("a"), int(uci[3]) - 1)
+    return to in board_of(fen) or len(uci) > 4
+
+
 def sfen_of_fen(fen):
     """A Kokesu FEN (white = sente) as koma's SFEN."""
     f = fen.split()

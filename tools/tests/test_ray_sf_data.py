@@ -8,6 +8,8 @@ they check the plumbing: a shard is the same file whenever it is made, a rerun m
 the missing shards, the records are the positions and labels the rules keep. The Ray
 tests need `ray` and are skipped without it."""
 
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -114,7 +116,10 @@ class Options(unittest.TestCase):
                 ["--seeds", "1", "--stockfish", os.path.join(d, "none")],
                 ["--seeds", "1", "--koma", os.path.join(d, "none")],
             ):
-                self.assertEqual(ray_sf_data.main(["--dir", d] + bad), 2, bad)
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    self.assertEqual(ray_sf_data.main(["--dir", d] + bad), 2, bad)
+                self.assertEqual(len(err.getvalue().splitlines()), 1, err.getvalue())
 
 
 class Shards(WithRay):
