@@ -59,6 +59,9 @@ from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run
 from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, board_of, is_capture_or_promotion, parse_label
 
 START = {"Q": 1, "R": 2, "B": 2, "N": 2}
+# Kokesu's start for Stockfish: chess's, without castling rights (`startpos` has them, and
+# Stockfish's search would castle beyond the root moves it is given).
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 MIN_PLY = 8
 EXTRA_RANDOM = 6
 MAX_PLIES = 400
@@ -118,7 +121,7 @@ class Players:
             e = self.sf
             e.send("ucinewgame")
             uci = [to_fsf(m, 8, 8) for m in moves]
-            e.send("position startpos" + (" moves " + " ".join(uci) if uci else ""))
+            e.send("position fen " + START_FEN + (" moves " + " ".join(uci) if uci else ""))
             e.send("go nodes %d searchmoves %s" % (self.nodes, " ".join(to_fsf(m, 8, 8) for m in legal)))
         else:
             e = self.koma

@@ -29,6 +29,7 @@ def fake_stockfish(path):
         f.write(
             """#!%(python)s
 import sys, zlib
+me = %(me)r
 pos = ""
 for line in sys.stdin:
     w = line.split()
@@ -40,6 +41,8 @@ for line in sys.stdin:
         print("readyok", flush=True)
     elif w[0] == "position":
         pos = line.strip()
+        with open(me + ".positions", "a") as log:
+            log.write(line)
     elif w[0] == "d":
         print("Fen: x\\nKey: 0\\nCheckers: ", flush=True)
     elif w[0] == "go":
@@ -144,6 +147,11 @@ class Shards(WithRay):
         self.assertGreater(calls(sf), searches)
         made, failed = ray_sf_data.run([1, 2, 3], data, sf, KOMA, progress=None, **TINY)
         self.assertEqual((made, failed), ([], []))
+        # Stockfish plays from Kokesu's start: no castling rights, whatever its search.
+        with open(sf + ".positions") as f:
+            played = [line for line in f if "moves" in line or " w - - 0 1" in line]
+        self.assertTrue(played)
+        self.assertEqual([line for line in played if "startpos" in line or "KQkq" in line][:1], [])
 
     def test_the_records_are_kept_positions_with_their_labels(self):
         sf = fake_stockfish(os.path.join(self.dir, "stockfish"))
