@@ -20,7 +20,8 @@ Positions: each position of the game from ply 8 on (the random opening included)
 drawn with probability --sample and kept when it is
 
 - new in the shard (board and side to move; `koma nnue-train` deduplicates across files);
-- not in check, and its label's best move is neither a capture nor a promotion (quiet);
+- not in check, and its label's best move is neither a capture nor a promotion (quiet;
+  `--label eval` has no best move, so there only the check is tested);
 - not near a promotion where the rules differ: a side with a pawn on its seventh rank
   whose promotion choices under `KokesuPromotion captured` (only the kinds it has fewer of
   on the board than at the start) are not all four is left out. Stockfish knows only free
