@@ -66,8 +66,10 @@ tools_tests!(
     test_ray_fsf_games,
     test_ray_match,
     test_ray_nnue_data,
+    test_ray_sf_data,
     test_ray_solve,
     test_search_speed,
+    test_sf_label_quality,
     test_spsa,
     test_xboard_demo,
 );

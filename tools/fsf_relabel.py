@@ -27,52 +27,12 @@ another scale: the trainer fits the data's own K for the targets).
 
 import argparse
 import os
-import struct
 import sys
 import time
 
 from tools.lib.paths import FSF_VARIANTS
 from tools.lib.ray import EXIT_USAGE, clock, files_on_ray, run_status
-
-HEADER = b"KOMADATA" + struct.pack("<II", 1, 32)
-RECORD = 32
-
-
-def squares_of(rec):
-    """The 64 squares (piece code or None) of a 32-byte record."""
-    occupancy = int.from_bytes(rec[:8], "little")
-    squares = [None] * 64
-    n = 0
-    for sq in range(64):
-        if occupancy >> sq & 1:
-            squares[sq] = (rec[8 + n // 2] >> (4 * (n % 2))) & 15
-            n += 1
-    return squares
-
-
-def fen_of_record(rec):
-    """The FEN (white = sente, uppercase) of a record's position."""
-    squares = squares_of(rec)
-    ranks = []
-    for rank in range(7, -1, -1):
-        text, empty = "", 0
-        for file in range(8):
-            p = squares[rank * 8 + file]
-            if p is None:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            letter = "pnbrqk"[p % 6]
-            text += letter.upper() if p < 6 else letter
-        ranks.append(text + (str(empty) if empty else ""))
-    return "%s %s - - 0 1" % ("/".join(ranks), "w" if rec[24] == 0 else "b")
-
-
-def with_score(rec, score):
-    score = max(-32768, min(32767, score))
-    return rec[:26] + struct.pack("<h", score) + rec[28:]
+from tools.lib.records import HEADER, RECORD, fen_of_record, with_score
 
 
 def relabel(fsf, data, nodes, ini_text, hash_mb=1):

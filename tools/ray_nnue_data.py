@@ -38,28 +38,10 @@ import tempfile
 import time
 
 from tools.lib.paths import DEFAULT_KOMA
-from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run_status
+from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run_status, seed_list
 
 # src/train/records.rs: the header and record bytes of data format versions 1 and 2.
 SIZES = {1: (16, 32), 2: (24, 72)}
-
-
-def seed_list(text):
-    """`1-8,12,20-21` -> [1, ..., 8, 12, 20, 21], each once, in order."""
-    seeds = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, _, hi = part.partition("-")
-        lo = int(lo)
-        hi = int(hi) if hi else lo
-        if hi < lo or lo < 0:
-            raise ValueError("bad seed range %r" % part)
-        seeds += [s for s in range(lo, hi + 1) if s not in seeds]
-    if not seeds:
-        raise ValueError("no seeds")
-    return seeds
 
 
 def data_path(directory, seed, variant="kokesu"):

@@ -1,8 +1,8 @@
 """Ray for the tools that farm `koma` (or Fairy-Stockfish) out to this machine's cores or
-a cluster (tools/ray_solve.py, ray_match.py, ray_nnue_data.py, fsf_relabel.py;
-docs/RAY.md): Ray started quietly or joined, the tools' shared exit statuses, a task's
-error in one line, a wall-clock duration, and a loop that writes each task's file whole
-as it arrives."""
+a cluster (tools/ray_solve.py, ray_match.py, ray_nnue_data.py, fsf_relabel.py,
+ray_sf_data.py; docs/RAY.md): Ray started quietly or joined, the tools' shared exit
+statuses, seed lists, a task's error in one line, a wall-clock duration, and a loop that
+writes each task's file whole as it arrives."""
 
 import contextlib
 import math
@@ -12,6 +12,24 @@ import tempfile
 
 EXIT_OK, EXIT_LINE_ERRORS, EXIT_USAGE, EXIT_UNANSWERED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 SETUP = ".venv/bin/python -m pip install -e '.[test]'"
+
+
+def seed_list(text):
+    """`1-8,12,20-21` -> [1, ..., 8, 12, 20, 21], each once, in order."""
+    seeds = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        lo = int(lo)
+        hi = int(hi) if hi else lo
+        if hi < lo or lo < 0:
+            raise ValueError("bad seed range %r" % part)
+        seeds += [s for s in range(lo, hi + 1) if s not in seeds]
+    if not seeds:
+        raise ValueError("no seeds")
+    return seeds
 
 
 def run_status(tool, work):
