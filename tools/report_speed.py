@@ -47,12 +47,17 @@ def main():
                 f.write("# koma record\nvariant shogi66\nstart startpos\n")
                 f.writelines("move %s\n" % m for m in game(n, args.seed))
             t = time.perf_counter()
-            subprocess.run([args.koma, "analyse", "--game", path, "--depth", str(args.depth)],
-                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [args.koma, "analyse", "--game", path, "--depth", str(args.depth)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
             s = time.perf_counter() - t
             first = first or (n, s)
-            print("%5d plies: %6.2f s  (%.1fx the time of %d plies, %.1fx the plies)"
-                  % (n, s, s / first[1], first[0], n / first[0]))
+            print(
+                "%5d plies: %6.2f s  (%.1fx the time of %d plies, %.1fx the plies)"
+                % (n, s, s / first[1], first[0], n / first[0])
+            )
 
 
 if __name__ == "__main__":
