@@ -57,24 +57,11 @@ impl Visitor for Solve<'_> {
     type Output = Result<Exact, String>;
     fn visit<G: Strategy + Notation>(self) -> Self::Output {
         if !G::MATE_BY_SOLVER {
-            return Err(format!("exact values are worked out only in {}, not {}", solved().join(", "), G::NAME));
+            return Err(format!("exact values are worked out only in {}, not {}", games::solved().join(", "), G::NAME));
         }
         let game = self.game.as_any().downcast_ref::<LiveGame<G>>().ok_or("the game is not of its variant")?;
         solve::solve_game(game.referee(), self.budget)
     }
-}
-
-/// The games the engine solves (their exact values, as `go mate` and the page's explorer
-/// give them).
-fn solved() -> Vec<&'static str> {
-    struct Solves;
-    impl Visitor for Solves {
-        type Output = bool;
-        fn visit<G: Strategy + Notation>(self) -> bool {
-            G::MATE_BY_SOLVER
-        }
-    }
-    games::names().into_iter().filter(|&n| games::visit(n, Solves) == Some(true)).collect()
 }
 
 /// The exact value of the game's position (the crate's table or solver), in the games

@@ -165,6 +165,19 @@ pub fn names() -> Vec<&'static str> {
     descriptors().iter().map(|d| d.name).collect()
 }
 
+/// The games whose exact values the engine works out (`Strategy::MATE_BY_SOLVER`: `go
+/// mate`, the page's explorer, `koma.solve`), in `USI_Variant` order.
+pub fn solved() -> Vec<&'static str> {
+    struct Solvable;
+    impl Visitor for Solvable {
+        type Output = bool;
+        fn visit<G: Strategy + Notation>(self) -> bool {
+            G::MATE_BY_SOLVER
+        }
+    }
+    names().into_iter().filter(|&n| visit(n, Solvable) == Some(true)).collect()
+}
+
 /// The game named `name` (exactly).
 pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
     descriptors().iter().find(|d| d.name == name)

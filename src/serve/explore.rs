@@ -117,9 +117,7 @@ impl Visitor for Job<'_> {
 
 fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<Value, String> {
     if !G::MATE_BY_SOLVER {
-        let solved: Vec<&str> =
-            games::names().into_iter().filter(|&n| games::visit(n, Solvable) == Some(true)).collect();
-        return Err(format!("exact values are worked out only in {}", solved.join(", ")));
+        return Err(format!("exact values are worked out only in {}", games::solved().join(", ")));
     }
     let mut set = RuleSet::of::<G>();
     for (name, value) in &req.rules {
@@ -195,14 +193,4 @@ fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<
     let complete = values.iter().all(|v| v.value != "unknown");
     Ok(json!({ "type": "explore", "variant": G::NAME, "sfen": pos.to_sfen(), "moves": values,
                "complete": complete, "ms": started.elapsed().as_millis() as u64 }))
-}
-
-/// Whether the solver plays a game.
-struct Solvable;
-
-impl Visitor for Solvable {
-    type Output = bool;
-    fn visit<G: Strategy + Notation>(self) -> bool {
-        G::MATE_BY_SOLVER
-    }
 }
