@@ -7,7 +7,7 @@
 //!   `☗５五角打`, `☗２二角成`, `☗３三金右`), the moves of KIF records without their
 //!   `(from)` square, which is added only where the side, square and piece do not name one move;
 //! - [`Style::Western`]: the same games in Hodges' Western notation (`P-2f`, `Sx3c+`,
-//!   `P*5e`, `N-7c=`, `G4e-3d` when two golds reach 3d); Number Shogi's pieces are their
+//!   `P*5e`, `S-4b=`, `G3e-4d` when two golds reach 4d); Number Shogi's pieces are their
 //!   numbers `1`..`6`, turned over `+1`..`+6`.
 //!
 //! The crab games have no notation of their own in the rules contract: their moves are

@@ -1,9 +1,9 @@
 //! Western (Hodges) notation for 66 shogi and Number Shogi: the piece's letter, the
 //! origin square only when another piece of the kind reaches the same square, `-` for a
 //! move, `x` for a capture, `*` for a drop, the USI square, then `+` for a promotion and
-//! `=` for a promotion declined: `P-2f`, `Sx3c+`, `P*5e`, `N-7c=`, `G4e-3d`. Promoted
+//! `=` for a promotion declined: `P-2f`, `Sx3c+`, `P*5e`, `S-4b=`, `G3e-4d`. Promoted
 //! pieces are `+` and the letter (`+R`, `+P`). Number Shogi's pieces are their numbers:
-//! `1`..`6` for the SFEN letters `A`..`F`, turned over `+1`..`+6` (`3-2d`, `5x1b+`).
+//! `1`..`6` for the SFEN letters `A`..`F`, turned over `+1`..`+6` (`3-2d`, `5x1a+`).
 
 use crate::game::Live;
 
