@@ -99,3 +99,34 @@ fn the_crab_games_have_only_usi_names_and_other_styles_are_refused() {
     assert!(matches!(Style::parse("pgn"), Err(NotationError::UnknownStyle(_))));
     assert_eq!(Style::parse(" Hodges").unwrap(), Style::Western);
 }
+
+#[test]
+fn mangled_names_read_as_a_legal_move_or_an_error_never_a_panic() {
+    let pool: Vec<char> = "同　☗☖()+-x*=#?!12345678abcdefghiQRBNKP歩金成不打右上十".chars().collect();
+    let mut rng = Rng::with_seed(5657);
+    for (i, variant) in GAMES.into_iter().enumerate() {
+        for line in playouts(variant, 5600 + i as u64, 4, 40) {
+            let mut pos = position(variant, None).unwrap();
+            for played in &line {
+                for &style in styles(variant) {
+                    for usi in pos.legal_moves().iter().take(8) {
+                        let mut text: Vec<char> = notation::name(pos.as_ref(), usi, style, None).chars().collect();
+                        for _ in 0..rng.usize(1..4) {
+                            let at = rng.usize(..=text.len());
+                            match rng.u8(..3) {
+                                0 if at < text.len() => drop(text.remove(at)),
+                                1 if at < text.len() => text[at] = pool[rng.usize(..pool.len())],
+                                _ => text.insert(at, pool[rng.usize(..pool.len())]),
+                            }
+                        }
+                        let text: String = text.into_iter().collect();
+                        if let Ok(m) = notation::parse(pos.as_ref(), &text, style) {
+                            assert!(pos.is_legal(&m), "{variant} {style} '{text}' read as {m}");
+                        }
+                    }
+                }
+                pos.push(played).unwrap();
+            }
+        }
+    }
+}
