@@ -10,7 +10,8 @@
 //!   stands, perft, the SFEN fields, the Zobrist numbers, USI ⇄ chess notation;
 //! - [`tune`]: the evaluations' weights schema and the Texel tuner's shared parts;
 //! - [`games`]: the five games, their networks and their registry (descriptors, `visit`);
-//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out;
+//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out, and
+//!   move names in each game's notation (SAN, Japanese, Western) both ways;
 //! - [`search`]: the search, time, and the exact solver, generic over a game;
 //! - [`engine`]: the option table and the protocol-free engine (typed commands in, typed
 //!   events out), its game session and job threads;

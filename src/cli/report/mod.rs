@@ -216,7 +216,7 @@ pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
         if let (Some(b), Some(e)) = (&r.best, r.best_eval) {
             if *b != r.r#move {
                 let shown = match &pos {
-                    Some(p) if pgn => records::pgn::san(p.as_ref(), b),
+                    Some(p) if pgn => records::notation::name(p.as_ref(), b, records::notation::Style::San, None),
                     _ => b.clone(),
                 };
                 words.push(format!("best {shown} ({})", pawns(e)));
