@@ -8,7 +8,8 @@ turn of the two crab games is one token. Sides are ``"b"`` (sente, the first pla
 and ``"w"``.
 """
 
-from typing import Optional, final
+from collections.abc import Iterator
+from typing import Optional, Union, final
 
 __all__ = [
     "Analysis",
@@ -17,9 +18,13 @@ __all__ = [
     "GameResult",
     "IllegalMove",
     "InvalidSfen",
+    "LegalMoves",
     "Line",
+    "Move",
+    "Piece",
     "Score",
     "Solution",
+    "Square",
     "solve",
     "variants",
     "__version__",
@@ -49,6 +54,94 @@ class GameResult:
     @property
     def text(self) -> str:
         """What the engine's ``d`` prints, e.g. ``black wins: three shrimps``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Square:
+    """A square by its name, file digits then rank letter (``Square("2f")``): ``file`` 1 is
+    the rightmost column of the diagram, ``rank`` 1 (``a``) its top row."""
+
+    def __new__(cls, name: str) -> "Square": ...
+    @property
+    def file(self) -> int:
+        """The file, 1 for the rightmost column of the diagram."""
+    @property
+    def rank(self) -> int:
+        """The rank, 1 for the top row (``a``)."""
+    @property
+    def name(self) -> str:
+        """The square's name, e.g. ``2f``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Piece:
+    """A piece by its SFEN symbol (``Piece("+p")``): its ``kind`` (the unpromoted letter,
+    uppercase), its ``side`` (``"b"`` or ``"w"``) and whether it is ``promoted``."""
+
+    def __new__(cls, symbol: str) -> "Piece": ...
+    @property
+    def kind(self) -> str:
+        """The piece's letter, uppercase, without ``+``: ``P``, ``K``, ``C``..."""
+    @property
+    def side(self) -> str:
+        """The owner: ``"b"`` (sente, uppercase in SFEN) or ``"w"``."""
+    @property
+    def promoted(self) -> bool:
+        """Whether the piece is promoted (``+`` in SFEN: a shogi promotion, a grown crab, a shrimp)."""
+    def symbol(self) -> str:
+        """The SFEN symbol: ``+`` if promoted, the letter uppercase for sente (``"+p"``, ``"K"``)."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Move:
+    """A move of a board, as its USI token: ``Move.from_usi(board, "7g7f")`` (checked legal
+    there), or from ``board.legal_moves``. Its parts: ``from_square`` (``None`` for a drop),
+    ``to_square``, ``drop`` (the dropped piece's letter), ``promotion`` (``"+"``, or Kokesu's
+    ``q``/``r``/``b``/``n``) and, for a crab turn with a bond move, ``bond``: that second
+    step as a ``Move``. Moves are equal when their tokens are."""
+
+    @staticmethod
+    def from_usi(board: "Board", text: str) -> "Move":
+        """The move ``text`` (a USI token) of ``board``'s position, as the engine writes it;
+        ``IllegalMove`` if it is malformed or not legal there."""
+    def usi(self) -> str:
+        """The USI token, e.g. ``7g7f``, ``P*3d``, ``5d2d,2d1e+``."""
+    @property
+    def from_square(self) -> Optional[Square]:
+        """Where the moved piece stood; ``None`` for a drop."""
+    @property
+    def to_square(self) -> Square:
+        """Where the move (its first step, for a crab turn) ends."""
+    @property
+    def drop(self) -> Optional[str]:
+        """The dropped piece's letter (uppercase for either side); ``None`` for a board move."""
+    @property
+    def promotion(self) -> Optional[str]:
+        """``"+"`` (promotes, grows), Kokesu's piece letter ``q``/``r``/``b``/``n``, or ``None``."""
+    @property
+    def bond(self) -> Optional["Move"]:
+        """A crab turn's bond move (its from square is where the piece stands after the
+        first step), or ``None``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class LegalMoves:
+    """The legal moves of a board's position when asked (none once the game is over):
+    iterable (``Move`` values), ``len()``, ``move in board.legal_moves`` for a ``Move``
+    or a USI token, ``list()``."""
+
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def count(self) -> int:
+        """The number of legal moves."""
+    def usi(self) -> list[str]:
+        """The moves' USI tokens, in the engine's order."""
 
 @final
 class Board:
@@ -57,15 +150,18 @@ class Board:
     ``Board(variant="shogi66", sfen=None, **switches)``: the start position, or ``sfen``;
     ``switches`` are the game's rules switches by their option names, e.g.
     ``Board("kokesu", KokesuPromotion="free")``. An unknown variant or switch raises
-    ``ValueError``, a bad SFEN ``InvalidSfen``.
+    ``ValueError``, a bad SFEN ``InvalidSfen``. Boards are equal when their variant, rules
+    switches and SFEN (the position and its ply) are, whatever moves led there (as in
+    python-chess); a board hashes by the same, so do not change one kept in a set.
     """
 
     def __new__(cls, variant: str = "shogi66", sfen: Optional[str] = None, **switches: str) -> "Board": ...
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant's name."""
     @property
     def turn(self) -> str:
-        """The side to move: ``"b"`` or ``"w"``."""
+        """The side to move: ``"b"`` (sente, the first player) or ``"w"``."""
     @property
     def hands(self) -> dict[str, str]:
         """The pieces in hand of each side (``"b"``, ``"w"``) as SFEN letters, ``"-"`` for none."""
@@ -82,31 +178,67 @@ class Board:
     def root_sfen(self) -> str:
         """The position the game started from."""
     @property
-    def move_stack(self) -> list[str]:
+    def move_stack(self) -> list[Move]:
         """The moves played since the root, oldest first."""
     @property
     def switches(self) -> dict[str, str]:
         """The rules switches given when the board was made."""
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves; none once the game is over."""
     def sfen(self) -> str:
         """The current position as SFEN."""
-    def legal_moves(self) -> list[str]:
-        """The legal moves; none once the game is over."""
-    def is_legal(self, move: str) -> bool:
-        """Whether ``push(move)`` would play it."""
-    def push(self, move: str) -> None:
-        """Plays a move; raises ``IllegalMove`` (and changes nothing) if it cannot be played."""
-    def pop(self) -> str:
+    def is_legal(self, move: Union[Move, str]) -> bool:
+        """Whether ``push(move)`` would play it (a ``Move`` or a USI token)."""
+    def push(self, move: Union[Move, str]) -> None:
+        """Plays a move (a ``Move`` or a USI token); raises ``IllegalMove`` (and changes
+        nothing) if it cannot be played."""
+    def push_usi(self, text: str) -> Move:
+        """Plays the move of USI token ``text`` and returns it, as ``push``."""
+    def pop(self) -> Move:
         """Takes back the last move and returns it; ``IndexError`` at the root."""
+    def peek(self) -> Move:
+        """The last move played; ``IndexError`` at the root."""
+    def piece_at(self, square: Union[Square, str]) -> Optional[Piece]:
+        """The piece on ``square`` (a ``Square`` or its name), ``None`` if it is empty;
+        ``ValueError`` for a square off the board."""
+    def piece_map(self) -> list[tuple[Square, Piece]]:
+        """Every piece on the board with its square, rank by rank from the top."""
+    def pieces(self, kind: str, side: str, promoted: Optional[bool] = None) -> list[Square]:
+        """The squares of ``side``'s pieces of ``kind`` (a letter, any case), promoted or
+        not unless ``promoted`` says which."""
+    def hand(self, side: str) -> dict[str, int]:
+        """The pieces ``side`` holds in hand: their letters (uppercase) and counts."""
+    def is_check(self) -> bool:
+        """Whether the side to move is in check (never in the games without check)."""
+    def checkers(self) -> list[Square]:
+        """The squares of the pieces giving check to the side to move."""
+    def attackers(self, side: str, square: Union[Square, str]) -> list[Square]:
+        """The squares of ``side``'s pieces that attack ``square``, as the engine's attack
+        tables see them (pins ignored, whatever stands there). In the crab games, where a
+        capture is a sandwich, the pieces whose turn (``side`` to move) would take the piece
+        on ``square``, or end on it when empty: the piece that makes the capturing step."""
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is in check and has no legal move."""
+    def repetitions(self) -> int:
+        """How many times the current position has occurred since the root (1 the first time)."""
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position has occurred at least ``count`` times since the root."""
     def is_game_over(self) -> bool:
         """Whether the referee says the game is over (a rule, no legal move, repetition, the move-count rule)."""
     def result(self) -> Optional[GameResult]:
         """Who won and by which rule; ``None`` while the game goes on."""
+    def outcome(self) -> Optional[GameResult]:
+        """python-chess's name for ``result()``: the winner and the rule, ``None`` while the game goes on."""
     def perft(self, depth: int) -> int:
         """The number of move paths ``depth`` plies deep (the engine's ``go perft``)."""
-    def copy(self) -> "Board":
-        """An independent copy, its moves included."""
+    def copy(self, stack: bool = True) -> "Board":
+        """An independent copy, its moves included; with ``stack=False`` a board set up
+        from the current position (no moves to take back, no repetition history)."""
     def __copy__(self) -> "Board": ...
     def __deepcopy__(self, memo: object) -> "Board": ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     def state(self) -> list[str]:
         """The lines the engine's ``d`` prints: the diagram, side, hands, ply, phase, result, SFEN."""
 

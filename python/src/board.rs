@@ -1,18 +1,21 @@
 //! `koma.Board`: one game of any variant, its position and the moves since its root, with
 //! the crate's rules and referee. `koma.variants()`.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 
-use koma::game::{Color, Live, MoveError, Scope};
+use koma::game::{Color, Live, MoveError, Queries, Scope};
 use koma::games;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{interruptible, IllegalMove, InvalidSfen};
 use crate::game::{new_game, NewError};
 use crate::py_repr;
+use crate::values::{square_arg, token_arg, LegalMoves, PyMove, PyPiece, PySquare};
 
 /// The deepest perft (the engine's own limit).
 const MAX_PERFT_DEPTH: u32 = koma::engine::MAX_PERFT_DEPTH;
@@ -24,7 +27,8 @@ pub fn variants() -> Vec<&'static str> {
 }
 
 /// A finished game: the winner (`"b"`, `"w"`, `None` for a draw) and the rule.
-#[pyclass(frozen, get_all, module = "koma")]
+#[pyclass(frozen, eq, hash, get_all, module = "koma")]
+#[derive(PartialEq, Eq, Hash)]
 pub struct GameResult {
     pub winner: Option<&'static str>,
     pub reason: String,
@@ -43,6 +47,15 @@ fn side_letter(c: Color) -> &'static str {
     match c {
         Color::Sente => "b",
         Color::Gote => "w",
+    }
+}
+
+/// A side by its letter, `"b"` or `"w"`.
+fn color(side: &str) -> PyResult<Color> {
+    match side {
+        "b" => Ok(Color::Sente),
+        "w" => Ok(Color::Gote),
+        _ => Err(PyValueError::new_err(format!("'{side}' is not a side (\"b\" or \"w\")"))),
     }
 }
 
@@ -67,6 +80,32 @@ pub fn text_pairs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
         out.push((name, value));
     }
     Ok(out)
+}
+
+impl PyBoard {
+    /// What a board's equality compares: the variant, its rules switches and the position
+    /// with its ply (the SFEN); not the moves that led there.
+    fn position(&self) -> (&'static str, Vec<(String, String)>, String) {
+        let switches = self.game.rule_set().changed(Scope::Rules);
+        let switches = switches.into_iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        (self.game.variant(), switches, self.game.sfen())
+    }
+
+    /// The typed game's queries.
+    fn queries(&self) -> PyResult<&dyn Queries> {
+        games::queries(&*self.game)
+            .ok_or_else(|| PyRuntimeError::new_err("koma: the board's game is of no known variant"))
+    }
+
+    /// A square of this board, given as a `Square` or its name; `ValueError` off the board.
+    fn on_board(&self, square: &Bound<'_, PyAny>) -> PyResult<PySquare> {
+        let sq = square_arg(square)?;
+        let (files, ranks) = self.game.size();
+        if sq.file as usize > files || sq.rank as usize > ranks {
+            return Err(PyValueError::new_err(format!("{} is not a square of {}", sq.text(), self.game.variant())));
+        }
+        Ok(sq)
+    }
 }
 
 #[pymethods]
@@ -124,8 +163,8 @@ impl PyBoard {
     }
 
     #[getter]
-    fn move_stack(&self) -> Vec<String> {
-        self.game.moves()
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.game.moves().into_iter().map(|token| PyMove { token }).collect()
     }
 
     #[getter]
@@ -137,23 +176,105 @@ impl PyBoard {
         self.game.sfen()
     }
 
-    fn legal_moves(&self) -> Vec<String> {
-        if self.game.verdict().is_some() {
-            return Vec::new();
+    #[getter]
+    fn legal_moves(&self) -> LegalMoves {
+        let tokens = if self.game.verdict().is_some() { Vec::new() } else { self.game.legal_moves() };
+        LegalMoves { tokens }
+    }
+
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.game.is_legal(&token_arg(r#move)?))
+    }
+
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let token = token_arg(r#move)?;
+        self.game.push(&token).map_err(illegal)
+    }
+
+    fn push_usi(&mut self, text: &str) -> PyResult<PyMove> {
+        self.game.push(text).map_err(illegal)?;
+        Ok(PyMove { token: self.game.moves().pop().unwrap_or_default() })
+    }
+
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let token = self.game.pop().ok_or_else(|| PyIndexError::new_err("pop from a board with no moves played"))?;
+        Ok(PyMove { token })
+    }
+
+    fn peek(&self) -> PyResult<PyMove> {
+        let token =
+            self.game.moves().pop().ok_or_else(|| PyIndexError::new_err("peek at a board with no moves played"))?;
+        Ok(PyMove { token })
+    }
+
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyPiece>> {
+        let name = self.on_board(square)?.text();
+        let found = self.queries()?.board_pieces().into_iter().find(|(s, _)| *s == name);
+        found.map(|(_, symbol)| PyPiece::parse(&symbol)).transpose()
+    }
+
+    fn piece_map(&self) -> PyResult<Vec<(PySquare, PyPiece)>> {
+        let pieces = self.queries()?.board_pieces().into_iter();
+        pieces.map(|(s, p)| Ok((PySquare::parse(&s)?, PyPiece::parse(&p)?))).collect()
+    }
+
+    #[pyo3(signature = (kind, side, promoted = None))]
+    fn pieces(&self, kind: &str, side: &str, promoted: Option<bool>) -> PyResult<Vec<PySquare>> {
+        let side = side_letter(color(side)?);
+        let kind = kind.to_ascii_uppercase();
+        let mut out = Vec::new();
+        for (square, piece) in self.piece_map()? {
+            if piece.kind == kind && piece.side == side && promoted.is_none_or(|p| p == piece.promoted) {
+                out.push(square);
+            }
         }
-        self.game.legal_moves()
+        Ok(out)
     }
 
-    fn is_legal(&self, r#move: &str) -> bool {
-        self.game.is_legal(r#move)
+    fn hand(&self, side: &str) -> PyResult<BTreeMap<String, u32>> {
+        let hands = self.game.state().hands;
+        let text = if color(side)? == Color::Sente { hands.b } else { hands.w };
+        let mut counts = BTreeMap::new();
+        let mut digits = String::new();
+        for ch in text.chars().filter(|&c| c != '-') {
+            if ch.is_ascii_digit() {
+                digits.push(ch);
+            } else {
+                *counts.entry(ch.to_ascii_uppercase().to_string()).or_insert(0) += digits.parse().unwrap_or(1);
+                digits.clear();
+            }
+        }
+        Ok(counts)
     }
 
-    fn push(&mut self, r#move: &str) -> PyResult<()> {
-        self.game.push(r#move).map_err(illegal)
+    fn is_check(&self) -> bool {
+        self.game.in_check()
     }
 
-    fn pop(&mut self) -> PyResult<String> {
-        self.game.pop().ok_or_else(|| PyIndexError::new_err("pop from a board with no moves played"))
+    fn checkers(&self) -> PyResult<Vec<PySquare>> {
+        self.queries()?.checkers().iter().map(|s| PySquare::parse(s)).collect()
+    }
+
+    fn attackers(&self, side: &str, square: &Bound<'_, PyAny>) -> PyResult<Vec<PySquare>> {
+        let name = self.on_board(square)?.text();
+        self.queries()?.attackers(color(side)?, &name).iter().map(|s| PySquare::parse(s)).collect()
+    }
+
+    fn is_checkmate(&self) -> bool {
+        self.game.in_check() && self.game.legal_moves().is_empty()
+    }
+
+    fn repetitions(&self) -> PyResult<usize> {
+        Ok(self.queries()?.repetitions())
+    }
+
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(&self, count: usize) -> PyResult<bool> {
+        Ok(self.queries()?.repetitions() >= count)
+    }
+
+    fn outcome(&self) -> Option<GameResult> {
+        self.result()
     }
 
     fn is_game_over(&self) -> bool {
@@ -173,16 +294,31 @@ impl PyBoard {
         interruptible(py, &stop, || game.perft(depth, &stop))
     }
 
-    fn copy(&self) -> PyBoard {
-        PyBoard { game: self.game.boxed_clone() }
+    #[pyo3(signature = (stack = true))]
+    fn copy(&self, stack: bool) -> PyResult<PyBoard> {
+        if stack {
+            return Ok(PyBoard { game: self.game.boxed_clone() });
+        }
+        let game = games::start(self.game.rule_set(), Some(&self.game.sfen()));
+        Ok(PyBoard { game: game.map_err(|e| InvalidSfen::new_err(e.to_string()))? })
     }
 
-    fn __copy__(&self) -> PyBoard {
-        self.copy()
+    fn __copy__(&self) -> PyResult<PyBoard> {
+        self.copy(true)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBoard {
-        self.copy()
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        self.copy(true)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.extract::<PyRef<'_, PyBoard>>().is_ok_and(|o| self.position() == o.position())
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.position().hash(&mut h);
+        h.finish()
     }
 
     /// The lines `d` prints: the diagram, side, hands, ply, phase, status, result, SFEN.

@@ -15,6 +15,7 @@ mod engine;
 mod errors;
 mod game;
 mod solve;
+mod values;
 
 use pyo3::prelude::*;
 use pyo3::BoundObject;
@@ -35,6 +36,10 @@ fn koma_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::GameResult>()?;
+    m.add_class::<values::PyMove>()?;
+    m.add_class::<values::PySquare>()?;
+    m.add_class::<values::PyPiece>()?;
+    m.add_class::<values::LegalMoves>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<engine::Line>()?;
