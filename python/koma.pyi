@@ -3,9 +3,10 @@
 66 shogi (``shogi66``), Kokesu (``kokesu``), Number Shogi (``numbershogi``), Kani Shogi
 (``kanishogi``) and Kani Nari Ebi (``kaninariebi``). Every rule, the referee, perft, the
 search and the solver are the koma engine's own (a Rust crate; this module is its
-binding). Moves are USI tokens as the engine writes them (protocol/rules.md); a crab
-turn of the two crab games is one token. Sides are ``"b"`` (sente, the first player)
-and ``"w"``.
+binding). A move is a ``Move``, the USI token the engine writes (protocol/rules.md) with
+its parts; a crab turn of the two crab games is one token, and wherever a move is taken
+its token will do. Squares are ``Square`` values (``"2f"``), pieces ``Piece`` values
+(``"+p"``). Sides are ``"b"`` (sente, the first player) and ``"w"``.
 """
 
 from collections.abc import Iterator
@@ -248,9 +249,11 @@ class Score:
     mate; negative when being mated). The other is ``None``."""
 
     @property
-    def cp(self) -> Optional[int]: ...
+    def cp(self) -> Optional[int]:
+        """Centipawns; ``None`` for a mate score."""
     @property
-    def mate(self) -> Optional[int]: ...
+    def mate(self) -> Optional[int]:
+        """Plies to mate (negative when being mated); ``None`` for a centipawn score."""
 
 @final
 class Line:
@@ -260,19 +263,26 @@ class Line:
     def multipv(self) -> int:
         """1 for the best line."""
     @property
-    def score(self) -> Optional[Score]: ...
+    def score(self) -> Optional[Score]:
+        """The line's score; ``None`` before the search scored it."""
     @property
-    def depth(self) -> int: ...
+    def depth(self) -> int:
+        """The depth searched, in plies."""
     @property
-    def seldepth(self) -> int: ...
+    def seldepth(self) -> int:
+        """The deepest ply the search reached."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """The nodes searched."""
     @property
-    def nps(self) -> int: ...
+    def nps(self) -> int:
+        """Nodes a second."""
     @property
-    def time_ms(self) -> int: ...
+    def time_ms(self) -> int:
+        """The time searched, in milliseconds."""
     @property
-    def pv(self) -> list[str]: ...
+    def pv(self) -> list[str]:
+        """The principal variation, its moves as USI tokens."""
 
 @final
 class Analysis:
@@ -282,12 +292,14 @@ class Analysis:
     def bestmove(self) -> Optional[str]:
         """The move; ``None`` only when there is no legal move."""
     @property
-    def ponder(self) -> Optional[str]: ...
+    def ponder(self) -> Optional[str]:
+        """The reply the engine expects, if its line has one."""
     @property
     def book(self) -> bool:
         """Whether the move came from the opening book (then there are no lines)."""
     @property
-    def lines(self) -> list[Line]: ...
+    def lines(self) -> list[Line]:
+        """The lines, best first (``multipv`` of them)."""
     @property
     def score(self) -> Optional[Score]:
         """The best line's score."""
@@ -295,7 +307,8 @@ class Analysis:
     def depth(self) -> int:
         """The best line's depth (0 for a book move)."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """The best line's nodes."""
     @property
     def pv(self) -> list[str]:
         """The best line's principal variation."""
@@ -316,7 +329,8 @@ class Engine:
 
     def __new__(cls, variant: str = "shogi66", threads: int = 1, hash_mb: int = 16, **options: object) -> "Engine": ...
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant the engine plays."""
     def setoption(self, name: str, value: object) -> None:
         """Sets an engine option; a bad name or value raises ``ValueError`` (``USI_Variant``
         too: make another Engine for another variant), a ``USI_Hash`` the system will not
@@ -358,9 +372,11 @@ class Solution:
     def bestmove(self) -> Optional[str]:
         """A move that keeps the value; ``None`` when the game is over or the value unknown."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """The nodes the solver searched."""
     @property
-    def ms(self) -> int: ...
+    def ms(self) -> int:
+        """The milliseconds it took."""
 
 def solve(board: Board, max_ms: Optional[int] = None, max_nodes: Optional[int] = None) -> Solution:
     """The exact value of the position (the shipped table, else the solver) in the games the

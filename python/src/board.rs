@@ -20,18 +20,21 @@ use crate::values::{square_arg, token_arg, LegalMoves, PyMove, PyPiece, PySquare
 /// The deepest perft (the engine's own limit).
 const MAX_PERFT_DEPTH: u32 = koma::engine::MAX_PERFT_DEPTH;
 
-/// The variant names, in `USI_Variant` order.
+/// The variant names, in the engine's ``USI_Variant`` order.
 #[pyfunction]
 pub fn variants() -> Vec<&'static str> {
     games::names()
 }
 
-/// A finished game: the winner (`"b"`, `"w"`, `None` for a draw) and the rule.
+/// A finished game, as the engine's referee judged it.
 #[pyclass(frozen, eq, hash, get_all, module = "koma")]
 #[derive(PartialEq, Eq, Hash)]
 pub struct GameResult {
+    /// ``"b"`` or ``"w"``; ``None`` for a draw.
     pub winner: Option<&'static str>,
+    /// The rule that ended the game: ``checkmate``, ``sum of seven``, ``repetition``...
     pub reason: String,
+    /// What the engine's ``d`` prints, e.g. ``black wins: three shrimps``.
     pub text: String,
 }
 
@@ -63,6 +66,14 @@ pub fn illegal(e: MoveError) -> PyErr {
     IllegalMove::new_err(e.to_string())
 }
 
+/// One game: its rules switches, the position and the moves played since its root.
+///
+/// ``Board(variant="shogi66", sfen=None, **switches)``: the start position, or ``sfen``;
+/// ``switches`` are the game's rules switches by their option names, e.g.
+/// ``Board("kokesu", KokesuPromotion="free")``. An unknown variant or switch raises
+/// ``ValueError``, a bad SFEN ``InvalidSfen``. Boards are equal when their variant, rules
+/// switches and SFEN (the position and its ply) are, whatever moves led there (as in
+/// python-chess); a board hashes by the same, so do not change one kept in a set.
 #[pyclass(name = "Board", module = "koma")]
 pub struct PyBoard {
     pub game: Box<dyn Live>,
@@ -125,99 +136,120 @@ impl PyBoard {
         }
     }
 
+    /// The variant's name.
     #[getter]
     fn variant(&self) -> &'static str {
         self.game.variant()
     }
 
-    /// The side to move: `"b"` (sente, the first player) or `"w"`.
+    /// The side to move: ``"b"`` (sente, the first player) or ``"w"``.
     #[getter]
     fn turn(&self) -> &'static str {
         side_letter(self.game.side_to_move())
     }
 
+    /// The pieces in hand of each side (``"b"``, ``"w"``) as SFEN letters, ``"-"`` for none.
     #[getter]
     fn hands(&self) -> BTreeMap<&'static str, String> {
         let h = self.game.state().hands;
         BTreeMap::from([("b", h.b), ("w", h.w)])
     }
 
+    /// The number of the next ply (the SFEN's ply field).
     #[getter]
     fn ply(&self) -> u32 {
         self.game.state().ply
     }
 
+    /// ``"placement"``, ``"play"`` or ``"over"``.
     #[getter]
     fn phase(&self) -> &'static str {
         self.game.state().phase
     }
 
+    /// The game's own counters (captures, shrimps, the move counter), if it has any.
     #[getter]
     fn status(&self) -> Option<String> {
         self.game.state().status
     }
 
+    /// The position the game started from.
     #[getter]
     fn root_sfen(&self) -> String {
         self.game.root_sfen()
     }
 
+    /// The moves played since the root, oldest first.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
         self.game.moves().into_iter().map(|token| PyMove { token }).collect()
     }
 
+    /// The rules switches given when the board was made.
     #[getter]
     fn switches(&self) -> BTreeMap<String, String> {
         self.game.rule_set().changed(Scope::Rules).into_iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
     }
 
+    /// The current position as SFEN.
     fn sfen(&self) -> String {
         self.game.sfen()
     }
 
+    /// The legal moves; none once the game is over.
     #[getter]
     fn legal_moves(&self) -> LegalMoves {
         let tokens = if self.game.verdict().is_some() { Vec::new() } else { self.game.legal_moves() };
         LegalMoves { tokens }
     }
 
+    /// Whether ``push(move)`` would play it (a ``Move`` or a USI token).
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.game.is_legal(&token_arg(r#move)?))
     }
 
+    /// Plays a move (a ``Move`` or a USI token); raises ``IllegalMove`` (and changes
+    /// nothing) if it cannot be played.
     fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let token = token_arg(r#move)?;
         self.game.push(&token).map_err(illegal)
     }
 
+    /// Plays the move of USI token ``text`` and returns it, as ``push``.
     fn push_usi(&mut self, text: &str) -> PyResult<PyMove> {
         self.game.push(text).map_err(illegal)?;
         Ok(PyMove { token: self.game.moves().pop().unwrap_or_default() })
     }
 
+    /// Takes back the last move and returns it; ``IndexError`` at the root.
     fn pop(&mut self) -> PyResult<PyMove> {
         let token = self.game.pop().ok_or_else(|| PyIndexError::new_err("pop from a board with no moves played"))?;
         Ok(PyMove { token })
     }
 
+    /// The last move played; ``IndexError`` at the root.
     fn peek(&self) -> PyResult<PyMove> {
         let token =
             self.game.moves().pop().ok_or_else(|| PyIndexError::new_err("peek at a board with no moves played"))?;
         Ok(PyMove { token })
     }
 
+    /// The piece on ``square`` (a ``Square`` or its name), ``None`` if it is empty;
+    /// ``ValueError`` for a square off the board.
     fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyPiece>> {
         let name = self.on_board(square)?.text();
         let found = self.queries()?.board_pieces().into_iter().find(|(s, _)| *s == name);
         found.map(|(_, symbol)| PyPiece::parse(&symbol)).transpose()
     }
 
+    /// Every piece on the board with its square, rank by rank from the top.
     fn piece_map(&self) -> PyResult<Vec<(PySquare, PyPiece)>> {
         let pieces = self.queries()?.board_pieces().into_iter();
         pieces.map(|(s, p)| Ok((PySquare::parse(&s)?, PyPiece::parse(&p)?))).collect()
     }
 
+    /// The squares of ``side``'s pieces of ``kind`` (a letter, any case), promoted or
+    /// not unless ``promoted`` says which.
     #[pyo3(signature = (kind, side, promoted = None))]
     fn pieces(&self, kind: &str, side: &str, promoted: Option<bool>) -> PyResult<Vec<PySquare>> {
         let side = side_letter(color(side)?);
@@ -231,6 +263,7 @@ impl PyBoard {
         Ok(out)
     }
 
+    /// The pieces ``side`` holds in hand: their letters (uppercase) and counts.
     fn hand(&self, side: &str) -> PyResult<BTreeMap<String, u32>> {
         let hands = self.game.state().hands;
         let text = if color(side)? == Color::Sente { hands.b } else { hands.w };
@@ -247,44 +280,57 @@ impl PyBoard {
         Ok(counts)
     }
 
+    /// Whether the side to move is in check (never in the games without check).
     fn is_check(&self) -> bool {
         self.game.in_check()
     }
 
+    /// The squares of the pieces giving check to the side to move.
     fn checkers(&self) -> PyResult<Vec<PySquare>> {
         self.queries()?.checkers().iter().map(|s| PySquare::parse(s)).collect()
     }
 
+    /// The squares of ``side``'s pieces that attack ``square``, as the engine's attack
+    /// tables see them (pins ignored, whatever stands there). In the crab games, where a
+    /// capture is a sandwich, the pieces whose turn (``side`` to move) would take the piece
+    /// on ``square``, or end on it when empty: the piece that makes the capturing step.
     fn attackers(&self, side: &str, square: &Bound<'_, PyAny>) -> PyResult<Vec<PySquare>> {
         let name = self.on_board(square)?.text();
         self.queries()?.attackers(color(side)?, &name).iter().map(|s| PySquare::parse(s)).collect()
     }
 
+    /// Whether the side to move is in check and has no legal move.
     fn is_checkmate(&self) -> bool {
         self.game.in_check() && self.game.legal_moves().is_empty()
     }
 
+    /// How many times the current position has occurred since the root (1 the first time).
     fn repetitions(&self) -> PyResult<usize> {
         Ok(self.queries()?.repetitions())
     }
 
+    /// Whether the current position has occurred at least ``count`` times since the root.
     #[pyo3(signature = (count = 3))]
     fn is_repetition(&self, count: usize) -> PyResult<bool> {
         Ok(self.queries()?.repetitions() >= count)
     }
 
+    /// python-chess's name for ``result()``: the winner and the rule, ``None`` while the game goes on.
     fn outcome(&self) -> Option<GameResult> {
         self.result()
     }
 
+    /// Whether the referee says the game is over (a rule, no legal move, repetition, the move-count rule).
     fn is_game_over(&self) -> bool {
         self.game.verdict().is_some()
     }
 
+    /// Who won and by which rule; ``None`` while the game goes on.
     fn result(&self) -> Option<GameResult> {
         self.game.state().result.map(|r| GameResult { winner: r.winner, reason: r.reason, text: r.text })
     }
 
+    /// The number of move paths ``depth`` plies deep (the engine's ``go perft``).
     fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
         if depth > MAX_PERFT_DEPTH {
             return Err(PyValueError::new_err(format!("perft: depth {depth} is more than {MAX_PERFT_DEPTH}")));
@@ -294,6 +340,8 @@ impl PyBoard {
         interruptible(py, &stop, || game.perft(depth, &stop))
     }
 
+    /// An independent copy, its moves included; with ``stack=False`` a board set up
+    /// from the current position (no moves to take back, no repetition history).
     #[pyo3(signature = (stack = true))]
     fn copy(&self, stack: bool) -> PyResult<PyBoard> {
         if stack {
@@ -321,7 +369,7 @@ impl PyBoard {
         h.finish()
     }
 
-    /// The lines `d` prints: the diagram, side, hands, ply, phase, status, result, SFEN.
+    /// The lines the engine's ``d`` prints: the diagram, side, hands, ply, phase, result, SFEN.
     fn state(&self) -> Vec<String> {
         self.game.state().lines()
     }

@@ -26,6 +26,15 @@ pub(crate) fn py_repr<'py, T: IntoPyObject<'py>>(py: Python<'py>, value: T) -> P
     Ok(obj.into_bound().into_any().repr()?.to_string())
 }
 
+/// koma: the rules, the engine and the solver of five small games.
+///
+/// 66 shogi (``shogi66``), Kokesu (``kokesu``), Number Shogi (``numbershogi``), Kani Shogi
+/// (``kanishogi``) and Kani Nari Ebi (``kaninariebi``). Every rule, the referee, perft, the
+/// search and the solver are the koma engine's own (a Rust crate; this module is its
+/// binding). A move is a ``Move``, the USI token the engine writes (protocol/rules.md) with
+/// its parts; a crab turn of the two crab games is one token, and wherever a move is taken
+/// its token will do. Squares are ``Square`` values (``"2f"``), pieces ``Piece`` values
+/// (``"+p"``). Sides are ``"b"`` (sente, the first player) and ``"w"``.
 #[pymodule(name = "koma")]
 fn koma_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
