@@ -1,7 +1,8 @@
 //! `import koma`: the rules, the engine and the solver of koma's five games as a Python
 //! module (PyO3). Every rule, the referee, perft, the search and the solver are the koma
 //! crate's; this crate turns them into Python classes and exceptions. The stub that
-//! documents the module for editors and type checkers is `python/koma.pyi`.
+//! documents the module for editors and type checkers is `python/koma/__init__.pyi`
+//! (and `records.pyi` beside it); `python/koma/__init__.py` re-exports this module.
 //!
 //! - [`game`]: one game of any variant behind an object-safe face (a referee and the
 //!   positions to take moves back to);
@@ -14,6 +15,7 @@ mod board;
 mod engine;
 mod errors;
 mod game;
+mod records;
 mod solve;
 mod values;
 
@@ -54,5 +56,6 @@ fn koma_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Line>()?;
     m.add_class::<engine::Score>()?;
     m.add_class::<solve::PySolution>()?;
+    records::submodule(m)?;
     Ok(())
 }

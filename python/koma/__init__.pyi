@@ -12,6 +12,8 @@ its token will do. Squares are ``Square`` values (``"2f"``), pieces ``Piece`` va
 from collections.abc import Iterator
 from typing import Optional, Union, final
 
+from . import records as records
+
 __all__ = [
     "Analysis",
     "Board",
@@ -26,6 +28,7 @@ __all__ = [
     "Score",
     "Solution",
     "Square",
+    "records",
     "solve",
     "variants",
     "__version__",
