@@ -151,7 +151,8 @@ class LegalMoves:
 class Board:
     """One game: its rules switches, the position and the moves played since its root.
 
-    ``Board(variant="shogi66", sfen=None, **switches)``: the start position, or ``sfen``;
+    ``Board(variant="shogi66", sfen=None, fen=None, **switches)``: the start position, or
+    ``sfen``, or ``fen`` (as ``fen()`` writes it);
     ``switches`` are the game's rules switches by their option names, e.g.
     ``Board("kokesu", KokesuPromotion="free")``. An unknown variant or switch raises
     ``ValueError``, a bad SFEN ``InvalidSfen``. Boards are equal when their variant, rules
@@ -159,7 +160,9 @@ class Board:
     python-chess); a board hashes by the same, so do not change one kept in a set.
     """
 
-    def __new__(cls, variant: str = "shogi66", sfen: Optional[str] = None, **switches: str) -> "Board": ...
+    def __new__(
+        cls, variant: str = "shogi66", sfen: Optional[str] = None, fen: Optional[str] = None, **switches: str
+    ) -> "Board": ...
     @property
     def variant(self) -> str:
         """The variant's name."""
@@ -192,6 +195,9 @@ class Board:
         """The legal moves; none once the game is over."""
     def sfen(self) -> str:
         """The current position as SFEN."""
+    def fen(self) -> str:
+        """The current position as FEN, as Fairy-Stockfish writes the game (Kokesu, 66 shogi,
+        Number Shogi; ``ValueError`` for the crab games, which have none)."""
     def is_legal(self, move: Union[Move, str]) -> bool:
         """Whether ``push(move)`` would play it (a ``Move`` or a USI token)."""
     def push(self, move: Union[Move, str]) -> None:

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 
-use koma::game::{Color, Live, MoveError, Queries, Scope};
+use koma::game::{ChessGame, Color, Live, MoveError, Queries, Scope};
 use koma::games;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -62,13 +62,21 @@ fn color(side: &str) -> PyResult<Color> {
     }
 }
 
+/// The chess-protocol face of `variant` (its FEN), or why it has none.
+fn chess_game(variant: &str) -> PyResult<ChessGame> {
+    let d = games::descriptor(variant).ok_or_else(|| PyValueError::new_err(format!("no variant '{variant}'")))?;
+    d.chess_game()
+        .ok_or_else(|| PyValueError::new_err(format!("{variant} has no FEN (its moves have no chess notation)")))
+}
+
 pub fn illegal(e: MoveError) -> PyErr {
     IllegalMove::new_err(e.to_string())
 }
 
 /// One game: its rules switches, the position and the moves played since its root.
 ///
-/// ``Board(variant="shogi66", sfen=None, **switches)``: the start position, or ``sfen``;
+/// ``Board(variant="shogi66", sfen=None, fen=None, **switches)``: the start position, or
+/// ``sfen``, or ``fen`` (as ``fen()`` writes it);
 /// ``switches`` are the game's rules switches by their option names, e.g.
 /// ``Board("kokesu", KokesuPromotion="free")``. An unknown variant or switch raises
 /// ``ValueError``, a bad SFEN ``InvalidSfen``. Boards are equal when their variant, rules
@@ -122,10 +130,22 @@ impl PyBoard {
 #[pymethods]
 impl PyBoard {
     #[new]
-    #[pyo3(signature = (variant = "shogi66", sfen = None, **switches))]
-    fn new(variant: &str, sfen: Option<&str>, switches: Option<&Bound<'_, PyDict>>) -> PyResult<PyBoard> {
+    #[pyo3(signature = (variant = "shogi66", sfen = None, fen = None, **switches))]
+    fn new(
+        variant: &str,
+        sfen: Option<&str>,
+        fen: Option<&str>,
+        switches: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBoard> {
         let switches = text_pairs(switches)?;
-        match new_game(variant, sfen, &switches) {
+        let from_fen = match (sfen, fen) {
+            (Some(_), Some(_)) => return Err(PyValueError::new_err("give a position as sfen or as fen, not both")),
+            (_, Some(fen)) => {
+                Some(chess_game(variant)?.fen_to_sfen(fen).map_err(|e| InvalidSfen::new_err(e.to_string()))?)
+            }
+            _ => None,
+        };
+        match new_game(variant, from_fen.as_deref().or(sfen), &switches) {
             None => Err(PyValueError::new_err(format!(
                 "no variant '{variant}' (the variants: {})",
                 games::names().join(", ")
@@ -194,6 +214,13 @@ impl PyBoard {
     /// The current position as SFEN.
     fn sfen(&self) -> String {
         self.game.sfen()
+    }
+
+    /// The current position as FEN, as Fairy-Stockfish writes the game (Kokesu, 66 shogi,
+    /// Number Shogi; ``ValueError`` for the crab games, which have none).
+    fn fen(&self) -> PyResult<String> {
+        let chess = chess_game(self.game.variant())?;
+        chess.sfen_to_fen(&self.game.sfen()).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The legal moves; none once the game is over.
