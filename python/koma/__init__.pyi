@@ -209,6 +209,23 @@ class Board:
         """Takes back the last move and returns it; ``IndexError`` at the root."""
     def peek(self) -> Move:
         """The last move played; ``IndexError`` at the root."""
+    def san(self, move: Union[Move, str]) -> str:
+        """The move's SAN, as Kokesu's PGN writes it (``e4``, ``Nbd2``, ``Qxf7#``, ``e8=Q``);
+        ``IllegalMove`` for a move not legal here, ``ValueError`` in another game."""
+    def kif(self, move: Union[Move, str]) -> str:
+        """The move's Japanese name as KIF writes it without its from square (``☗２六歩``,
+        ``☖同　歩``, ``☗５五角打``), in 66 shogi and Number Shogi; errors as ``san``."""
+    def western(self, move: Union[Move, str]) -> str:
+        """The move in Western (Hodges) notation (``P-2f``, ``Sx3c+``, ``P*5e``), in 66 shogi
+        and Number Shogi (pieces ``1``..``6``); errors as ``san``."""
+    def parse_san(self, text: str) -> Move:
+        """The legal move that SAN ``text`` names; ``IllegalMove`` if none or several do."""
+    def push_san(self, text: str) -> Move:
+        """Plays the move that SAN ``text`` names and returns it, as ``parse_san``."""
+    def parse_move(self, text: str, style: str = "usi") -> Move:
+        """The legal move ``text`` names in ``style``: ``"usi"``, ``"san"`` (Kokesu),
+        ``"kif"`` or ``"western"`` (66 shogi, Number Shogi); ``IllegalMove`` if none or
+        several do, ``ValueError`` for a style the game has not."""
     def piece_at(self, square: Union[Square, str]) -> Optional[Piece]:
         """The piece on ``square`` (a ``Square`` or its name), ``None`` if it is empty;
         ``ValueError`` for a square off the board."""

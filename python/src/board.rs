@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use koma::game::{ChessGame, Color, Live, MoveError, Queries, Scope};
 use koma::games;
+use koma::records::notation::{self, NotationError, Style};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -114,6 +115,21 @@ impl PyBoard {
     fn queries(&self) -> PyResult<&dyn Queries> {
         games::queries(&*self.game)
             .ok_or_else(|| PyRuntimeError::new_err("koma: the board's game is of no known variant"))
+    }
+
+    /// The name of a legal move (a `Move` or a token) in `style`; `IllegalMove` for a move
+    /// that is not legal here, `ValueError` for a style the game has not.
+    fn name(&self, r#move: &Bound<'_, PyAny>, style: Style) -> PyResult<String> {
+        let token = token_arg(r#move)?;
+        if !notation::styles(self.game.variant()).contains(&style) {
+            let e = NotationError::NotThisGame { style, variant: self.game.variant() };
+            return Err(PyValueError::new_err(e.to_string()));
+        }
+        if !self.game.is_legal(&token) {
+            return Err(IllegalMove::new_err(format!("'{token}' is not a legal move here")));
+        }
+        let previous = self.game.moves().pop();
+        Ok(notation::name(&*self.game, &token, style, previous.as_deref()))
     }
 
     /// A square of this board, given as a `Square` or its name; `ValueError` off the board.
@@ -259,6 +275,49 @@ impl PyBoard {
         let token =
             self.game.moves().pop().ok_or_else(|| PyIndexError::new_err("peek at a board with no moves played"))?;
         Ok(PyMove { token })
+    }
+
+    /// The move's SAN, as Kokesu's PGN writes it (``e4``, ``Nbd2``, ``Qxf7#``, ``e8=Q``);
+    /// ``IllegalMove`` for a move not legal here, ``ValueError`` in another game.
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.name(r#move, Style::San)
+    }
+
+    /// The move's Japanese name as KIF writes it without its from square (``☗２六歩``,
+    /// ``☖同　歩``, ``☗５五角打``), in 66 shogi and Number Shogi; errors as ``san``.
+    fn kif(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.name(r#move, Style::Kif)
+    }
+
+    /// The move in Western (Hodges) notation (``P-2f``, ``Sx3c+``, ``P*5e``), in 66 shogi
+    /// and Number Shogi (pieces ``1``..``6``); errors as ``san``.
+    fn western(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.name(r#move, Style::Western)
+    }
+
+    /// The legal move that SAN ``text`` names; ``IllegalMove`` if none or several do.
+    fn parse_san(&self, text: &str) -> PyResult<PyMove> {
+        self.parse_move(text, "san")
+    }
+
+    /// Plays the move that SAN ``text`` names and returns it, as ``parse_san``.
+    fn push_san(&mut self, text: &str) -> PyResult<PyMove> {
+        let m = self.parse_move(text, "san")?;
+        self.game.push(&m.token).map_err(illegal)?;
+        Ok(m)
+    }
+
+    /// The legal move ``text`` names in ``style``: ``"usi"``, ``"san"`` (Kokesu),
+    /// ``"kif"`` or ``"western"`` (66 shogi, Number Shogi); ``IllegalMove`` if none or
+    /// several do, ``ValueError`` for a style the game has not.
+    #[pyo3(signature = (text, style = "usi"))]
+    fn parse_move(&self, text: &str, style: &str) -> PyResult<PyMove> {
+        let style = Style::parse(style).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        match notation::parse(&*self.game, text, style) {
+            Ok(token) => Ok(PyMove { token }),
+            Err(e @ NotationError::NotThisGame { .. }) => Err(PyValueError::new_err(e.to_string())),
+            Err(e) => Err(IllegalMove::new_err(e.to_string())),
+        }
     }
 
     /// The piece on ``square`` (a ``Square`` or its name), ``None`` if it is empty;

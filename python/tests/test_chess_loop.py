@@ -3,7 +3,7 @@ Kokesu board with only its import changed (protocol/python.md names what still d
 
 SCRIPT is python-chess code as its users write it: walking `board.legal_moves` with
 `push` and `pop`, `is_checkmate`, `is_check`, `outcome`, `move_stack`, `peek`, `copy`,
-`move in board.legal_moves`. The test runs it with `import chess` turned into
+`move in board.legal_moves`, `san` and `push_san`. The test runs it with `import chess` turned into
 `import koma as chess`, and nothing else changed."""
 
 import random
@@ -45,12 +45,20 @@ def checks(board):
 
 
 def random_game(board, rng, max_plies):
+    sans = []
     while not board.is_game_over() and len(board.move_stack) < max_plies:
         move = rng.choice(list(board.legal_moves))
         assert move in board.legal_moves
+        sans.append(board.san(move))
         board.push(move)
         assert board.peek() == move
-    return board.outcome()
+    return board.outcome(), sans
+
+
+def replay_san(board, sans):
+    for san in sans:
+        board.push_san(san)
+    return board
 
 
 def replay(board):
@@ -89,7 +97,9 @@ def test_chess_loop_runs_a_python_chess_script_on_kokesu():
     assert script["checks"](mate) == 3  # Qxf7#, Bxf7+ and Qxe5+
     rng = random.Random(5)
     game = koma.Board("kokesu")
-    outcome = script["random_game"](game, rng, 300)
+    outcome, sans = script["random_game"](game, rng, 300)
     assert outcome == game.result() and (outcome is None) == (not game.is_game_over())
+    assert script["replay_san"](koma.Board("kokesu"), sans) == game and len(sans) == len(game.move_stack)
+    assert [mate.san(m) for m in script["mates_in_one"](mate)] == ["Qxf7#"]
     again = script["replay"](game)
     assert again == game and again.move_stack == game.move_stack and again.outcome() == outcome
