@@ -24,7 +24,7 @@ def play(nodes: int, seed: int, max_plies: int) -> koma.Board:
     while not board.is_game_over() and len(board.move_stack) < max_plies:
         side = "black" if board.turn == "b" else "red"
         if len(board.move_stack) < 2:
-            move, note = rng.choice(board.legal_moves()), "(random opening move)"
+            move, note = rng.choice(board.legal_moves.usi()), "(random opening move)"
         else:
             a = engine.analyse(board, nodes=nodes)
             assert a.bestmove is not None, "a game that is not over has a legal move"
@@ -50,7 +50,7 @@ def main() -> None:
     board = play(args.nodes, args.seed, args.max_plies)
     result = board.result()
     print("result:", result.text if result else "unfinished after %d plies" % len(board.move_stack))
-    print("moves:", " ".join(board.move_stack))
+    print("moves:", " ".join(m.usi() for m in board.move_stack))
 
 
 if __name__ == "__main__":

@@ -150,3 +150,58 @@ fn placement_phase_survives_display_and_position_sfen_at_every_ply() {
         assert!(accepted > 0, "{variant}: its own start SFEN with a ply field is refused");
     }
 }
+
+/// The square a move token's first step starts from (`5d` of `5d3a+`); `None` for a drop.
+fn token_from(token: &str) -> Option<&str> {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && token.as_bytes().get(digits).is_some_and(u8::is_ascii_lowercase)).then(|| &token[..digits + 1])
+}
+
+#[test]
+fn every_capture_is_made_by_an_attacker_and_checks_have_checkers() {
+    use koma::game::RuleSet;
+    for variant in games::names() {
+        let set: RuleSet = (games::descriptor(variant).unwrap().rule_set)();
+        let mut rng = Rng::with_seed(0x51_7CC1_B727_220A);
+        let mut captures = 0;
+        for _game in 0..6 {
+            let mut game = games::start(&set, None).unwrap();
+            for _ply in 0..80 {
+                let queries = games::queries(&*game).expect("a registry game");
+                let side = game.side_to_move();
+                assert_eq!(game.in_check(), !queries.checkers().is_empty(), "{variant}: {}", game.sfen());
+                let pieces = queries.board_pieces();
+                for token in game.legal_moves() {
+                    let mut after = game.boxed_clone();
+                    after.push_unjudged(&token).unwrap();
+                    let now = games::queries(&*after).unwrap().board_pieces();
+                    // Every enemy piece this move took: its square is attacked from the
+                    // move's first square (the crab games: by the piece that took it).
+                    for (square, piece) in &pieces {
+                        let enemy = piece.trim_start_matches('+').starts_with(char::is_lowercase)
+                            == (side == koma::game::Color::Sente);
+                        if enemy && !now.iter().any(|(s, p)| s == square && p == piece) {
+                            captures += 1;
+                            let attackers = queries.attackers(side, square);
+                            if let Some(from) = token_from(&token).filter(|_| !token.contains(',')) {
+                                assert!(
+                                    attackers.iter().any(|a| a == from),
+                                    "{variant}: {token} takes on {square} but {from} is not among {attackers:?} at {}",
+                                    game.sfen()
+                                );
+                            } else {
+                                assert!(!attackers.is_empty(), "{variant}: {token} takes on {square}: no attacker");
+                            }
+                        }
+                    }
+                }
+                if game.verdict().is_some() {
+                    break;
+                }
+                let legal = game.legal_moves();
+                game.push(&legal[rng.usize(..legal.len())]).unwrap();
+            }
+        }
+        assert!(captures > 0, "{variant}: no capture seen");
+    }
+}

@@ -1,5 +1,5 @@
 //! The Python binding (`import koma`, python/): its pytest tests (python/tests/) and its
-//! stub (python/koma.pyi) checked against the built module by mypy's stubtest, with the
+//! stubs (python/koma/*.pyi) checked against the built module by mypy's stubtest, with the
 //! `.venv` the README's test command makes, which installs the binding from ./python.
 //! An extension older than the sources would test old code: that fails with the command
 //! that rebuilds it.
@@ -49,8 +49,9 @@ fn installed_extension(python: &Path) -> PathBuf {
     let mut newest = SystemTime::UNIX_EPOCH;
     newest_mtime(&root().join("src"), &mut newest);
     newest_mtime(&root().join("python/src"), &mut newest);
-    let stub = std::fs::metadata(root().join("python/koma.pyi")).and_then(|m| m.modified()).unwrap();
-    newest = newest.max(stub);
+    for stub in ["python/koma/__init__.pyi", "python/koma/records.pyi", "python/koma/__init__.py"] {
+        newest = newest.max(std::fs::metadata(root().join(stub)).and_then(|m| m.modified()).unwrap());
+    }
     assert!(built >= newest, "the koma module in .venv is older than the sources: run `{REINSTALL}`");
     path
 }

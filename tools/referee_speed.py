@@ -4,9 +4,9 @@ process over USI, with the answers compared, in two ways:
 - games: as the match referee asks (tools/lib/engine.py: Referee against BindingReferee),
   the legal moves at every ply of random games: over USI `position startpos moves ...`
   (the game so far) and `moves`, one round trip a position; through the binding one
-  `push` and `legal_moves()`;
+  `push` and `legal_moves.usi()`;
 - sfens: each position asked alone as an SFEN (`position sfen ...` and `moves`, against
-  `koma.Board(variant, sfen=...).legal_moves()`), so both sides parse it and list its moves.
+  `koma.Board(variant, sfen=...).legal_moves.usi()`), so both sides parse it and list its moves.
 
     python3 -m tools.referee_speed [--positions 100000] [--koma target/release/koma] [--seed 1]
 
@@ -36,13 +36,13 @@ def games(count, seed):
             while not board.is_game_over() and n < count:
                 sfens.append(board.sfen())
                 n += 1
-                board.push(rng.choice(board.legal_moves()))
-            out.append((variant, sfens, board.move_stack))
+                board.push(rng.choice(board.legal_moves.usi()))
+            out.append((variant, sfens, [m.usi() for m in board.move_stack]))
     return out
 
 
 def binding_sfens(games):
-    return [koma.Board(v, sfen=s).legal_moves() for v, sfens, _ in games for s in sfens]
+    return [koma.Board(v, sfen=s).legal_moves.usi() for v, sfens, _ in games for s in sfens]
 
 
 def binding_games(games):
@@ -50,7 +50,7 @@ def binding_games(games):
     for v, sfens, moves in games:
         board = koma.Board(v)
         for i in range(len(sfens)):
-            out.append(board.legal_moves())
+            out.append(board.legal_moves.usi())
             board.push(moves[i])
     return out
 

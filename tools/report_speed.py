@@ -20,7 +20,7 @@ def game(plies, seed):
     rng = random.Random(seed)
     board = koma.Board("shogi66")
     while len(board.move_stack) < plies:
-        moves = board.legal_moves()
+        moves = board.legal_moves.usi()
         rng.shuffle(moves)
         for mv in moves:
             board.push(mv)
@@ -29,7 +29,7 @@ def game(plies, seed):
             board.pop()
         else:
             raise SystemExit("no move keeps the game going at ply %d" % len(board.move_stack))
-    return board.move_stack
+    return [m.usi() for m in board.move_stack]
 
 
 def main():

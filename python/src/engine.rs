@@ -18,11 +18,14 @@ use crate::board::{text_pairs, PyBoard};
 use crate::errors::SIGNAL_POLL;
 use crate::py_repr;
 
-/// A score from the side to move's view: centipawns, or mate in plies (negative: mated).
+/// A score from the side to move's view: ``cp`` (centipawns) or ``mate`` (plies to
+/// mate; negative when being mated). The other is ``None``.
 #[pyclass(frozen, get_all, eq, module = "koma")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct Score {
+    /// Centipawns; ``None`` for a mate score.
     pub cp: Option<i32>,
+    /// Plies to mate (negative when being mated); ``None`` for a centipawn score.
     pub mate: Option<i32>,
 }
 
@@ -45,18 +48,25 @@ impl From<EngineScore> for Score {
     }
 }
 
-/// One principal variation of a search, as its last report left it.
+/// One principal variation as the search's last report left it.
 #[pyclass(frozen, get_all, module = "koma")]
 #[derive(Clone)]
 pub struct Line {
     /// 1 for the best line.
     pub multipv: usize,
+    /// The line's score; ``None`` before the search scored it.
     pub score: Option<Score>,
+    /// The depth searched, in plies.
     pub depth: u32,
+    /// The deepest ply the search reached.
     pub seldepth: u32,
+    /// The nodes searched.
     pub nodes: u64,
+    /// Nodes a second.
     pub nps: u64,
+    /// The time searched, in milliseconds.
     pub time_ms: u64,
+    /// The principal variation, its moves as USI tokens.
     pub pv: Vec<String>,
 }
 
@@ -91,31 +101,37 @@ impl From<Info> for Line {
 /// What a search found: its move and its lines, best first.
 #[pyclass(frozen, get_all, module = "koma")]
 pub struct Analysis {
-    /// `None` only when there is no legal move.
+    /// The move; ``None`` only when there is no legal move.
     pub bestmove: Option<String>,
+    /// The reply the engine expects, if its line has one.
     pub ponder: Option<String>,
     /// Whether the move came from the opening book (then there are no lines).
     pub book: bool,
+    /// The lines, best first (``multipv`` of them).
     pub lines: Vec<Line>,
 }
 
 #[pymethods]
 impl Analysis {
+    /// The best line's score.
     #[getter]
     fn score(&self) -> Option<Score> {
         self.lines.first().and_then(|l| l.score.clone())
     }
 
+    /// The best line's depth (0 for a book move).
     #[getter]
     fn depth(&self) -> u32 {
         self.lines.first().map_or(0, |l| l.depth)
     }
 
+    /// The best line's nodes.
     #[getter]
     fn nodes(&self) -> u64 {
         self.lines.first().map_or(0, |l| l.nodes)
     }
 
+    /// The best line's principal variation.
     #[getter]
     fn pv(&self) -> Vec<String> {
         self.lines.first().map_or_else(Vec::new, |l| l.pv.clone())
@@ -128,6 +144,16 @@ impl Analysis {
     }
 }
 
+/// The koma engine in this process, for one variant.
+///
+/// ``Engine(variant="shogi66", threads=1, hash_mb=16, **options)``: ``options`` are the
+/// engine's USI options by name (``MultiPV`` excepted: ``analyse`` sets it), e.g.
+/// ``KokesuEval="nnue"`` or ``USI_OwnBook=False``; a bad one raises ``ValueError``
+/// (``USI_Variant`` too: the variant is the engine's for good), and a ``hash_mb`` the
+/// system will not give raises ``MemoryError``.
+/// ``MinimumThinkingTime`` is 0 unless given. A search runs on the engine's threads
+/// while the calling thread waits without the GIL; searches of one engine from several
+/// threads take turns, and ``stop()`` or Ctrl-C ends the running one.
 #[pyclass(frozen, name = "Engine", module = "koma")]
 pub struct PyEngine {
     variant: &'static str,
@@ -314,12 +340,15 @@ impl PyEngine {
         Ok(e)
     }
 
+    /// The variant the engine plays.
     #[getter]
     fn variant(&self) -> &'static str {
         self.variant
     }
 
-    /// Sets an engine option (a `setoption`): a bad name or value raises ValueError.
+    /// Sets an engine option; a bad name or value raises ``ValueError`` (``USI_Variant``
+    /// too: make another Engine for another variant), a ``USI_Hash`` the system will not
+    /// give ``MemoryError`` (the table keeps its old size).
     fn setoption(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = match value.extract::<bool>() {
             Ok(b) => b.to_string(),
@@ -330,6 +359,10 @@ impl PyEngine {
         py.detach(|| self.run(vec![command])).map_err(engine_error)
     }
 
+    /// Searches the board's position (its moves included, for repetitions) within the
+    /// limits given (at least one; ``movetime`` in milliseconds; depth 1 to 127, nodes
+    /// and movetime at least 1, multipv 1 to 64, as ``koma analyse``). ``ValueError`` for
+    /// a limit out of range, a board of another variant or a finished game.
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1))]
     fn analyse(
         &self,
@@ -364,7 +397,7 @@ impl PyEngine {
         self.collect(py)
     }
 
-    /// The move the engine plays (`analyse` with one line).
+    /// The move the engine plays in the board's position (``analyse(...).bestmove``).
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None))]
     fn play(
         &self,
@@ -377,7 +410,7 @@ impl PyEngine {
         Ok(self.analyse(py, board, depth, nodes, movetime, 1)?.bestmove)
     }
 
-    /// Stops the running search (from another thread); it answers with what it has.
+    /// Ends the running search; it answers with what it has found.
     fn stop(&self, py: Python<'_>) {
         py.detach(|| lock(&self.core).handle(Command::Stop));
     }

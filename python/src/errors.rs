@@ -9,7 +9,12 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-create_exception!(koma, IllegalMove, PyValueError, "A move that is malformed or not legal in the position.");
+create_exception!(
+    koma,
+    IllegalMove,
+    PyValueError,
+    "A move that is malformed, not legal in the position, or played after the end."
+);
 create_exception!(koma, InvalidSfen, PyValueError, "An SFEN that is malformed or describes an impossible position.");
 
 /// How often a waiting call looks at Python's signals (Ctrl-C).

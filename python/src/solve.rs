@@ -12,17 +12,18 @@ use crate::board::PyBoard;
 use crate::errors::interruptible;
 use crate::py_repr;
 
-/// What the solver found, for the side to move.
+/// The exact value of a game for the side to move.
 #[pyclass(frozen, get_all, name = "Solution", module = "koma")]
 pub struct PySolution {
-    /// `"win"`, `"loss"`, `"draw"`, or `None` when the budget ran out first.
+    /// ``"win"``, ``"loss"``, ``"draw"``, or ``None`` when the budget ran out first.
     pub value: Option<&'static str>,
-    /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw
-    /// or a finished game; `None` without a value.
+    /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw.
     pub plies: Option<u32>,
-    /// A move that keeps the value; `None` when the game is over or the value unknown.
+    /// A move that keeps the value; ``None`` when the game is over or the value unknown.
     pub bestmove: Option<String>,
+    /// The nodes the solver searched.
     pub nodes: u64,
+    /// The milliseconds it took.
     pub ms: u64,
 }
 
@@ -34,6 +35,10 @@ impl PySolution {
     }
 }
 
+/// The exact value of the position (the shipped table, else the solver) in the games the
+/// engine solves (Number Shogi after setup, Kani Shogi, Kani Nari Ebi), within the budget
+/// given; ``ValueError`` for another game or a position in the placement phase. Give a budget:
+/// a drawn position with a big reachable space runs until memory runs out.
 #[pyfunction]
 #[pyo3(signature = (board, max_ms = None, max_nodes = None))]
 pub fn solve(py: Python<'_>, board: &PyBoard, max_ms: Option<u64>, max_nodes: Option<u64>) -> PyResult<PySolution> {

@@ -39,5 +39,5 @@ def random_game(variant, seed, max_plies=300, **switches):
     rng = random.Random(seed)
     board = koma.Board(variant, **switches)
     while not board.is_game_over() and len(board.move_stack) < max_plies:
-        board.push(rng.choice(board.legal_moves()))
+        board.push(rng.choice(list(board.legal_moves)))
     return board

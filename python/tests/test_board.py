@@ -16,16 +16,16 @@ def test_start_position_moves_push_pop_and_sfen(variant):
     assert board.turn == "b" and board.ply == 1 and board.move_stack == []
     start = board.sfen()
     assert board.root_sfen == start
-    moves = board.legal_moves()
+    moves = list(board.legal_moves)
     assert moves and len(set(moves)) == len(moves)
     assert all(board.is_legal(m) for m in moves)
     board.push(moves[0])
     assert board.turn == "w" and board.ply == 2 and board.move_stack == [moves[0]]
     assert board.sfen() != start
     # The same position read back from its SFEN has the same moves.
-    assert sorted(koma.Board(variant, sfen=board.sfen()).legal_moves()) == sorted(board.legal_moves())
+    assert sorted(koma.Board(variant, sfen=board.sfen()).legal_moves.usi()) == sorted(board.legal_moves.usi())
     assert board.pop() == moves[0]
-    assert board.sfen() == start and board.legal_moves() == moves and board.move_stack == []
+    assert board.sfen() == start and list(board.legal_moves) == moves and board.move_stack == []
     with pytest.raises(IndexError):
         board.pop()
 
@@ -39,10 +39,10 @@ def test_random_games_end_with_the_referees_result(variant):
         assert result is not None
         assert result.winner in ("b", "w", None)
         assert result.reason and result.reason in result.text
-        assert board.phase == "over" and board.legal_moves() == []
+        assert board.phase == "over" and len(board.legal_moves) == 0
         assert any(line == "result " + result.text for line in board.state())
         # The game's own moves there (a position read from the SFEN has no history).
-        fresh = koma.Board(variant, sfen=board.sfen()).legal_moves()
+        fresh = list(koma.Board(variant, sfen=board.sfen()).legal_moves)
         with pytest.raises(koma.IllegalMove, match="already over" if fresh else None):
             board.push(fresh[0] if fresh else board.move_stack[-1])
         last = board.pop()
@@ -69,11 +69,11 @@ def test_results_name_the_winner_and_rule():
         board.push(mv)
     result = board.result()
     assert result is not None and (result.winner, result.reason) == (None, "repetition")
-    assert board.legal_moves() == [] and not board.is_legal("1h2h")
+    assert not board.legal_moves and not board.is_legal("1h2h")
     with pytest.raises(koma.IllegalMove, match="'1h2h' cannot be played: the game is already over"):
         board.push("1h2h")
     board.pop()
-    assert board.result() is None and board.legal_moves()
+    assert board.result() is None and board.legal_moves
 
 
 def test_hands_follow_captures_and_drops():
@@ -89,15 +89,15 @@ def test_rules_switches_change_the_game():
     free = koma.Board("kokesu", sfen=fen, KokesuPromotion="free")
     assert free.switches == {"KokesuPromotion": "free"}
     # Sente has all its pieces: no type to take back, and the pawn moves on as a pawn.
-    assert "4b4a" in captured.legal_moves()
-    assert {"4b4aq", "4b4ar", "4b4ab", "4b4an"} <= set(free.legal_moves())
+    assert "4b4a" in captured.legal_moves
+    assert {"4b4aq", "4b4ar", "4b4ab", "4b4an"} <= set(free.legal_moves.usi())
 
 
 def test_copy_is_independent():
     board = koma.Board("kaninariebi")
-    board.push(board.legal_moves()[0])
+    board.push(list(board.legal_moves)[0])
     other = board.copy()
-    other.push(other.legal_moves()[0])
+    other.push(list(other.legal_moves)[0])
     assert len(board.move_stack) == 1 and len(other.move_stack) == 2
     import copy
 
@@ -106,7 +106,7 @@ def test_copy_is_independent():
 
 def test_crab_turns_are_single_tokens():
     board = koma.Board("kaninariebi")
-    for mv in board.legal_moves():
-        assert " " not in mv
+    for mv in board.legal_moves:
+        assert " " not in mv.usi()
     assert str(board).count("\n") >= 5
     assert repr(board) == "Board('kaninariebi', sfen='C3c/C3c/C3c/C3c/C3c b - 1')"

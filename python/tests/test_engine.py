@@ -15,10 +15,10 @@ def test_analyse_every_game(variant):
     engine = koma.Engine(variant, USI_OwnBook=False)
     board = koma.Board(variant)
     a = engine.analyse(board, depth=3)
-    assert a.bestmove in board.legal_moves() and not a.book
+    assert a.bestmove in board.legal_moves and not a.book
     assert a.depth == 3 and a.nodes > 0 and a.pv and a.pv[0] == a.bestmove
     assert a.score is not None and (a.score.cp is None) != (a.score.mate is None)
-    assert engine.play(board, nodes=500) in board.legal_moves()
+    assert engine.play(board, nodes=500) in board.legal_moves
 
 
 def test_multipv_lines_best_first():
@@ -44,13 +44,13 @@ def test_a_mate_is_found_and_the_engines_rules_are_the_boards():
     assert engine.play(free, depth=2) in {"4b4aq", "4b4ar"}
     assert (
         engine.play(koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1"), depth=2)
-        in koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1").legal_moves()
+        in koma.Board("kokesu", sfen="k7/4P3/8/8/8/8/8/K7 b - 1").legal_moves
     )
 
 
 def test_book_move_in_66_shogi_placement():
     a = koma.Engine("shogi66").analyse(koma.Board("shogi66"), depth=2)
-    assert a.book and a.bestmove in koma.Board("shogi66").legal_moves() and a.lines == []
+    assert a.book and a.bestmove in koma.Board("shogi66").legal_moves and a.lines == []
 
 
 def test_two_threads_search_at_once():
@@ -96,7 +96,7 @@ def test_the_gil_is_released_and_stop_ends_a_search():
         engine.stop()
         t.join(timeout=0.5)
     assert not t.is_alive()
-    assert out["a"].bestmove in board.legal_moves()
+    assert out["a"].bestmove in board.legal_moves
 
 
 def test_ctrl_c_stops_perft_a_search_and_the_solver():

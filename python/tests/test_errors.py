@@ -74,7 +74,7 @@ def test_engine_rejects_bad_options_and_requests():
     with pytest.raises(ValueError, match="the game is over"):
         engine.analyse(over, depth=1)
     # The engine still works after each error.
-    assert engine.play(koma.Board("kokesu"), depth=1) in koma.Board("kokesu").legal_moves()
+    assert engine.play(koma.Board("kokesu"), depth=1) in koma.Board("kokesu").legal_moves
 
 
 def test_solve_rejects_other_games_and_placement():
@@ -108,7 +108,7 @@ def test_row14_the_engines_variant_is_not_switched_by_an_option():
         with pytest.raises(ValueError, match="the variant is chosen when the Engine is made"):
             engine.setoption(name, "kanishogi")
     assert engine.variant == "kokesu"
-    assert engine.play(koma.Board("kokesu"), depth=1) in koma.Board("kokesu").legal_moves()
+    assert engine.play(koma.Board("kokesu"), depth=1) in koma.Board("kokesu").legal_moves
     with pytest.raises(ValueError, match="the board is kanishogi"):
         engine.analyse(koma.Board("kanishogi"), depth=1)
     with pytest.raises(ValueError, match="the variant is chosen when the Engine is made"):
@@ -126,7 +126,7 @@ def test_row16_search_limits_have_the_command_lines_ranges():
     ]:
         with pytest.raises(ValueError, match=why):
             engine.analyse(board, **limits)
-    assert engine.analyse(board, depth=127, nodes=2000).bestmove in board.legal_moves()
+    assert engine.analyse(board, depth=127, nodes=2000).bestmove in board.legal_moves
 
 
 def test_row13_memory_that_cannot_be_had_is_a_memory_error_and_the_engine_goes_on():
@@ -159,6 +159,6 @@ def test_row13_memory_that_cannot_be_had_is_a_memory_error_and_the_engine_goes_o
     lines = run.stdout.splitlines()
     assert lines[0] == "ctor option USI_Hash: cannot allocate 4096 MiB (out of memory): the table stays at 16 MiB"
     assert lines[1] == "setoption option USI_Hash: cannot allocate 4096 MiB (out of memory): the table stays at 16 MiB"
-    assert lines[2].split()[0] == "move" and lines[2].split()[1] in koma.Board("kokesu").legal_moves()
+    assert lines[2].split()[0] == "move" and lines[2].split()[1] in koma.Board("kokesu").legal_moves
     assert lines[3].startswith("many ") and "out of memory" in lines[3], lines[3]
     assert 5 < int(lines[3].split()[1]) < 200, lines[3]

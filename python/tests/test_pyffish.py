@@ -30,7 +30,7 @@ def play_out(board, rng, fsf_moves):
     """Random moves to the end, checking pyffish's moves at every position."""
     checked = 0
     while not board.is_game_over() and checked < PLIES:
-        mine = board.legal_moves()
+        mine = board.legal_moves.usi()
         assert sorted(fsf_moves(board.sfen())) == sorted(mine), board.sfen()
         checked += 1
         board.push(rng.choice(mine))
@@ -50,7 +50,7 @@ def test_shogi66_after_placement():
         rng = random.Random(seed)
         board = koma.Board("shogi66")
         while board.phase == "placement":
-            board.push(rng.choice(board.legal_moves()))
+            board.push(rng.choice(list(board.legal_moves)))
         checked += play_out(board, rng, fsf_moves)
     assert checked > 100
 

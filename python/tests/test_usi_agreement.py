@@ -20,10 +20,10 @@ def test_random_games_agree_with_usi(variant, koma_binary):
             game = random_game(variant, 100 + seed, max_plies=400, **switches)
             board = koma.Board(variant, **switches)
             for ply in range(len(game.move_stack) + 1):
-                moves = game.move_stack[:ply]
+                moves = [m.usi() for m in game.move_stack[:ply]]
                 legal, sfen, result = referee.state(moves)
                 mine = board.result()
-                assert (board.sfen(), sorted(board.legal_moves() if mine is None else legal)) == (
+                assert (board.sfen(), sorted(board.legal_moves.usi() if mine is None else legal)) == (
                     sfen,
                     sorted(legal),
                 ), "after %s" % moves

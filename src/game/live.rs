@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use super::referee::{Referee, Verdict};
 use super::rule_set::RuleSet;
 use super::state::GameState;
-use super::{perft, Color, Game, MoveError, Scope, SfenError, Strategy};
+use super::{perft, sfen_fields, Color, Game, MoveError, Scope, SfenError, Strategy};
 
 /// A game in progress, without its type.
 pub trait Live: Send + Sync {
@@ -118,6 +118,141 @@ impl<G: Strategy> LiveGame<G> {
         self.verdict = OnceLock::new();
         self.played.push((before.format_move(mv), before));
         Ok(())
+    }
+}
+
+/// The pieces on the board of an SFEN of a `files` x `ranks` board: (USI square, symbol).
+fn sfen_pieces(sfen: &str, files: usize, ranks: usize) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let field = sfen.split(' ').next().unwrap_or("");
+    let _ = sfen_fields::board(field, ranks, files, |r, f, letter, promoted| {
+        let square = format!("{}{}", files - f, sfen_fields::rank_letter(r));
+        out.push((square, if promoted { format!("+{letter}") } else { letter.to_string() }));
+        Ok(())
+    });
+    out
+}
+
+/// The square a move step starts from (`5d` of `5d3a+`); `None` for a drop.
+fn step_from(step: &str) -> Option<&str> {
+    let digits = step.bytes().take_while(u8::is_ascii_digit).count();
+    step.as_bytes().get(digits).filter(|b| b.is_ascii_lowercase())?;
+    (digits > 0).then(|| &step[..digits + 1])
+}
+
+/// The square a move step ends on (`3a` of `5d3a+`).
+fn step_to(step: &str) -> Option<&str> {
+    let from = step_from(step)?;
+    step_from(&step[from.len()..])
+}
+
+impl<G: Strategy> LiveGame<G> {
+    fn occupant(pos: &G, square: &str) -> Option<String> {
+        sfen_pieces(&pos.to_sfen(), G::FILES, G::RANKS).into_iter().find(|(s, _)| s == square).map(|(_, p)| p)
+    }
+
+    /// [`Live::attackers`] from the legal moves, for games without attack tables.
+    fn attackers_by_moves(&self, by: Color, square: &str) -> Vec<String> {
+        let now = self.referee.pos();
+        let pos = if now.side_to_move() == by {
+            now.clone()
+        } else {
+            let sfen = now.to_sfen();
+            let mut fields: Vec<&str> = sfen.split(' ').collect();
+            if fields.len() < 2 {
+                return Vec::new();
+            }
+            fields[1] = if by == Color::Sente { "b" } else { "w" };
+            match G::from_sfen(&fields.join(" "), &self.rules) {
+                Ok(p) => p,
+                Err(_) => return Vec::new(),
+            }
+        };
+        let before = Self::occupant(&pos, square);
+        let own = |p: &String| {
+            p.trim_start_matches('+').starts_with(|c: char| c.is_ascii_uppercase()) == (by == Color::Sente)
+        };
+        if before.as_ref().is_some_and(own) {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let takes: Vec<String> = moves
+            .into_iter()
+            .filter(|&mv| {
+                let mut after = pos.clone();
+                after.play(mv);
+                Self::occupant(&after, square) != before
+            })
+            .map(|mv| pos.format_move(mv))
+            .collect();
+        let mut out: Vec<String> = Vec::new();
+        for token in &takes {
+            let from = match token.split_once(',') {
+                // The normal move alone takes it: that move names the piece.
+                Some((first, _)) if takes.iter().any(|t| t == first) => None,
+                Some((first, bond)) => {
+                    let bond_from = step_from(bond);
+                    if bond_from.is_some() && bond_from == step_to(first) {
+                        step_from(first)
+                    } else {
+                        bond_from
+                    }
+                }
+                None => step_from(token),
+            };
+            if let Some(from) = from {
+                if !out.iter().any(|s| s == from) {
+                    out.push(from.to_string());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What a live game answers about its position beyond [`Live`] (the Python binding's
+/// queries): every [`LiveGame`] has it, and `crate::games::queries` reaches it from a
+/// `dyn Live` through the variant's type.
+pub trait Queries {
+    /// How many times the current position has occurred since the root (1 the first
+    /// time), as the referee counts repetitions.
+    fn repetitions(&self) -> usize;
+    /// The pieces on the board: (USI square, SFEN symbol such as `+P` or `k`), in SFEN order.
+    fn board_pieces(&self) -> Vec<(String, String)>;
+    /// The squares of the pieces of `by` that attack `square` (see [`Game::attackers`]);
+    /// in the crab games, where captures are sandwiches, the pieces of `by` whose turn
+    /// (with `by` to move) would take the piece on `square` or end on it when it is empty:
+    /// the piece that makes the capturing step (a bond move's piece, from where it stood
+    /// before the turn). Empty for a square off the board.
+    fn attackers(&self, by: Color, square: &str) -> Vec<String>;
+    /// The squares of the pieces giving check to the side to move (see [`Game::checkers`]).
+    fn checkers(&self) -> Vec<String>;
+}
+
+impl<G: Strategy> Queries for LiveGame<G> {
+    fn repetitions(&self) -> usize {
+        self.referee.occurrences()
+    }
+
+    fn board_pieces(&self) -> Vec<(String, String)> {
+        sfen_pieces(&self.sfen(), G::FILES, G::RANKS)
+    }
+
+    fn attackers(&self, by: Color, square: &str) -> Vec<String> {
+        let on_board =
+            (1..=G::FILES).any(|f| (0..G::RANKS).any(|r| format!("{f}{}", sfen_fields::rank_letter(r)) == square));
+        if !on_board {
+            return Vec::new();
+        }
+        match self.referee.pos().attackers(by, square) {
+            Some(list) => list,
+            None => self.attackers_by_moves(by, square),
+        }
+    }
+
+    fn checkers(&self) -> Vec<String> {
+        self.referee.pos().checkers()
     }
 }
 

@@ -23,7 +23,7 @@ pub(crate) mod switch;
 pub mod zobrist;
 
 pub use appearance::{Appearance, PieceStyle, Water};
-pub use live::{Live, LiveGame};
+pub use live::{Live, LiveGame, Queries};
 pub use notation::{ChessGame, ChessNotation, Notation, NotationError};
 pub use rule_set::RuleSet;
 pub use strategy::{BookChoice, Known, Strategy, CORRECTION_KEYS};
@@ -205,6 +205,20 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// Whether the side to move is in check (games without check: always false).
     fn in_check(&self) -> bool {
         false
+    }
+    /// The squares (USI names) of the pieces of `by` that attack `square` (a USI square of
+    /// this board), as the game's own attack tables see it: the pieces that could take a
+    /// piece of the other side standing there, pins ignored, whatever stands there now.
+    /// `None` where a capture is not a move onto the square (the crab games' sandwiches):
+    /// [`Live::attackers`] then answers from the legal moves.
+    fn attackers(&self, by: Color, square: &str) -> Option<Vec<String>> {
+        let _ = (by, square);
+        None
+    }
+    /// The squares of the pieces giving check to the side to move; empty when it is not
+    /// in check (and in games without check).
+    fn checkers(&self) -> Vec<String> {
+        Vec::new()
     }
     /// A move-count draw (kokesu: 100 plies without capture or pawn move). Judged by the
     /// search on game history; it never cuts perft or `moves`.

@@ -19,7 +19,7 @@ pub mod shogi66;
 use std::sync::OnceLock;
 
 use crate::game::{
-    Appearance, ChessGame, ChessNotation, Game, Live, LiveGame, Notation, RuleSet, Scope, SfenError, Strategy,
+    Appearance, ChessGame, ChessNotation, Game, Live, LiveGame, Notation, Queries, RuleSet, Scope, SfenError, Strategy,
     SwitchInfo,
 };
 use nnue::trainable::Trainable;
@@ -90,6 +90,20 @@ pub fn start(rule_set: &RuleSet, sfen: Option<&str>) -> Result<Box<dyn Live>, Sf
     }
     let made = visit(rule_set.variant(), Start(rule_set, sfen)).flatten();
     made.unwrap_or_else(|| Err(SfenError::Board(format!("no game '{}' among the games", rule_set.variant()))))
+}
+
+/// The queries of a live game of any variant (its [`LiveGame`] behind the `dyn Live`);
+/// `None` for a `Live` that is no registry game's.
+pub fn queries(game: &dyn Live) -> Option<&dyn Queries> {
+    struct Typed<'a>(&'a dyn Live);
+    impl<'a> Visitor for Typed<'a> {
+        type Output = Option<&'a dyn Queries>;
+        fn visit<G: Strategy + Notation>(self) -> Self::Output {
+            let typed = self.0.as_any().downcast_ref::<LiveGame<G>>()?;
+            Some(typed as &dyn Queries)
+        }
+    }
+    visit(game.variant(), Typed(game)).flatten()
 }
 
 /// Something to do with a game whose type is known only by its name: the registry calls

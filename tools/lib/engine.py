@@ -221,7 +221,7 @@ class BindingReferee:
         self.board = koma.Board(variant, **self.switches)
 
     def _board(self, moves):
-        stack = self.board.move_stack
+        stack = [m.usi() for m in self.board.move_stack]
         if stack != list(moves[: len(stack)]):
             self.board = self.koma.Board(self.variant, **self.switches)
             stack = []
@@ -235,12 +235,12 @@ class BindingReferee:
     def legal(self, moves):
         """The legal moves after `moves` (none once the game is over); EngineError if a
         move cannot be played."""
-        return self._board(moves).legal_moves()
+        return self._board(moves).legal_moves.usi()
 
     def state(self, moves):
         board = self._board(moves)
         r = board.result()
-        return board.legal_moves(), board.sfen(), None if r is None else (r.winner, r.reason)
+        return board.legal_moves.usi(), board.sfen(), None if r is None else (r.winner, r.reason)
 
     def sfen(self, moves):
         return self._board(moves).sfen()

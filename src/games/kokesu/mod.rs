@@ -318,9 +318,31 @@ impl Game for Kokesu {
         self.checkers() != 0
     }
 
+    fn attackers(&self, by: Color, square: &str) -> Option<Vec<String>> {
+        let b = square.as_bytes();
+        let sq = if b.len() == 2 { sfen::parse_square(b[0], b[1]) } else { None };
+        let occ = self.colors[0] | self.colors[1];
+        Some(sq.map_or_else(Vec::new, |sq| square_names(Kokesu::attackers(self, sq, by.index(), occ))))
+    }
+
+    fn checkers(&self) -> Vec<String> {
+        square_names(Kokesu::checkers(self))
+    }
+
     fn move_count_draw(&self) -> bool {
         self.halfmove >= 100
     }
+}
+
+/// The USI names of the squares of a bitboard.
+fn square_names(mut bits: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    while bits != 0 {
+        let sq = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out.push(String::from_utf8_lossy(&sfen::square_name(sq)).into_owned());
+    }
+    out
 }
 
 impl Strategy for Kokesu {

@@ -164,6 +164,17 @@ impl Game for NumberShogi {
     fn side_to_move(&self) -> Color {
         self.side
     }
+    fn attackers(&self, by: Color, square: &str) -> Option<Vec<String>> {
+        let b = square.as_bytes();
+        let Some(sq) = (if b.len() == 2 { parse_square(b[0], b[1]) } else { None }) else {
+            return Some(Vec::new());
+        };
+        let from = (0..SQUARES).filter(|&a| {
+            let cell = self.board[a];
+            cell != EMPTY && board::owner(cell) == by && self.steps(a) & (1 << sq) != 0
+        });
+        Some(from.map(board::square_name).collect())
+    }
     fn legal_moves(&self, out: &mut Vec<Move>) {
         self.generate(out);
     }

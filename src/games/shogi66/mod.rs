@@ -310,6 +310,26 @@ impl Game for Shogi66 {
     fn in_check(&self) -> bool {
         !self.pos.placing && self.pos.king_attacked(self.pos.stm)
     }
+
+    fn attackers(&self, by: Color, square: &str) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        if let Some(sq) = parse_square(square.as_bytes()) {
+            Position::each_attacker(&self.pos.board, sq, by.index(), |a, _| {
+                out.push(String::from_utf8_lossy(&square_name(a)).into_owned());
+                false
+            });
+        }
+        Some(out)
+    }
+
+    fn checkers(&self) -> Vec<String> {
+        if !self.in_check() {
+            return Vec::new();
+        }
+        let king = square_name(self.pos.king[self.pos.stm] as usize);
+        let king = String::from_utf8_lossy(&king).into_owned();
+        Game::attackers(self, self.side_to_move().flip(), &king).unwrap_or_default()
+    }
 }
 
 impl Strategy for Shogi66 {
