@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """koma against koma at Kani Nari Ebi, printed move by move (the Python binding).
 
-    python3 -m venv v && v/bin/pip install ./python
-    v/bin/python examples/kaninariebi_game.py [--nodes N] [--seed S]
+    python3 -m venv .venv && .venv/bin/pip install ./python
+    .venv/bin/python examples/kaninariebi_game.py [--nodes N] [--seed S]
 
 Both sides are the same in-process engine searching a fixed number of nodes per move, so
 the game is the same on every machine; `--seed` varies the first two moves (random legal

@@ -127,3 +127,75 @@ fn a_name_that_leads_nowhere_is_caught() {
     assert_eq!(gone, ["link (GONE.md)", "path tools/usi_engine.py", "command python3 -m tools.match_stats"]);
     assert_eq!(named.len(), 6, "{named:?}");
 }
+
+/// The commands protocol/python.md gives to run (`.venv/bin/...`, in its shell blocks and
+/// in backquotes): each as written, from the repository root, in the venv the README's
+/// test command makes. The line that makes the venv is that command's own step.
+fn python_page_commands(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    for block in text.split("```sh\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        for line in block.lines() {
+            let command = line.split("  #").next().unwrap().trim();
+            if command.starts_with(".venv/bin/") {
+                commands.push(command.to_string());
+            }
+        }
+    }
+    let quoted = Regex::new(r"`(\.venv/bin/python [^`]+)`").unwrap();
+    for c in quoted.captures_iter(text) {
+        if !c[1].contains("pip install") && !commands.contains(&c[1].to_string()) {
+            commands.push(c[1].to_string());
+        }
+    }
+    commands
+}
+
+#[test]
+fn docs_every_command_of_the_python_page_runs_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("protocol/python.md")).unwrap();
+    assert!(text.contains("python3 -m venv .venv"), "the page's venv is the git-ignored .venv");
+    assert!(std::fs::read_to_string(root.join(".gitignore")).unwrap().lines().any(|l| l == ".venv/"));
+    let commands = python_page_commands(&text);
+    assert!(commands.iter().any(|c| c.contains("examples/kaninariebi_game.py")), "{commands:?}");
+    assert!(!text.contains("`python3 examples/"), "the examples need the venv's Python");
+    assert!(root.join(".venv/bin/python").exists(), "no .venv: run the README's test command");
+    for command in &commands {
+        let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(root).output().unwrap();
+        assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!out.stdout.is_empty(), "{command} printed nothing");
+    }
+}
+
+/// One date form per format: KIF writes `2026/11/28` whatever form the record read had
+/// (RokuRokuGUI's `2026-11-28`), as the page's saved KIF does.
+#[test]
+fn docs_the_annotated_kif_writes_its_date_with_slashes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let kif = std::env::temp_dir().join(format!("koma-docs-date-{}.kif", std::process::id()));
+    let out = std::process::Command::new(crate::common::koma_path())
+        .args(["analyse", "--game"])
+        .arg(root.join("fixtures/records/rokuroku_20261128_123456.txt"))
+        .args(["--depth", "1", "--annotated"])
+        .arg(&kif)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&kif).unwrap();
+    let _ = std::fs::remove_file(&kif);
+    assert!(text.contains("開始日時：2026/11/28 12:34:56\n"), "{text}");
+    let records = std::fs::read_to_string(root.join("protocol/records.md")).unwrap();
+    assert!(records.contains("開始日時：2026/11/28"));
+    assert!(records.contains("`after` is `null` when the move ended the game"));
+}
+
+/// A count of one is said in the singular: `1 piece`, not `1 pieces`.
+#[test]
+fn docs_one_piece_is_not_one_pieces() {
+    let mut k = crate::common::Koma::spawn();
+    k.send("setoption name USI_Variant value numbershogi");
+    k.send("position sfen 3/3/3/3/3 b ABCDEabcdef 1");
+    let line = k.read_until("info string error", std::time::Duration::from_secs(10)).pop().unwrap();
+    assert!(line.contains("1 piece of value 6 (F)"), "{line}");
+}

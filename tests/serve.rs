@@ -536,6 +536,32 @@ fn binding_another_address_warns_and_prints_the_address_with_its_token() {
     assert!(second.contains("warning") && second.contains("token"), "{second}");
 }
 
+/// First run: `koma serve --open` where no browser can be opened (no display) says so
+/// plainly, beside the address to open by hand.
+#[test]
+fn first_run_serve_open_without_a_display_says_no_browser_could_be_opened() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(crate::common::koma_path())
+        .args(["serve", "--port", "0", "--hash", "1", "--open"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut first, mut second) = (String::new(), String::new());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut second).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.contains("playing at http://127.0.0.1:"), "{first}");
+    let url = first.trim().rsplit(' ').next().unwrap();
+    assert!(second.contains("no browser could be opened") && second.contains("no display"), "{second}");
+    assert!(second.contains(&format!("open {url} yourself")), "{second}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn levels_are_offered_per_game_and_koma_plays_at_one() {
     let mut server = Server::start(&[]);

@@ -14,6 +14,7 @@ mod crosscheck;
 mod dialects;
 mod docs;
 mod every_game;
+mod game_report;
 mod hostile_input;
 mod hostile_records;
 mod hostile_serve;

@@ -68,6 +68,7 @@ tools_tests!(
     test_ray_nnue_data,
     test_ray_sf_data,
     test_ray_solve,
+    test_report_stability,
     test_search_speed,
     test_sf_label_quality,
     test_spsa,

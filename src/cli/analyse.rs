@@ -37,7 +37,8 @@ pub struct Args {
     /// kanishogi, kaninariebi).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Search each position to this depth (the default: 8; 1 to 127, the search's deepest).
+    /// Search each position to this depth (1 to 127, the search's deepest). With no limit:
+    /// depth 8, and 10000 nodes a position with --game.
     #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Search each position for this many milliseconds (at least 1).
@@ -240,12 +241,28 @@ impl Analyser {
 
     /// Analyses the current position of a live game (under its rules), `at` naming it.
     pub fn analyse_game(&mut self, game: &dyn Live, at: &str) -> Analysis {
+        self.analyse_game_with(game, at, self.go.clone())
+    }
+
+    /// The limits of a deeper look at a position: `factor` times the nodes or the time of
+    /// these limits, or their depth plus `plies`.
+    pub fn deeper(&self, factor: u64, plies: u32) -> GoParams {
+        GoParams {
+            depth: self.go.depth.map(|d| (d + plies).min(MAX_DEPTH as u32)),
+            nodes: self.go.nodes.map(|n| n.saturating_mul(factor)),
+            movetime: self.go.movetime.map(|t| t.saturating_mul(factor)),
+            ..GoParams::default()
+        }
+    }
+
+    /// [`Analyser::analyse_game`] within the limits `go` (its `searchmoves` too).
+    pub fn analyse_game_with(&mut self, game: &dyn Live, at: &str, go: GoParams) -> Analysis {
         let mut out = Analysis { input: game.sfen(), at: at.to_string(), ..Analysis::default() };
         let _ = self.errors();
         out.variant = Some(game.variant());
         self.engine.handle(Command::Rules(game.rule_set().clone()));
         let position = Command::Position { sfen: Some(game.root_sfen()), moves: game.moves() };
-        if let Err(e) = self.search(position, &mut out) {
+        if let Err(e) = self.search(position, go, &mut out) {
             out = Analysis { input: out.input, at: out.at, error: Some(e), ..Analysis::default() };
         }
         out
@@ -258,11 +275,11 @@ impl Analyser {
             self.option("USI_Variant", line.variant)?;
         }
         out.variant = Some(line.variant);
-        self.search(Command::Position { sfen: line.sfen, moves: line.moves }, out)
+        self.search(Command::Position { sfen: line.sfen, moves: line.moves }, self.go.clone(), out)
     }
 
     /// Sets the position and searches it as the limits say.
-    fn search(&mut self, position: Command, out: &mut Analysis) -> Result<(), String> {
+    fn search(&mut self, position: Command, go: GoParams, out: &mut Analysis) -> Result<(), String> {
         self.engine.handle(position);
         if let Some(e) = self.errors().into_iter().next() {
             return Err(e);
@@ -274,7 +291,7 @@ impl Analyser {
             out.bestmove = Some(None);
             return Ok(());
         }
-        self.engine.handle(Command::Go(self.go.clone()));
+        self.engine.handle(Command::Go(go));
         let mut lines: Vec<Option<Info>> = vec![None; self.multipv.max(1)];
         let best = loop {
             match self.replies.recv_timeout(Duration::from_millis(50)) {

@@ -107,12 +107,27 @@ const RULE: &str = "ルール";
 const HEADERS: [(&str, &str); 5] =
     [("開始日時", "date"), ("先手", "sente"), ("後手", "gote"), ("棋戦", "event"), ("場所", "site")];
 
+/// A date as KIF writes it, `2026/11/28 12:34:56`: a date that starts `YYYY-MM-DD` (as
+/// RokuRokuGUI's record has it) gets slashes; anything else is kept as it is.
+fn kif_date(v: &str) -> String {
+    let b = v.as_bytes();
+    let dashed = b.len() >= 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && [0, 1, 2, 3, 5, 6, 8, 9].iter().all(|&i| b[i].is_ascii_digit());
+    match dashed {
+        true => format!("{}/{}/{}{}", &v[..4], &v[5..7], &v[8..10], &v[10..]),
+        false => v.to_string(),
+    }
+}
+
 pub fn write(r: &Record) -> Result<String, String> {
     let g = names(r.variant).ok_or_else(|| format!("a KIF record cannot hold a game of {}", r.variant))?;
     let mut out = String::new();
     for (k, v) in &r.headers {
         if k != "comment" {
             let key = HEADERS.iter().find(|(_, o)| o == k).map_or(k.as_str(), |(j, _)| j);
+            let v = if k == "date" { kif_date(v) } else { v.clone() };
             out.push_str(&format!("{key}：{v}\n"));
         }
     }

@@ -217,7 +217,9 @@ async fn serve(args: Args) -> ExitCode {
     }
 }
 
-/// Opens `url` with the desktop's opener; a failure is printed, never fatal.
+/// Opens `url` with the desktop's opener; a failure is printed, never fatal. On a system
+/// with X11 or Wayland desktops, no `DISPLAY` nor `WAYLAND_DISPLAY` means no browser can be
+/// opened: said at once. An opener that starts and then fails is said when it exits.
 fn open_browser(url: &str) {
     let opener: &[&str] = if cfg!(target_os = "macos") {
         &["open"]
@@ -226,6 +228,11 @@ fn open_browser(url: &str) {
     } else {
         &["xdg-open"]
     };
+    let desktop = ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+    if opener[0] == "xdg-open" && !desktop {
+        println!("koma serve: no browser could be opened (no display: DISPLAY and WAYLAND_DISPLAY are unset); open {url} yourself");
+        return;
+    }
     let spawned = std::process::Command::new(opener[0])
         .args(&opener[1..])
         .arg(url)
@@ -233,8 +240,20 @@ fn open_browser(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = spawned {
-        println!("koma serve: could not open a browser ({}: {e}); open {url} yourself", opener[0]);
+    match spawned {
+        Err(e) => println!("koma serve: no browser could be opened ({}: {e}); open {url} yourself", opener[0]),
+        Ok(mut child) => {
+            let (name, url) = (opener[0], url.to_string());
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait() {
+                    if !status.success() {
+                        println!(
+                            "koma serve: no browser could be opened ({name} failed: {status}); open {url} yourself"
+                        );
+                    }
+                }
+            });
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! from the shipped table or the solver, as `mate` scores (0 for a draw). The game is
 //! analysed under the record's rules switches: the engine gets them before any position.
 
+pub(crate) mod check;
 pub(crate) mod marks;
 pub(crate) mod svg;
 
@@ -24,10 +25,14 @@ use crate::input::file::same_file;
 use crate::records::{self, Format, Played, Record};
 use crate::search::prove::{prove, Sources};
 use crate::search::solve::{Budget, Solver};
+use check::{deeper, exempt, Checked, Exempt};
 use marks::{mark, negate, win_percent, Mark, Totals};
 
 /// The solver's budget for a position the table does not hold.
 const SOLVER_NODES: u64 = 200_000;
+/// The report's limit when none is given: nodes a position (protocol/records.md, "The
+/// game report", says what it costs and how stable its marks are).
+pub const DEFAULT_NODES: u64 = 10_000;
 
 /// One move of the report. Evaluations are the first player's view (`b`), as a graph
 /// shows them; `loss` is the mover's.
@@ -47,10 +52,21 @@ pub struct MoveReport {
     /// The first player's win probability (0 to 100) before and after.
     pub win_before: f64,
     pub win_after: f64,
-    /// Win probability the mover lost with this move, in points (never negative).
+    /// Win probability the mover lost with this move, in points (never negative): the
+    /// deeper look's figure when there was one (`checked`), 0 for a book or forced move.
     pub loss: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mark: Option<Mark>,
+    /// The game's book plays this move here: never marked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    /// The only legal move: never marked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
+    /// A candidate mistake searched again deeper; `best`, `best_eval`, `loss` and `mark`
+    /// are that search's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checked: Option<Checked>,
     /// The values were proven (table or solver), not searched.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exact: bool,
@@ -138,14 +154,21 @@ fn first_view(score: Option<JsonScore>, side: &str) -> Option<JsonScore> {
     }
 }
 
-/// The report of a record: one entry a move, and the totals.
+/// The report of a record: one entry a move, and the totals. Every position is analysed
+/// at the analyser's limits (the graph's values); every move is then searched again deeper
+/// from the position before it, the best move and the played move ([`check`]), and marked
+/// by that search: a loss seen at the report's limit alone is not a mark, and a loss it
+/// missed is. Book and forced moves are never marked; proven values (exact) are marked
+/// as they are.
 pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveReport>, Summary), String> {
     let tokens = record.tokens();
     // The record's game, under its rules, walked once: a move pushed for each ply.
     let mut game = record.position()?;
     let mut values = Vec::with_capacity(tokens.len() + 1);
+    let mut exempts = Vec::with_capacity(tokens.len());
     for n in 0..=tokens.len() {
         if n > 0 {
+            exempts.push(exempt(game.as_ref(), &tokens[n - 1]));
             game.push_unjudged(&tokens[n - 1]).map_err(|e| format!("move {n}: {e}"))?;
         }
         let a = analyser.analyse_game(game.as_ref(), &format!("ply {n}"));
@@ -158,14 +181,14 @@ pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveRepor
     }
     let mut totals = [("b", Totals::default()), ("w", Totals::default())];
     let mut moves = Vec::with_capacity(tokens.len());
+    // The game walked again for the deeper looks, each from the position before its move.
+    let mut before = record.position()?;
     for (i, token) in tokens.iter().enumerate() {
         let (pre, post) = (&values[i], &values[i + 1]);
         let mover_after = 100.0 - post.win;
-        let loss = (pre.win - mover_after).max(0.0);
-        let m = mark(loss);
+        let first_loss = (pre.win - mover_after).max(0.0);
         let sente = |win_for_mover: f64| if pre.side == "b" { win_for_mover } else { 100.0 - win_for_mover };
-        totals[usize::from(pre.side == "w")].1.add(loss, m);
-        moves.push(MoveReport {
+        let mut r = MoveReport {
             ply: i + 1,
             side: pre.side,
             r#move: token.clone(),
@@ -175,11 +198,34 @@ pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveRepor
             best_eval: first_view(pre.score, pre.side),
             win_before: round(sente(pre.win)),
             win_after: round(sente(mover_after)),
-            loss: round(loss),
-            mark: m,
+            loss: round(first_loss),
+            mark: None,
+            book: exempts[i] == Some(Exempt::Book),
+            forced: exempts[i] == Some(Exempt::Forced),
+            checked: None,
             exact: pre.exact && post.exact,
             over: post.over.clone(),
-        });
+        };
+        if exempts[i].is_some() {
+            r.loss = 0.0;
+        } else if !r.exact {
+            let d = deeper(analyser, before.as_ref(), token, &format!("ply {i}"))
+                .map_err(|e| format!("position after {i} moves, searched deeper: {e}"))?;
+            r.best = d.best;
+            r.best_eval = Some(check::first_view(d.best_score, pre.side));
+            r.loss = round(d.loss);
+            r.mark = mark(d.loss);
+            r.checked = Some(Checked {
+                depth: d.depth,
+                eval: check::first_view(d.played_score, pre.side),
+                first_loss: round(first_loss),
+            });
+        } else {
+            r.mark = mark(first_loss);
+        }
+        totals[usize::from(pre.side == "w")].1.add(r.loss, r.mark);
+        moves.push(r);
+        before.push_unjudged(token).map_err(|e| format!("move {}: {e}", i + 1))?;
     }
     let result = values.last().and_then(|v| v.over.clone());
     Ok((moves, Summary { totals, result }))
@@ -257,6 +303,10 @@ pub fn main(args: Args) -> ExitCode {
         let _ = writeln!(out, "{}", serde_json::json!({ "at": at, "error": e.reason }));
         status = ExitCode::FAILURE;
     }
+    let mut args = args;
+    if args.depth.is_none() && args.movetime.is_none() && args.nodes.is_none() {
+        args.nodes = Some(DEFAULT_NODES);
+    }
     let mut analyser = match Analyser::new(&args) {
         Ok(a) => a,
         Err(e) => {
@@ -287,7 +337,7 @@ pub fn main(args: Args) -> ExitCode {
     }
     if let Some(to) = &args.svg {
         let title = format!("{} evaluation graph", path.display());
-        if let Err(e) = save(to, &svg::graph(&moves, &title)) {
+        if let Err(e) = save(to, &svg::graph(&moves, &title, svg::sides(parsed.record.variant))) {
             eprintln!("koma analyse: --svg {}: {e}", to.display());
             status = ExitCode::FAILURE;
         }

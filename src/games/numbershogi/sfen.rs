@@ -136,9 +136,9 @@ impl NumberShogi {
             // No piece ever leaves the game (a captured piece goes to the captor's hand),
             // so every position of a game has each value exactly twice.
             if total[v] > 2 || complete && total[v] != 2 {
+                let (n, pieces) = (total[v], if total[v] == 1 { "piece" } else { "pieces" });
                 return Err(SfenError::Invalid(format!(
-                    "{} pieces of value {v} ({}) on the board and in hand; a game always has exactly two",
-                    total[v],
+                    "{n} {pieces} of value {v} ({}) on the board and in hand; a game always has exactly two",
                     letter(v as u8)
                 )));
             }

@@ -1,0 +1,107 @@
+//! Before a move of the game report is marked: book moves and forced moves are never
+//! marked, and a move is searched again deeper, the best move and the played move from
+//! the position before it, so that a mark stands for a loss a deeper look sees
+//! (protocol/records.md, "The game report"). Every move is a candidate, not only those
+//! that lose value at the report's limit: measured on 66 shogi (tools/report_stability.py),
+//! the moves a deeper look marks were often not seen losing at the shallower one.
+
+use serde::Serialize;
+
+use super::marks::{negate, win_percent};
+use crate::cli::analyse::{Analyser, JsonScore};
+use crate::game::{BookChoice, Live, LiveGame, Notation, Strategy};
+use crate::games::{self, Visitor};
+use crate::search::limits::GoParams;
+
+/// The deeper look's limits: this many times the nodes or the time of the report's…
+pub(crate) const FACTOR: u64 = 4;
+/// …or its depth plus this many plies.
+pub(crate) const PLIES: u32 = 2;
+
+/// Why a move is never marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exempt {
+    /// The game's book plays it here (66 shogi's placement book, Number Shogi's setup).
+    Book,
+    /// The only legal move.
+    Forced,
+}
+
+/// Whether `token`, played in `game`'s current position, is exempt from marks.
+pub(crate) fn exempt(game: &dyn Live, token: &str) -> Option<Exempt> {
+    if game.legal_moves().len() == 1 {
+        return Some(Exempt::Forced);
+    }
+    games::visit(game.variant(), InBook { game, token }).flatten().map(|()| Exempt::Book)
+}
+
+/// Whether the game's book plays `token` in `game`'s position: `Some(())` if so.
+struct InBook<'a> {
+    game: &'a dyn Live,
+    token: &'a str,
+}
+
+impl Visitor for InBook<'_> {
+    type Output = Option<()>;
+    fn visit<G: Strategy + Notation>(self) -> Self::Output {
+        let game = self.game.as_any().downcast_ref::<LiveGame<G>>()?;
+        let pos = game.referee().pos();
+        let book = pos.book_move(&BookChoice::default())?;
+        (pos.parse_move(self.token).ok()? == book).then_some(())
+    }
+}
+
+/// The deeper look at a move: the depth it reached, the best move there and the values
+/// of both moves (the mover's view), and the win probability the played move loses.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Deeper {
+    pub depth: u32,
+    pub best: Option<String>,
+    pub best_score: JsonScore,
+    pub played_score: JsonScore,
+    pub loss: f64,
+}
+
+/// What the report shows of a deeper look: the depth, the played move's evaluation there
+/// (the first player's view) and the loss the report's own limit had seen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Checked {
+    pub depth: u32,
+    pub eval: JsonScore,
+    pub first_loss: f64,
+}
+
+/// Searches `game`'s position (before `token` is played) within the analyser's deeper
+/// limits for the best move, then the played move alone to the depth the first search
+/// reached, so that both values come from one depth.
+pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: &str) -> Result<Deeper, String> {
+    let go = analyser.deeper(FACTOR, PLIES);
+    let best = analyser.analyse_game_with(game, at, go);
+    if let Some(e) = best.error {
+        return Err(e);
+    }
+    let best_score = best.score.ok_or("no score")?;
+    let depth = best.depth.unwrap_or(1);
+    let best_move = best.bestmove.flatten();
+    let played_score = if best_move.as_deref() == Some(token) {
+        best_score
+    } else {
+        let only = GoParams { depth: Some(depth), searchmoves: vec![token.to_string()], ..GoParams::default() };
+        let played = analyser.analyse_game_with(game, at, only);
+        if let Some(e) = played.error {
+            return Err(e);
+        }
+        played.score.ok_or("no score for the move played")?
+    };
+    let loss = (win_percent(best_score) - win_percent(played_score)).max(0.0);
+    Ok(Deeper { depth, best: best_move, best_score, played_score, loss })
+}
+
+/// The first player's view of a score of the side `side` (`b` or `w`).
+pub(crate) fn first_view(score: JsonScore, side: &str) -> JsonScore {
+    if side == "b" {
+        score
+    } else {
+        negate(score)
+    }
+}
