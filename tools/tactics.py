@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -62,6 +63,21 @@ class Tactic:
         return move is not None and (move in self.bm or not self.bm) and move not in self.am
 
 
+# The square a SAN move goes to (none for castling), promotion and marks after it.
+TARGET = re.compile(r"([a-h][1-8])(?:=?[QRBNqrbn])?[+#!?]*$")
+
+
+def san_table(san, fen, move):
+    """{SAN: UCI} of the legal moves of `fen` that go where the SAN `move` goes: pyffish
+    builds a position for each SAN it writes, so only those are written."""
+    m = TARGET.search(move)
+    if m is None or san.sf is None:
+        return {} if m is None else san.table(fen)
+    sf = san.sf
+    targets = [u for u in sf.legal_moves(san.VARIANT, fen, []) if u[2:4] == m.group(1)]
+    return {epd.san_key(sf.get_san(san.VARIANT, fen, u)): u for u in targets}
+
+
 def read_line(line, suite, san):
     """(Tactic, None), (None, why it is left out), or (None, None) for a blank line or a
     comment. `san`: an epd.SanReader."""
@@ -79,11 +95,11 @@ def read_line(line, suite, san):
     if "bm" not in ops and "am" not in ops:
         return None, "no bm or am"
     fen = "%s %s - - 0 1" % (fields[0], fields[1])
-    table = san.table(fen)
     moves = {}
     for op in ("bm", "am"):
         moves[op] = set()
         for m in ops.get(op, []):
+            table = san_table(san, fen, m)
             if epd.san_key(m) not in table:
                 if op == "bm":
                     return None, "a best move that is no Kokesu move (castling)"
