@@ -61,6 +61,7 @@ tools_tests!(
     test_match_combine,
     test_match_referee,
     test_match_stats,
+    test_match_stockfish,
     test_numbershogi_equilibrium,
     test_pub_items,
     test_ray_fsf_games,
@@ -72,6 +73,7 @@ tools_tests!(
     test_search_speed,
     test_sf_label_quality,
     test_spsa,
+    test_tactics,
     test_xboard_demo,
 );
 

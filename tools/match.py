@@ -7,6 +7,8 @@ Usage:
   python3 -m tools.match --variant V --a NEW --b OLD [--nodes N | --movetime MS] [--depth D]
          [--games N] [--sprt ELO0,ELO1] [--seed S] [--option NAME=VALUE ...]
   python3 -m tools.match --variant kokesu --a NEW --b fsf:/work/fsf/fairy-stockfish --movetime 200
+  python3 -m tools.match --variant kokesu --a NEW --b stockfish:/usr/games/stockfish --nodes 50000 \
+         --option KokesuPromotion=free
   V: shogi66 kokesu numbershogi kanishogi kaninariebi (against fsf: shogi66 kokesu numbershogi)
 
 A clock game instead (--tc BASE+INC, seconds): each side's clock starts at BASE, is charged
@@ -30,6 +32,10 @@ plies; kokesu: a shuffled list of balanced 2-4 ply openings (OPENINGS); --random
 adds K random plies to any of them. No opening is played by two pairs: a repeat is drawn
 again, with one more random ply after every 20 repeats (so kokesu's book lines get a
 random ply once all of them have been played).
+
+Stockfish 15.1 (`--a` or `--b stockfish:PATH`, Debian's `stockfish`): an anchor in kokesu
+with KokesuPromotion=free only (tools/lib/stockfish.py: the start FEN without castling
+rights, koma's legal root moves as `searchmoves`); the other engine must be koma.
 
 Referee: koma's own referee judges every game: the Python binding (`import koma`, in .venv
 from the README's test command) in this process, else a third koma process of A's binary
@@ -336,8 +342,8 @@ def parser():
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--variant", required=True, choices=sorted(VARIANTS))
-    ap.add_argument("--a", required=True, help="engine A, the new koma build")
-    ap.add_argument("--b", required=True, help="engine B: an earlier koma build, or fsf:PATH")
+    ap.add_argument("--a", required=True, help="engine A, the new koma build (or stockfish:PATH)")
+    ap.add_argument("--b", required=True, help="engine B: an earlier koma build, fsf:PATH or stockfish:PATH")
     ap.add_argument("--nodes", type=int, help="go nodes N per move (default 20000 build against build)")
     ap.add_argument("--movetime", type=int, help="go movetime MS per move (default 200 against fsf)")
     ap.add_argument("--depth", type=int, help="go depth D per move")
@@ -419,8 +425,15 @@ def prepare(args, check_paths=True):
     SPRT bounds, the timeout, the engines' options, the number of pairs (args.pairs).
     `check_paths`: the engines must be executables here (a Ray cluster's workers may be
     the only machines that have them)."""
-    args.fsf = args.b.startswith("fsf:")
-    for path in (args.a, args.b[4:] if args.fsf else args.b):
+    args.kinds = [engine_kind(args.a), engine_kind(args.b)]
+    args.fsf = args.kinds[1][0] == "fsf"
+    if args.kinds[0][0] == "fsf":
+        sys.exit("Fairy-Stockfish plays as B only: --b fsf:PATH")
+    kokas = [path for kind, path in args.kinds if kind == "koma"]
+    if not kokas:
+        sys.exit("one engine must be koma: its binary is the referee")
+    args.koma = kokas[0]  # the referee's binary (without the Python binding)
+    for _, path in args.kinds:
         if check_paths and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             sys.exit("not an executable: %s" % path)
     args.clock = None
@@ -462,19 +475,44 @@ def prepare(args, check_paths=True):
     args.options_a = base + split(args.option_a)
     args.options_b = base + split(args.option_b)
     args.go = go_command(args)
+    if any(kind == "stockfish" for kind, _ in args.kinds):
+        from tools.lib.stockfish import check_rules
+
+        why = check_rules(args.variant, args.rule_options)
+        if why:
+            sys.exit(why)
+
+
+def engine_kind(spec):
+    """(kind, path) of an --a or --b engine: `fsf:PATH`, `stockfish:PATH` or a koma binary."""
+    for kind in ("fsf", "stockfish"):
+        if spec.startswith(kind + ":"):
+            return kind, spec[len(kind) + 1 :]
+    return "koma", spec
+
+
+def make_player(args, side, referee):
+    """The player of side 0 (A) or 1 (B): koma, Fairy-Stockfish or Stockfish."""
+    kind, path = args.kinds[side]
+    name = "AB"[side]
+    go = args.go_b or args.go if side == 1 else args.go
+    if kind == "fsf":
+        from tools.lib import fsf  # pyffish only where it is needed
+
+        return fsf.FsfPlayer(path, args, name, args.timeout, referee)
+    if kind == "stockfish":
+        from tools.lib.stockfish import StockfishPlayer
+
+        return StockfishPlayer(path, args, name, go, args.timeout)
+    return KomaPlayer(path, args.variant, (args.options_a, args.options_b)[side], name, go, args.timeout)
 
 
 def start_engines(args):
     """The referee (the binding, or a koma process of A's binary) and the players A and B."""
-    referee = new_referee(args.a, args.variant, args.rule_opts)
+    referee = new_referee(args.koma, args.variant, args.rule_opts)
     try:
-        a = KomaPlayer(args.a, args.variant, args.options_a, "A", args.go, args.timeout)
-        if args.fsf:
-            from tools.lib import fsf  # pyffish only where it is needed
-
-            b = fsf.FsfPlayer(args.b[4:], args, "B", args.timeout, referee)
-        else:
-            b = KomaPlayer(args.b, args.variant, args.options_b, "B", args.go_b or args.go, args.timeout)
+        a = make_player(args, 0, referee)
+        b = make_player(args, 1, referee)
     except BaseException:
         referee.close()
         raise
@@ -535,7 +573,8 @@ def final_line(args, go, tally, decision, seconds, where=""):
     ends = ", ".join("%s %d" % kv for kv in sorted(tally.reasons.items()))
 
     def name(path):
-        return "fsf" if path.startswith("fsf:") else os.path.basename(path)
+        kind, path = engine_kind(path)
+        return kind if kind != "koma" else os.path.basename(path)
 
     if args.clock:
         ends += ". Mean time a move: " + ", ".join(

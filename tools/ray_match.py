@@ -34,11 +34,11 @@ match.py (Ray's own default is nice 15; RAY_worker_niceness in the environment w
 With --address HOST:PORT (or `auto`) the driver joins a running cluster and --cpus, if
 given, caps the tasks in flight (default: the cluster's CPUs). A task takes one CPU: one
 engine thinks at a time. The engine paths are made absolute and run at that path on
-whichever machine plays the pair: every worker needs the binaries there (B's too; A's
+whichever machine plays the pair: every worker needs the binaries there (both; koma's
 also on the driver's machine, for the openings). The tasks go to the workers by value:
 koma against koma needs only Ray and the binaries there; against Fairy-Stockfish
-(fsf:PATH) a worker also needs this repository at the same path (tools/lib/fsf.py and
-its variants file). Ray's own logging is kept quiet.
+(fsf:PATH) or Stockfish (stockfish:PATH) a worker also needs this repository at the same
+path (tools/lib/fsf.py and its variants file, tools/lib/stockfish.py). Ray's own logging is kept quiet.
 """
 
 import contextlib
@@ -62,8 +62,8 @@ def play_pairs(args, batch):
     `error` (None, or why the match stops at this pair: an engine that cannot start a
     game, the referee) with `tail`, what was printed before it. The batch ends at an
     error. Runs on a worker: its modules go with it by value (ship_by_value)."""
-    if args.fsf and ROOT not in sys.path:
-        sys.path.insert(0, ROOT)  # tools.lib.fsf is imported there, by name
+    if any(kind != "koma" for kind, _ in args.kinds) and ROOT not in sys.path:
+        sys.path.insert(0, ROOT)  # tools.lib.fsf or tools.lib.stockfish is imported there, by name
     results = []
     engines = []
     try:
@@ -145,7 +145,7 @@ def numbers(pairs):
 
 def drive(args, ray):
     """The match on an initialised Ray; prints its log and returns the decision."""
-    referee = engine.new_referee(args.a, args.variant, args.rule_opts)  # the openings, as match.py draws them
+    referee = engine.new_referee(args.koma, args.variant, args.rule_opts)  # the openings, as match.py draws them
     try:
         return _drive(args, ray, referee)
     finally:
@@ -237,6 +237,12 @@ def cancel(ray, args, in_flight, order, decision):
     ray.wait(refs, num_returns=len(refs), timeout=10)
 
 
+def absolute(spec):
+    """An --a or --b engine with its path made absolute, its `fsf:` or `stockfish:` kept."""
+    kind, path = match.engine_kind(spec)
+    return ("" if kind == "koma" else kind + ":") + os.path.abspath(path)
+
+
 def main(argv=None):
     ap = match.parser()
     ap.prog = "python3 -m tools.ray_match"
@@ -256,11 +262,10 @@ def main(argv=None):
     if (args.cpus is not None and args.cpus < 1) or args.pairs_per_task < 1 or args.retries < 0:
         ap.error("--cpus and --pairs-per-task must be at least 1, --retries at least 0")
     # The tasks run the engines at these paths, on whichever machine plays the pair.
-    args.a = os.path.abspath(args.a)
-    args.b = "fsf:" + os.path.abspath(args.b[4:]) if args.b.startswith("fsf:") else os.path.abspath(args.b)
-    if not (os.path.isfile(args.a) and os.access(args.a, os.X_OK)):
-        sys.exit("not an executable: %s" % args.a)
+    args.a, args.b = (absolute(spec) for spec in (args.a, args.b))
     match.prepare(args, check_paths=args.address is None)
+    if not (os.path.isfile(args.koma) and os.access(args.koma, os.X_OK)):
+        sys.exit("not an executable: %s" % args.koma)  # the driver's referee runs it here
     if args.fsf:
         from tools.lib import fsf
 

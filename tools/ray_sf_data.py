@@ -57,12 +57,9 @@ import time
 
 from tools.lib.paths import DEFAULT_KOMA
 from tools.lib.ray import EXIT_INTERRUPTED, EXIT_USAGE, clock, files_on_ray, run_status, seed_list, write_whole
-from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, board_of, is_capture_or_promotion, parse_label
+from tools.lib.stockfish import DEFAULT_STOCKFISH, INSTALL, START_FEN, board_of, is_capture_or_promotion, parse_label
 
 START = {"Q": 1, "R": 2, "B": 2, "N": 2}
-# Kokesu's start for Stockfish: chess's, without castling rights (`startpos` has them, and
-# Stockfish's search would castle beyond the root moves it is given).
-START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 MIN_PLY = 8
 EXTRA_RANDOM = 6
 MAX_PLIES = 400

@@ -13,10 +13,13 @@ Stockfish's scale, the side to move's view.
 
 import re
 
-from tools.lib.engine import start_koma, start_uci
+from tools.lib.engine import reported_ms, running, start_koma, start_uci
 from tools.lib.fsf import from_fsf, to_fsf
 
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
+# Kokesu's start for Stockfish: chess's, without castling rights (`startpos` has them, and
+# Stockfish's search would castle beyond the root moves it is given).
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 INSTALL = "apt-get install -y stockfish"
 # Far more than any label takes; only a hung engine waits it out.
 TIMEOUT = 600
@@ -119,3 +122,53 @@ class KokesuMoves:
 def koma_move(uci):
     """A UCI move as koma's Kokesu token."""
     return from_fsf(uci, 8, 8)
+
+
+def check_rules(variant, rules):
+    """None when Stockfish plays `variant` with the rules switches `rules` exactly (Kokesu
+    with free promotion, stalemate a draw), else why not."""
+    if variant != "kokesu":
+        return "Stockfish plays only kokesu, not %s" % variant
+    if rules.get("KokesuPromotion") != "free":
+        return "Stockfish plays kokesu with free promotion only: --option KokesuPromotion=free"
+    if rules.get("KokesuStalemate", "draw") != "draw":
+        return "Stockfish's stalemate is a draw: leave KokesuStalemate at draw"
+    return None
+
+
+class StockfishPlayer:
+    """Stockfish 15.1 as a player of tools/match.py (`--a` or `--b stockfish:PATH`): the
+    game from START_FEN (no castling rights) with its moves, and `searchmoves` with koma's
+    legal root moves (so no castling and no en-passant capture at the root); one thread,
+    the match's hash, its hash cleared at each new game only. The match checks the move
+    it returns against koma's legal list, as any engine's."""
+
+    def __init__(self, path, args, name, go, timeout):
+        self.path, self.name, self.go, self.timeout = path, name, go, timeout
+        self.options = [("Threads", "1"), ("Hash", str(args.hash)), ("Move Overhead", str(args.move_overhead))]
+        self.e = None
+
+    def new_game(self, opening):
+        self.e = running(self.e, lambda: start_uci(self.path, self.options, self.name, self.timeout))
+        self.e.new_game("ucinewgame", self.timeout)
+
+    def best(self, moves, legal, clock=None):
+        """`clock`: (first player's ms, second player's ms, increment ms); the first player
+        is white. Returns koma's token of the move, or `(none)` as Stockfish gave it."""
+        uci = [to_fsf(m, 8, 8) for m in moves]
+        self.e.send("position fen " + START_FEN + (" moves " + " ".join(uci) if uci else ""))
+        go = self.go
+        if clock:
+            go = "wtime %d btime %d winc %d binc %d" % (clock[0], clock[1], clock[2], clock[2])
+        self.e.send("go %s searchmoves %s" % (go, " ".join(to_fsf(m, 8, 8) for m in legal)))
+        lines = self.e.until("bestmove", timeout=self.timeout)
+        self.reported_ms = reported_ms(lines)
+        move = lines[-1].split()[1]
+        return move if move == "(none)" else from_fsf(move, 8, 8)
+
+    def kill(self):
+        if self.e is not None:
+            self.e.close(timeout=1)
+        self.e = None
+
+    close = kill
