@@ -560,16 +560,28 @@ impl Kept {
         Hidden::of(hidden_setup, &self.state, koma)
     }
 
+    /// The SFEN of the position before each move and after the last (the page shows a
+    /// past position from it): the game taken back move by move on a copy.
+    fn positions(&self) -> Vec<String> {
+        let mut game = self.game.boxed_clone();
+        let mut out = vec![game.sfen()];
+        while game.pop().is_some() {
+            out.push(game.sfen());
+        }
+        out.reverse();
+        out
+    }
+
     fn state_message(&mut self) -> Arc<str> {
         let previews = self.previews();
         let hidden = self.hidden();
-        let (state, moves, evals) = match hidden {
+        let (state, moves, evals, positions) = match hidden {
             Some(h) => {
                 let root = self.game.root_sfen();
                 let first = if root.split(' ').nth(1) == Some("w") { "w" } else { "b" };
-                (h.mask(&self.state), h.mask_moves(&self.game.moves(), first), vec![None; self.game.plies()])
+                (h.mask(&self.state), h.mask_moves(&self.game.moves(), first), vec![None; self.game.plies()], None)
             }
-            None => (self.state.clone(), self.game.moves(), self.evals.clone()),
+            None => (self.state.clone(), self.game.moves(), self.evals.clone(), Some(self.positions())),
         };
         let state: Value = serde_json::to_value(&state).unwrap_or(Value::Null);
         let hidden = hidden.map(|h| json!({ "side": h.side, "placed": h.placed }));
@@ -577,7 +589,7 @@ impl Kept {
             "type": "state", "game": self.id, "variant": self.variant, "rules": self.rules,
             "start": self.start, "moves": moves, "evals": evals, "legal": self.legal,
             "previews": previews, "state": state, "seats": self.seats, "limit": self.limit,
-            "paused": self.paused, "thinking": self.thinking(), "hidden": hidden,
+            "paused": self.paused, "thinking": self.thinking(), "hidden": hidden, "positions": positions,
         })
         .to_string()
         .into()

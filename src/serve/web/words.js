@@ -28,17 +28,53 @@ export function valueText(v) {
   return "not solved in time";
 }
 
-// The options of the level selector: [value, text], full strength first; none when the
-// server offers no levels for the game.
-export function levelOptions(levels) {
-  if (!Array.isArray(levels) || levels.length === 0) return [];
-  const out = [["", "full strength"]];
-  for (const l of levels) {
-    if (!l || !Number.isInteger(l.level)) continue;
+// The one strength menu: [group label, [[value, text]]]. koma at full strength thinks a
+// given time a move; the weaker levels `hello` offers are listed with their Elo (the
+// strongest level is full strength, already offered by the times: not listed twice).
+export function limitOptions(levels) {
+  const times = [[300, "0.3 s"], [1000, "1 s"], [3000, "3 s"], [10000, "10 s"]];
+  const out = [["Full strength", times.map(([ms, t]) => [`movetime:${ms}`, `full strength, ${t} a move`])]];
+  const rows = (Array.isArray(levels) ? levels : []).filter((l) => l && Number.isInteger(l.level));
+  const top = Math.max(...rows.map((l) => l.level));
+  const weaker = rows.filter((l) => l.level < top).map((l) => {
     const name = typeof l.name === "string" && l.name ? l.name : `level ${l.level}`;
-    out.push([String(l.level), Number.isFinite(l.elo) ? `${name} (Elo ${Math.round(l.elo)})` : name]);
-  }
-  return out.length > 1 ? out : [];
+    return [`level:${l.level}`, Number.isFinite(l.elo) ? `${name} (Elo ${Math.round(l.elo)})` : name];
+  });
+  if (weaker.length) out.push(["Weaker levels", weaker]);
+  return out;
+}
+
+// The rules switches in a player's words: a label, a help line, a word for each value
+// (the raw name and values stay as tooltips). `presets` offers values of a text switch.
+const RULES = {
+  KokesuPromotion: {
+    label: "Promotion", help: "What a pawn on the last rank becomes.",
+    values: { captured: "only to a piece already captured", free: "to any piece (as in chess)" },
+  },
+  KokesuStalemate: {
+    label: "Stalemate", help: "A player who cannot move and is not in check…",
+    values: { draw: "is a draw", loss: "loses" },
+  },
+  NumberShogiPromotion: {
+    label: "Promotion to 8", help: "Whether a piece reaching the far rank may turn over to the 8.",
+    values: { on: "allowed", off: "never (the author's later app)" },
+  },
+  NumberShogiPieceMoves: {
+    label: "How the 1 to 6 move", help: "The directions your printed pieces show (N = forward): each number steps in that many.",
+  },
+  KaniShogiGrownMove: {
+    label: "Grown crab moves", help: "How a grown child crab may move.",
+    values: { "sideways+diagonal": "sideways and one step diagonally", diagonal: "one step diagonally only" },
+  },
+  KaniNariEbiBonds: {
+    label: "Bond moves", help: "Which neighbouring pieces make a group for the bond move.",
+    values: { "same-type": "pieces of the same kind", any: "any of your pieces (advanced)" },
+  },
+};
+
+export function ruleWords(r) {
+  const w = RULES[r.name] || {};
+  return { label: w.label || r.name, help: w.help || "", values: w.values || {} };
 }
 
 // The line under the board while the opponent's setup is hidden (state.hidden).
