@@ -10,7 +10,8 @@
 //!   stands, perft, the SFEN fields, the Zobrist numbers, USI ⇄ chess notation;
 //! - [`tune`]: the evaluations' weights schema and the Texel tuner's shared parts;
 //! - [`games`]: the five games, their networks and their registry (descriptors, `visit`);
-//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out;
+//! - [`records`]: game records (KIF, CSA, PGN, RokuRokuGUI's, koma's) in and out, and
+//!   move names in each game's notation (SAN, Japanese, Western) both ways;
 //! - [`search`]: the search, time, and the exact solver, generic over a game;
 //! - [`engine`]: the option table and the protocol-free engine (typed commands in, typed
 //!   events out), its game session and job threads;
@@ -27,6 +28,21 @@
 //! the outside names them. Everything else is `pub(crate)`: the `unreachable_pub` lint
 //! (an error under `cargo clippy -- -D warnings`) fails on a `pub` item nothing outside
 //! can reach. `python3 -m tools.pub_items` counts the public items.
+//!
+//! The root re-exports the face a program that embeds koma reaches for first: the
+//! engine with its typed commands and events, the live game and its rule set, the
+//! registry, records and exact values:
+//!
+//! ```
+//! let rules = (koma::descriptor("kokesu").expect("a game of the registry").rule_set)();
+//! let mut game = koma::start(&rules, None).expect("the start position");
+//! game.push("3g3e").expect("a legal move");
+//! assert_eq!(game.plies(), 1);
+//! let text = "# koma record\nvariant kokesu\nstart startpos\nmove 3g3e\n";
+//! let record = koma::read_record(koma::Format::Koma, text, None).whole().expect("a record");
+//! assert_eq!(record.moves.len(), 1);
+//! assert!(koma::write_record(koma::Format::Koma, &record).is_ok());
+//! ```
 
 #![warn(unreachable_pub)]
 
@@ -52,3 +68,9 @@ pub mod cli;
 pub mod serve;
 #[cfg(feature = "train")]
 pub mod train;
+
+pub use engine::{Command, Engine, Event, Info, Score, Sink};
+pub use game::{Color, Game, Live, LiveGame, Outcome, RuleSet, Strategy};
+pub use games::{descriptor, names, start};
+pub use records::{read as read_record, write as write_record, Format, Record};
+pub use search::prove::{solve_game, Exact};

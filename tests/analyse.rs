@@ -126,3 +126,29 @@ fn a_wrong_option_stops_before_any_position() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--variant chess"), "{err}");
 }
+
+/// A score the engine proves (Number Shogi after setup: its shipped table) is marked
+/// `"exact": true` with its distance to the end; a searched score carries no mark. The
+/// proof comes at once, whatever the time limit.
+#[test]
+fn a_proven_score_is_marked_exact_and_a_searched_one_is_not() {
+    let run = |limit: &[&str]| {
+        let mut child = koma()
+            .args(["analyse", "--variant", "numbershogi"])
+            .args(limit)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"bef/acd/3/FEC/BDA b - 13\n").unwrap();
+        objects(&child.wait_with_output().unwrap()).remove(0)
+    };
+    let proven = run(&["--movetime", "600000"]);
+    assert_eq!(proven["exact"], true, "{proven}");
+    assert_eq!(proven["score"]["mate"], 7, "{proven}");
+    assert_eq!(proven["nodes"], 0, "the table answers: {proven}");
+    let searched = run(&["--depth", "3"]);
+    assert!(searched.get("exact").is_none(), "{searched}");
+    assert!(searched["score"].get("cp").is_some(), "{searched}");
+}

@@ -241,7 +241,7 @@ fn pgn_san_is_pyffish_san_on_every_move_of_random_kokesu_games() {
         let (mut uci, mut san) = (Vec::new(), Vec::new());
         for m in &r.moves {
             uci.push(chess.move_to_chess(&m.usi).unwrap());
-            san.push(records::pgn::san(pos.as_ref(), &m.usi));
+            san.push(records::notation::name(pos.as_ref(), &m.usi, records::notation::Style::San, None));
             pos.play(&m.usi).unwrap();
         }
         count += uci.len();

@@ -1,8 +1,8 @@
 //! The board and the move list as a shogi or chess player expects them, in Debian's
 //! headless Chromium (run from serve_browser.rs, which starts the browser): kanji pieces
 //! and Latin letters a click away, Kokesu shown as chess, a game browsed move by move and
-//! a branch played from a past position, the one strength menu, the rules switches in
-//! words, the "How to play" panel beside the header. Screenshots go to
+//! a branch played from a past position, the moves in each game's notation, the one
+//! strength menu, the rules switches in words, the "How to play" panel beside the header. Screenshots go to
 //! target/serve-screenshots/ (docs/serve/ keeps those the docs show).
 
 use std::time::{Duration, Instant};
@@ -136,7 +136,8 @@ async fn browsing_a_game(c: &Client) {
     paste(c, "position startpos moves 4g4e 3b3d 7h6f 4b4d 6f5d").await;
     assert_eq!(shown_ply(c).await, 5, "a game opens at its end");
     let lines = texts(c, "#movelist li").await;
-    assert_eq!(lines, json!(["1.4g4e3b3d", "2.7h6f4b4d", "3.6f5d"]), "move pairs");
+    assert_eq!(lines, json!(["1.e4f5", "2.Nc3e5", "3.Nd5"]), "move pairs in SAN");
+    assert_eq!(js(c, "return document.getElementById('notation').value").await, "san");
     click(c, "#movelist .mv[data-ply=\"2\"]").await;
     assert_eq!(shown_ply(c).await, 2);
     let g = game(c).await;
@@ -145,6 +146,7 @@ async fn browsing_a_game(c: &Client) {
         js(c, "return ['7h', '6f', '4e'].map((s) => !!document.querySelector(`[data-sq=\"${s}\"] .piece`));").await;
     assert_eq!(pieces, json!([true, false, true]), "the knight home, the pawn on 4e");
     assert_eq!(js(c, "return document.querySelector('#movelist .current').dataset.move").await, "3b3d");
+    assert_eq!(js(c, "return document.querySelector('#movelist .current').textContent").await, "f5");
     key(c, Key::Left).await;
     assert_eq!(shown_ply(c).await, 1);
     click(c, "#nav-first").await;
@@ -168,11 +170,11 @@ async fn browsing_a_game(c: &Client) {
     click(c, "#branch").await;
     wait_game(c, "the branch", |g| g["game"] != main && plies(g) == 3).await;
     assert_eq!(js(c, "return document.getElementById('mainline').hidden").await, json!(false));
-    assert_eq!(texts(c, "#mainline .mv").await, json!(["4b4d", "6f5d"]), "the main line kept");
+    assert_eq!(texts(c, "#mainline .mv").await, json!(["e5", "Nd5"]), "the main line kept");
     square(c, "2b").await;
     square(c, "2d").await;
     wait_game(c, "the branch's move", |g| plies(g) == 4).await;
-    assert_eq!(texts(c, "#mainline .mv").await, json!(["4b4d", "6f5d"]));
+    assert_eq!(texts(c, "#mainline .mv").await, json!(["e5", "Nd5"]));
     screenshot(c, "kokesu-branch").await;
     let branch = game(c).await["game"].clone();
     click(c, "#mainline-back").await;
@@ -185,7 +187,19 @@ async fn browsing_a_game(c: &Client) {
     click(c, "#new").await;
     wait_game(c, "66 shogi", |g| g["variant"] == "shogi66").await;
     paste(c, "position startpos moves K*5f K*2a R*4f").await;
+    assert_eq!(js(c, "return document.getElementById('notation').value").await, "kif");
+    let kif = texts(c, "#movelist .mv").await;
+    let kif: Vec<&str> = kif.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert!(kif[0].starts_with('☗') && kif[1].starts_with('☖') && kif[2].starts_with('☗'), "{kif:?}");
+    select(c, "notation", "usi").await;
     assert_eq!(texts(c, "#movelist li").await, json!(["1.K*5f", "2.K*2a", "3.R*4f"]));
+    select(c, "notation", "western").await;
+    let western = texts(c, "#movelist .mv").await;
+    assert!(western.as_array().unwrap().iter().all(|m| m.as_str().unwrap().contains('*')), "{western}");
+    // Remembered for the game.
+    c.refresh().await.expect("reload");
+    wait_game(c, "the game after a reload", |g| plies(g) == 3).await;
+    assert_eq!(js(c, "return document.getElementById('notation').value").await, "western");
 }
 
 /// One menu: times at full strength and the weaker levels with their Elo, nothing twice.

@@ -252,7 +252,7 @@ async fn hidden_setup(c: &Client) {
         c,
         "const g = JSON.parse(JSON.stringify(window.koma.game()));
            g.moves = g.moves.map((m, i) => i % 2 ? '?' : m); g.evals = g.evals.map(() => null);
-           g.hidden = {side: 'w', placed: 1}; window.koma.receive(g);",
+           g.hidden = {side: 'w', placed: 1}; g.positions = null; g.names = null; window.koma.receive(g);",
     )
     .await;
     let said = text_of(c, "hidden-setup").await;

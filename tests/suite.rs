@@ -25,6 +25,7 @@ mod kokesu_nnue;
 mod kokesu_rules;
 mod layers;
 mod levels;
+mod notation;
 mod numbershogi_play;
 mod numbershogi_rules;
 mod numbershogi_solve;

@@ -4,7 +4,8 @@
 
 use koma::game::{Live, LiveGame, Notation, RuleError, RuleSet, Scope, SfenError, Strategy};
 use koma::games::{self, Visitor};
-use koma::search::solve::{self, Budget, Exact};
+use koma::search::prove::{solve_game, Exact, Sources};
+use koma::search::solve::Budget;
 
 /// Why a board could not be made.
 pub enum NewError {
@@ -60,7 +61,7 @@ impl Visitor for Solve<'_> {
             return Err(format!("exact values are worked out only in {}, not {}", games::solved().join(", "), G::NAME));
         }
         let game = self.game.as_any().downcast_ref::<LiveGame<G>>().ok_or("the game is not of its variant")?;
-        solve::solve_game(game.referee(), self.budget)
+        solve_game(game.referee(), self.budget, Sources::TableAndSolver)
     }
 }
 

@@ -101,6 +101,10 @@ pub struct Analysis {
     pub bestmove: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<JsonScore>,
+    /// The score is proven (the game's table or the exact solver), not searched: written
+    /// only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -294,6 +298,7 @@ impl Analyser {
         };
         if let Some(Some(top)) = lines.first() {
             out.score = score(top);
+            out.exact = top.exact;
             out.depth = Some(top.depth);
             out.seldepth = Some(top.seldepth.max(top.depth));
             out.pv = Some(top.pv.clone());

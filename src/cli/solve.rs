@@ -1,6 +1,7 @@
 //! `koma solve`: Number Shogi positions in, their exact values out (one JSON object a
 //! line). The solver itself is [`crate::search::solve`]; it also answers `go mate` in the
-//! games it can prove.
+//! games it can prove. It proves with the solver alone, never the shipped table: it is
+//! what makes and checks that table (docs/RAY.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,6 +13,7 @@ use crate::cli::jsonl;
 use crate::game::referee::Referee;
 use crate::game::Game;
 use crate::games::numbershogi::NumberShogi;
+use crate::search::prove::Sources;
 use crate::search::solve::Budget;
 
 /// Options of `koma solve`.
@@ -91,7 +93,7 @@ fn try_answer(input: &str, default_variant: Option<&'static str>, budget: &Budge
         let mv = game.pos().parse_move(token).map_err(|e| e.to_string())?;
         game.play(mv);
     }
-    let e = crate::search::solve::solve_game(&game, budget)?;
+    let e = crate::search::prove::solve_game(&game, budget, Sources::SolverOnly)?;
     Ok(Answer {
         input: input.to_string(),
         value: Some(e.value.map_or("unknown", |v| v.name())),

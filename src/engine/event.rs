@@ -30,6 +30,10 @@ pub struct Info {
     pub time_ms: u64,
     pub hashfull: u32,
     pub pv: Vec<String>,
+    /// The score is proven (the game's table or the exact solver), not searched: a mate
+    /// score is then the distance with best play and 0 a draw. USI has no word for it;
+    /// `koma analyse` writes `"exact": true`.
+    pub exact: bool,
 }
 
 /// The result of `go mate`.

@@ -12,13 +12,14 @@ use super::event::{Event, Info, MateResult, Score, Sink};
 use super::table_slot::{SharedTable, TableSlot};
 use crate::game::perft;
 use crate::game::referee::Referee;
-use crate::game::{BookChoice, Outcome, Strategy};
+use crate::game::{BookChoice, Strategy};
 use crate::search::history::Histories;
 use crate::search::limits::GoParams;
 use crate::search::mate::{self, MateAnswer};
+use crate::search::prove::{prove, Proof, Sources};
 use crate::search::skill::Skill;
 use crate::search::smp::SearchContext;
-use crate::search::solve::{Budget, Solver};
+use crate::search::solve::{Budget, Solver, Value};
 use crate::search::time::{self, Deadline, SystemClock, TimeOptions};
 use crate::search::tt::Table;
 use crate::search::{mate_plies, smp, Limits, Report, Searcher, Signals};
@@ -215,6 +216,7 @@ fn info_of<G: Strategy>(root: &G, r: &Report<G::Move>, multipv: usize) -> Info {
         nps: r.nodes * 1000 / ms.max(1),
         time_ms: ms,
         hashfull: r.hashfull,
+        exact: false,
         pv: tokens(root, &r.pv),
     }
 }
@@ -325,7 +327,7 @@ fn search_and_answer<G: Strategy>(
     // A level below the top never plays a proven move (Number Shogi's table and solver
     // are perfect play): it searches, and chooses as its level does.
     let proven = if book.is_none() && searchmoves.is_empty() && job.settings.skill.is_none() {
-        proven_move(root, job, &plan, solver)
+        proven_move(cur, job, &plan, solver)
     } else {
         None
     };
@@ -430,12 +432,18 @@ pub(crate) struct SolverSlot<G: Strategy> {
     entries: usize,
 }
 
-/// In a game solved in play: the proven move from the shipped table, else from the
-/// solver within its share of the time, reported as `score mate` (or 0 for a draw) and
-/// an `info string` saying the position is solved. `None`: not a `go` for the solver (a
-/// depth or node limit, MultiPV, pondering) or not proven in time: the search plays.
-fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, slot: &SolverSlot<G>) -> Option<G::Move> {
-    let (ctx, p) = (&job.ctx, &job.params);
+/// In a game solved in play: the proven move ([`prove`]: the shipped table, else the
+/// solver within its share of the time), reported as an exact `score mate` (or 0 for a
+/// draw) and an `info string` saying the position is solved. `None`: not a `go` for the
+/// solver (a depth or node limit, MultiPV, pondering, the game over) or not proven in
+/// time: the search plays.
+fn proven_move<G: Strategy>(
+    cur: &Referee<G>,
+    job: &SearchJob,
+    plan: &time::TimePlan,
+    slot: &SolverSlot<G>,
+) -> Option<G::Move> {
+    let (ctx, p, root) = (&job.ctx, &job.params, cur.pos());
     if !G::SOLVE_FIRST
         || p.depth.is_some()
         || p.nodes.is_some()
@@ -445,7 +453,6 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
     {
         return None;
     }
-    let started = Instant::now();
     let mut guard = slot.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // The solver keeps the rules its facts hold for: this search's copy, so that it holds
     // nothing the game has let go of (a Number Shogi table of another file); other rules
@@ -454,66 +461,45 @@ fn proven_move<G: Strategy>(root: &G, job: &SearchJob, plan: &time::TimePlan, sl
         Some((rules, _)) if *rules == slot.rules => *rules = slot.rules.clone(),
         _ => *guard = None,
     }
-    match root.known() {
-        Some(Ok(k)) => {
-            report_proven(root, ctx, k.outcome, k.plies, vec![k.best], 0, started, "the shipped table");
-            return Some(k.best);
-        }
-        Some(Err(e)) => ctx.say(Event::Error(e)),
-        None => {}
-    }
     let max_ms = match plan.optimum {
         Some(o) => (o / SOLVER_SHARE).saturating_sub(ctx.start.elapsed()).as_millis() as u64,
         None => SOLVER_UNTIMED_MS,
     };
     let (_, solver) = guard.get_or_insert_with(|| (slot.rules.clone(), Solver::with_table_entries(slot.entries)));
     let budget = Budget { max_ms: Some(max_ms), stop: Some(Arc::clone(&ctx.signals)), ..Budget::default() };
-    let s = solver.solve(root, &budget);
-    let (value, best) = (s.value?, s.bestmove?);
-    let outcome = Outcome::from(value);
-    // A win's line, read off the solver's table (cheap after the proof).
-    let pv = match (outcome, solver.mate(root, &Budget::default())) {
-        (Outcome::Win, MateAnswer::Mate(pv)) if pv.first() == Some(&best) => pv,
-        _ => vec![best],
-    };
-    report_proven(root, ctx, outcome, s.plies, pv, s.nodes, started, "the solver");
+    let proof = prove(cur, solver, &budget, Sources::TableAndSolver, &mut |e| ctx.say(Event::Error(e))).ok()?;
+    let (value, &best) = (proof.value?, proof.pv.first()?);
+    report_proven(root, ctx, &proof, value);
     Some(best)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report_proven<G: Strategy>(
-    root: &G,
-    ctx: &JobContext,
-    outcome: Outcome,
-    plies: u32,
-    pv: Vec<G::Move>,
-    nodes: u64,
-    started: Instant,
-    by: &str,
-) {
-    let ms = started.elapsed().as_millis() as u64;
-    let n = plies as i32;
-    let score = match outcome {
-        Outcome::Win => Score::Mate(n),
-        Outcome::Loss => Score::Mate(-n),
-        Outcome::Draw => Score::Cp(0),
+/// The proven value as the engine says it: an exact `info` and an `info string`.
+fn report_proven<G: Strategy>(root: &G, ctx: &JobContext, proof: &Proof<G::Move>, value: Value) {
+    let n = proof.plies as i32;
+    let score = match value {
+        Value::Win => Score::Mate(n),
+        Value::Loss => Score::Mate(-n),
+        Value::Draw => Score::Cp(0),
     };
+    let (nodes, ms) = (proof.nodes, proof.ms);
     let info = Info {
-        depth: plies.max(1),
-        seldepth: plies.max(1),
+        depth: proof.plies.max(1),
+        seldepth: proof.plies.max(1),
         multipv: None,
         score: Some(score),
         nodes,
         nps: nodes * 1000 / ms.max(1),
         time_ms: ms,
         hashfull: 0,
-        pv: tokens(root, &pv),
+        pv: tokens(root, &proof.pv),
+        exact: true,
     };
     ctx.say(Event::Info(info));
-    let what = match outcome {
-        Outcome::Win => format!("a win in {plies} plies"),
-        Outcome::Loss => format!("a loss in {plies} plies"),
-        Outcome::Draw => "a draw".to_string(),
+    let plies = proof.plies;
+    let what = match value {
+        Value::Win => format!("a win in {plies} plies"),
+        Value::Loss => format!("a loss in {plies} plies"),
+        Value::Draw => "a draw".to_string(),
     };
-    ctx.say(Event::Message(format!("solved: {what} for the side to move, proven by {by}")));
+    ctx.say(Event::Message(format!("solved: {what} for the side to move, proven by {}", proof.by.name())));
 }

@@ -11,85 +11,14 @@
 
 use crate::game::Color;
 
+use super::notation::{names, read_square, record_move_text, Names, FILES, GAMES, NUMERALS};
 use super::walk::{grid, position, position_under, replay, Played, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
-/// A game's pieces in KIF: SFEN text, the name in moves, the character in diagrams.
-struct Names {
-    variant: &'static str,
-    handicap: &'static str,
-    pieces: &'static [(&'static str, &'static str, &'static str)],
-    /// Other spellings read: the name, the SFEN text.
-    aliases: &'static [(&'static str, &'static str)],
-}
-
-const GAMES: [Names; 2] = [
-    Names {
-        variant: "shogi66",
-        handicap: "66将棋",
-        pieces: &[
-            ("K", "玉", "玉"),
-            ("R", "飛", "飛"),
-            ("B", "角", "角"),
-            ("G", "金", "金"),
-            ("S", "銀", "銀"),
-            ("N", "桂", "桂"),
-            ("L", "香", "香"),
-            ("P", "歩", "歩"),
-            ("+R", "龍", "龍"),
-            ("+B", "馬", "馬"),
-            ("+S", "成銀", "全"),
-            ("+N", "成桂", "圭"),
-            ("+L", "成香", "杏"),
-            ("+P", "と", "と"),
-        ],
-        aliases: &[("王", "K"), ("竜", "+R"), ("全", "+S"), ("圭", "+N"), ("杏", "+L")],
-    },
-    Names {
-        variant: "numbershogi",
-        handicap: "数字将棋",
-        pieces: &[
-            ("A", "一", "一"),
-            ("B", "二", "二"),
-            ("C", "三", "三"),
-            ("D", "四", "四"),
-            ("E", "五", "五"),
-            ("F", "六", "六"),
-            ("+A", "壱", "壱"),
-            ("+B", "弐", "弐"),
-            ("+C", "参", "参"),
-            ("+D", "肆", "肆"),
-            ("+E", "伍", "伍"),
-            ("+F", "陸", "陸"),
-        ],
-        aliases: &[],
-    },
-];
-
-const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
-const NUMERALS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 const SIDES: [&str; 2] = ["先手", "後手"];
 
 pub fn supports(variant: &str) -> bool {
     GAMES.iter().any(|g| g.variant == variant)
-}
-
-fn names(variant: &str) -> Option<&'static Names> {
-    GAMES.iter().find(|g| g.variant == variant)
-}
-
-impl Names {
-    /// The SFEN text (uppercase) of a piece name at the start of `s`, the longest first.
-    fn piece_at<'a>(&self, s: &'a str) -> Option<(&'static str, &'a str)> {
-        let all = self.pieces.iter().map(|(l, n, _)| (*n, *l)).chain(self.aliases.iter().copied());
-        all.filter_map(|(n, l)| s.strip_prefix(n).map(|rest| (l, rest))).min_by_key(|(_, rest)| rest.len())
-    }
-    fn name(&self, letter: &str) -> &'static str {
-        self.pieces.iter().find(|(l, ..)| *l == letter).map_or("?", |p| p.1)
-    }
-    fn glyph(&self, letter: &str) -> &'static str {
-        self.pieces.iter().find(|(l, ..)| *l == letter).map_or("?", |p| p.2)
-    }
 }
 
 /// The two-character names printed on a shogi set, where they differ from the KIF move
@@ -174,22 +103,6 @@ fn pieces_in_game(sfen: &str, letter: &str) -> usize {
     on_board + in_hand(&hands.b) + in_hand(&hands.w)
 }
 
-/// `３五` for USI `3e`.
-fn square_name(usi: &str) -> String {
-    let b = usi.as_bytes();
-    format!("{}{}", FILES[(b[0] - b'1') as usize], NUMERALS[(b[1] - b'a' + 1) as usize])
-}
-
-/// The USI square of `３五` at the start of `s`, and the rest.
-fn read_square(s: &str) -> Option<(String, &str)> {
-    let mut chars = s.chars();
-    let first = chars.next()?;
-    let file = FILES.iter().position(|&f| f == first)?;
-    let rank_char = chars.next()?;
-    let rank = NUMERALS.iter().position(|n| n.starts_with(rank_char) && !n.is_empty())?;
-    Some((format!("{}{}", file + 1, (b'a' + rank as u8 - 1) as char), chars.as_str()))
-}
-
 /// The result words written after the last move (the side to move's view) and read.
 fn result_word(e: &Ending, to_move: Color) -> Option<&'static str> {
     let mover_wins = e.winner == Some(to_move);
@@ -250,7 +163,7 @@ pub fn write(r: &Record) -> Result<String, String> {
     let mut last_to = None;
     let mut count = 0;
     replay(r, |i, pos, m| {
-        let text = move_text(g, pos.sfen().as_str(), &pos.legal_moves(), &m.usi, last_to.as_deref());
+        let text = record_move_text(g, pos.sfen().as_str(), &pos.legal_moves(), &m.usi, last_to.as_deref());
         let plain = m.usi.trim_end_matches('+');
         last_to = Some(plain[plain.len() - 2..].to_string());
         out.push_str(&format!("{:>4} {text}\n", i + 1));
@@ -281,29 +194,6 @@ fn comment_lines(out: &mut String, text: &str) {
     for l in text.split('\n') {
         out.push_str(&format!("*{l}\n"));
     }
-}
-
-/// `７六歩(77)`, `同　歩(56)`, `５五角打`, `２二角成(88)`.
-fn move_text(g: &Names, sfen: &str, legal: &[String], usi: &str, last_to: Option<&str>) -> String {
-    if let Some((letter, to)) = usi.split_once('*') {
-        return format!("{}{}打", square_name(to), g.name(letter));
-    }
-    let promote = usi.ends_with('+');
-    let (from, to) = usi.trim_end_matches('+').split_at(usi.trim_end_matches('+').len() - 2);
-    let board = grid(sfen);
-    let fb = from.as_bytes();
-    let file: usize = from[..from.len() - 1].parse().unwrap_or(1);
-    let (row, col) = ((fb[fb.len() - 1] - b'a') as usize, board.first().map_or(0, |r| r.len()).saturating_sub(file));
-    let piece = board.get(row).and_then(|r| r.get(col)).cloned().flatten().unwrap_or_default().to_ascii_uppercase();
-    let at = if last_to == Some(to) { "同　".to_string() } else { square_name(to) };
-    let suffix = if promote {
-        "成"
-    } else if legal.iter().any(|m| *m == format!("{usi}+")) {
-        "不成"
-    } else {
-        ""
-    };
-    format!("{at}{}{suffix}({file}{})", g.name(&piece), row + 1)
 }
 
 /// A 局面 diagram: gote's hand, the board, sente's hand, whose turn, the ply.
@@ -677,8 +567,6 @@ mod tests {
         for bad in ["", "十十", "一十", "十一一", "百", "二十十"] {
             assert_eq!(from_kanji(bad), None, "{bad}");
         }
-        assert_eq!(square_name("3e"), "３五");
-        assert_eq!(read_square("３五歩").unwrap(), ("3e".to_string(), "歩"));
     }
 
     #[test]

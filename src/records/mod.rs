@@ -14,6 +14,7 @@
 pub(crate) mod csa;
 pub mod kif;
 pub(crate) mod koma;
+pub mod notation;
 pub mod pgn;
 pub(crate) mod rokuroku;
 mod rules;

@@ -1,5 +1,4 @@
-//! PGN for Kokesu, in SAN as Fairy-Stockfish writes it (tests/records.rs checks every
-//! move of 1,000 random games against pyffish).
+//! PGN for Kokesu, its moves in SAN ([`super::notation`]).
 //!
 //! Sente (red, uppercase) is PGN's White. `[Variant "Kokesu"]` names the game; a start
 //! position other than the standard one is `[SetUp "1"]` and `[FEN "..."]`, the FEN's
@@ -7,10 +6,10 @@
 //! move number. `[Termination "..."]` carries the rule that ended the game. Comments are
 //! `{...}` after a move; `;` comments, NAGs and variations are read and skipped.
 
-use crate::game::{ChessGame, Color, Live};
-use crate::games;
+use crate::game::{Color, Live};
 
-use super::walk::{grid, replay, Played, Walk};
+use super::notation::{self, Style};
+use super::walk::{replay, Played, Walk};
 use super::{Ending, Errors, LineError, Parsed, Record};
 
 const VARIANT: &str = "kokesu";
@@ -25,94 +24,6 @@ const STRUCTURAL: [&str; 6] = ["Variant", "SetUp", "FEN", "Result", "Termination
 /// The tag of the rules switches that are not at their defaults, `NAME=VALUE` each,
 /// separated by `;`: `[Rules "KokesuPromotion=free; KokesuStalemate=loss"]`.
 const RULES: &str = "Rules";
-
-fn chess() -> ChessGame {
-    games::descriptor(VARIANT).and_then(games::Descriptor::chess_game).expect("kokesu has a chess notation")
-}
-
-/// The SAN of `usi`, a legal move of `pos`, with `+` or `#` when it checks or mates.
-pub fn san(pos: &dyn Live, usi: &str) -> String {
-    let mut out = Moves::of(pos).bare(usi);
-    let mut after = pos.boxed_clone();
-    if after.play(usi).is_ok() && after.in_check() {
-        out.push(if after.legal_moves().is_empty() { '#' } else { '+' });
-    }
-    out
-}
-
-/// A position's board and legal moves in chess coordinates, made once for all the SANs
-/// asked of it.
-struct Moves {
-    board: Vec<Vec<Option<String>>>,
-    ranks: usize,
-    /// (USI token, chess move) of each legal move.
-    legal: Vec<(String, String)>,
-    game: ChessGame,
-}
-
-impl Moves {
-    fn of(pos: &dyn Live) -> Moves {
-        let game = chess();
-        let legal = pos.legal_moves().into_iter().filter_map(|m| game.move_to_chess(&m).ok().map(|c| (m, c))).collect();
-        Moves { board: grid(&pos.sfen()), ranks: game.ranks, legal, game }
-    }
-
-    /// The piece letter (either case) on a chess square.
-    fn at(&self, sq: &str) -> Option<&str> {
-        let b = sq.as_bytes();
-        let (col, row) = ((b[0] - b'a') as usize, self.ranks - (b[1] - b'0') as usize);
-        self.board.get(row).and_then(|r| r.get(col)).and_then(|p| p.as_deref())
-    }
-
-    /// The SAN without a check mark.
-    fn bare(&self, usi: &str) -> String {
-        let Ok(uci) = self.game.move_to_chess(usi) else { return usi.to_string() };
-        self.bare_chess(&uci)
-    }
-
-    fn bare_chess(&self, uci: &str) -> String {
-        let (from, to, promo) = (&uci[0..2], &uci[2..4], &uci[4..]);
-        let piece = self.at(from).map(|p| p.to_ascii_uppercase()).unwrap_or_default();
-        let capture = if self.at(to).is_some() { "x" } else { "" };
-        let promo = if promo.is_empty() { String::new() } else { format!("={}", promo.to_ascii_uppercase()) };
-        if piece == "P" {
-            let file = if capture.is_empty() { "" } else { &from[..1] };
-            return format!("{file}{capture}{to}{promo}");
-        }
-        // Other moves of a piece of the same kind to the same square.
-        let rivals: Vec<&str> = self
-            .legal
-            .iter()
-            .map(|(_, m)| m.as_str())
-            .filter(|m| &m[2..4] == to && &m[0..2] != from)
-            .filter(|m| self.at(&m[0..2]).map(|p| p.to_ascii_uppercase()).as_deref() == Some(piece.as_str()))
-            .map(|m| &m[0..2])
-            .collect();
-        let which = if rivals.is_empty() {
-            ""
-        } else if rivals.iter().all(|r| r[..1] != from[..1]) {
-            &from[..1]
-        } else if rivals.iter().all(|r| r[1..] != from[1..]) {
-            &from[1..]
-        } else {
-            from
-        };
-        format!("{piece}{which}{capture}{to}{promo}")
-    }
-}
-
-/// The legal move whose SAN is `text` (check marks and `!?` ignored; `x` and `=` optional).
-fn from_san(pos: &dyn Live, text: &str) -> Result<String, String> {
-    let bare = text.trim_end_matches(['+', '#', '!', '?']);
-    let loose = |s: &str| s.replace(['x', '='], "");
-    let moves = Moves::of(pos);
-    let sans: Vec<(String, &String)> = moves.legal.iter().map(|(m, c)| (moves.bare_chess(c), m)).collect();
-    let found = sans.iter().find(|(s, _)| s == bare).or_else(|| sans.iter().find(|(s, _)| loose(s) == loose(bare)));
-    match found {
-        Some((_, m)) => Ok(m.to_string()),
-        None => Err(format!("'{text}' is not a legal move here")),
-    }
-}
 
 fn fen_of(sfen: &str) -> String {
     let f: Vec<&str> = sfen.split_whitespace().collect();
@@ -196,7 +107,7 @@ pub fn write(r: &Record) -> Result<String, String> {
             Color::Gote if need_number => words.push(format!("{number}...")),
             Color::Gote => {}
         }
-        words.push(san(pos, &m.usi));
+        words.push(notation::name(pos, &m.usi, Style::San, None));
         need_number = m.comment.is_some();
         if let Some(c) = &m.comment {
             words.push(format!("{{{}}}", c.replace('}', ")")));
@@ -345,7 +256,7 @@ pub fn read(text: &str) -> Parsed {
                 } else if w.starts_with('$') || rest.is_empty() {
                     // A NAG or a move number.
                 } else if walk.expects_move(rest, line) {
-                    match from_san(walk.pos.as_ref(), rest) {
+                    match notation::parse(walk.pos.as_ref(), rest, Style::San) {
                         Ok(m) => {
                             let marks = claimed_marks(rest);
                             walk.push(&m, line);
@@ -354,7 +265,7 @@ pub fn read(text: &str) -> Parsed {
                                 walk.error(line, format!("move {n}: {e}"));
                             }
                         }
-                        Err(e) => walk.fail(line, e),
+                        Err(e) => walk.fail(line, e.to_string()),
                     }
                 }
             }
@@ -409,15 +320,9 @@ fn ending(result: &str, rule: Option<String>) -> Option<Ending> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::walk::position;
 
     #[test]
-    fn san_of_captures_promotions_and_ambiguous_knights() {
-        let pos = position(VARIANT, Some("k7/4P3/8/8/8/8/8/4K3 b - 1")).unwrap();
-        // File 4 (chess e), rank b (chess 7).
-        assert_eq!(san(pos.as_ref(), "4b4aq"), "e8=Q+");
-        let pos = position(VARIANT, Some("k7/8/8/8/8/8/8/1N3N1K b - 1")).unwrap();
-        assert_eq!(san(pos.as_ref(), "7h5g"), "Nbd2");
+    fn fen_and_sfen_turn_into_each_other() {
         assert_eq!(
             fen_of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - 4"),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 2"

@@ -26,6 +26,7 @@ pub(crate) mod limits;
 pub(crate) mod mate;
 mod movepick;
 pub(crate) mod params;
+pub mod prove;
 pub(crate) mod skill;
 pub mod smp;
 pub mod solve;

@@ -96,7 +96,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use super::mate::MateAnswer;
-use crate::game::referee::Referee;
 use crate::game::{Game, Outcome, Strategy};
 
 /// The value of a position for the side to move.
@@ -719,41 +718,5 @@ fn best_move<G: Game + Strategy + PartialEq>(
             Value::Win => prover.loses(&c, n - 1, 1),
             _ => n < 2 || !prover.wins(&c, n - 2, 1),
         }
-    })
-}
-
-/// What `koma solve` (and the Python binding's `koma.solve`) says of one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Exact {
-    /// For the side to move; `None`: the budget ran out first.
-    pub value: Option<Value>,
-    /// Plies to the end with best play (the fastest win, the slowest loss); 0 for a draw
-    /// or a finished game; `None` with no value.
-    pub plies: Option<u32>,
-    /// A move that keeps the value; `None` when the game is over or the value unknown.
-    pub bestmove: Option<String>,
-    pub nodes: u64,
-    pub ms: u64,
-}
-
-/// The exact value of the game followed by `game`: the referee's verdict if it is over,
-/// else the solver's within `budget` (`koma solve`, the Python binding's `koma.solve`, and
-/// the game report where the game's table does not know the position). The solver starts
-/// after the placement phase.
-pub fn solve_game<G: Strategy + PartialEq>(game: &Referee<G>, budget: &Budget) -> Result<Exact, String> {
-    if let Some(v) = game.verdict() {
-        return Ok(Exact { value: Some(v.outcome.into()), plies: Some(0), bestmove: None, nodes: 0, ms: 0 });
-    }
-    let pos = game.pos();
-    if pos.in_placement() {
-        return Err("the position is in the placement phase: the solver starts after setup".into());
-    }
-    let s = solve(pos, budget);
-    Ok(Exact {
-        value: s.value,
-        plies: s.value.map(|_| s.plies),
-        bestmove: s.bestmove.map(|m| pos.format_move(m)),
-        nodes: s.nodes,
-        ms: s.ms,
     })
 }

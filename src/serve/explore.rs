@@ -19,6 +19,7 @@ use super::messages::{self, ExploreRequest};
 use super::outbox::Outbox;
 use crate::game::{Live, LiveGame, MoveError, Notation, RuleSet, Scope, Strategy};
 use crate::games::{self, Visitor};
+use crate::search::prove::{prove, Proof, Sources};
 use crate::search::solve::{Budget, Solver, Value as Proven};
 
 /// The longest an exploration runs; moves not solved by then are `unknown`.
@@ -158,23 +159,16 @@ fn explore_game<G: Strategy>(req: &ExploreRequest, deadline: Instant) -> Result<
             if left.is_zero() {
                 break;
             }
-            // The move pushed and popped: judged with the game's history, not replayed.
+            // The move pushed and popped: proven with the game's history (a rule that ends
+            // the game at once, a repetition among them, judges it), not replayed.
+            let share = left / (open.len() - k) as u32;
+            let budget = Budget { max_ms: Some(share.as_millis().max(1) as u64), ..Budget::default() };
             let _ = game.push_unjudged(&values[i].mv);
-            let (child, verdict) = (game.referee().pos().clone(), game.verdict());
+            let proof = prove(game.referee(), &mut solver, &budget, Sources::TableAndSolver, &mut |_| {});
             game.pop();
-            let (value, plies) = match verdict {
-                // A rule ends the game at once (a repetition among them): judged from the
-                // side to move after the move.
-                Some(v) => (Proven::from(v.outcome), 0),
-                None => {
-                    let share = left / (open.len() - k) as u32;
-                    let budget = Budget { max_ms: Some(share.as_millis().max(1) as u64), ..Budget::default() };
-                    let s = solver.solve(&child, &budget);
-                    match s.value {
-                        Some(v) => (v, s.plies),
-                        None => continue,
-                    }
-                }
+            let (value, plies) = match proof {
+                Ok(Proof { value: Some(v), plies, .. }) => (v, plies),
+                _ => continue,
             };
             values[i].value = match value {
                 Proven::Win => "loss",

@@ -22,7 +22,8 @@ use crate::game::{Live, LiveGame, Notation, Outcome, Strategy};
 use crate::games::{self, Visitor};
 use crate::input::file::same_file;
 use crate::records::{self, Format, Played, Record};
-use crate::search::solve::{solve_game, Budget};
+use crate::search::prove::{prove, Sources};
+use crate::search::solve::{Budget, Solver};
 use marks::{mark, negate, win_percent, Mark, Totals};
 
 /// The solver's budget for a position the table does not hold.
@@ -81,8 +82,8 @@ struct Value {
 }
 
 /// The proven value of a live game's position, if its game is one the engine solves
-/// first: the game's table as the engine plays it ([`Strategy::known`]), else the solver
-/// within its budget (`search::solve::solve_game`, the game's history judged).
+/// first: the engine's own proof ([`prove`]: the verdict, the game's table, else the
+/// solver within its budget, the game's history judged).
 struct Proven<'a>(&'a dyn Live);
 
 impl Visitor for Proven<'_> {
@@ -92,15 +93,9 @@ impl Visitor for Proven<'_> {
             return None;
         }
         let game = self.0.as_any().downcast_ref::<LiveGame<G>>()?;
-        let pos = game.referee().pos();
-        if game.verdict().is_none() && !pos.in_placement() {
-            if let Some(Ok(k)) = pos.known() {
-                return Some((k.outcome, k.plies));
-            }
-        }
         let budget = Budget { max_nodes: Some(SOLVER_NODES), ..Budget::default() };
-        let e = solve_game(game.referee(), &budget).ok()?;
-        Some((e.value?.into(), e.plies?))
+        let p = prove(game.referee(), &mut Solver::new(), &budget, Sources::TableAndSolver, &mut |_| {}).ok()?;
+        Some((p.value?.into(), p.plies))
     }
 }
 
@@ -118,7 +113,8 @@ fn value_of(a: &Analysis, game: &dyn Live) -> Result<Value, String> {
         };
         return Ok(Value { score: None, best: None, win, exact: true, over: Some(r.text.clone()), side });
     }
-    let proven = games::visit(state.variant, Proven(game)).flatten();
+    // A score the engine proved is exact as it stands; else the report asks the proof.
+    let proven = if a.exact { None } else { games::visit(state.variant, Proven(game)).flatten() };
     if let Some((outcome, plies)) = proven {
         let n = plies as i32;
         let (score, win) = match outcome {
@@ -130,7 +126,7 @@ fn value_of(a: &Analysis, game: &dyn Live) -> Result<Value, String> {
     }
     let score = a.score;
     let win = score.map_or(50.0, win_percent);
-    Ok(Value { score, best: a.bestmove.clone().flatten(), win, exact: false, over: None, side })
+    Ok(Value { score, best: a.bestmove.clone().flatten(), win, exact: a.exact, over: None, side })
 }
 
 /// The first player's view of a side-to-move score.
@@ -220,7 +216,7 @@ pub fn annotate(record: &Record, moves: &[MoveReport]) -> Record {
         if let (Some(b), Some(e)) = (&r.best, r.best_eval) {
             if *b != r.r#move {
                 let shown = match &pos {
-                    Some(p) if pgn => records::pgn::san(p.as_ref(), b),
+                    Some(p) if pgn => records::notation::name(p.as_ref(), b, records::notation::Style::San, None),
                     _ => b.clone(),
                 };
                 words.push(format!("best {shown} ({})", pawns(e)));

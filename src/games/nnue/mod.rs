@@ -82,6 +82,10 @@ pub enum NetError {
     Size { found: usize, expected: usize },
     #[error("checksum {found:#018x} does not match the header's {expected:#018x}: the file is damaged")]
     Checksum { found: u64, expected: u64 },
+    #[error(
+        "{0} different net files are loaded already, the most one engine process keeps: restart it to load others"
+    )]
+    TooMany(usize),
 }
 
 /// A loaded network: integer weights, ready to evaluate.
@@ -239,20 +243,52 @@ impl NetSource {
     }
 }
 
+/// The most distinct net files one process keeps. A net in use is read at every node
+/// through a plain reference, so a loaded net is never freed: the cap keeps a client that
+/// names file after file from growing the engine without bound (about 200 KB a net).
+pub const MAX_NET_FILES: usize = 16;
+
 /// The net for `features` in the file at `path`, checked. A file's net stays in memory
 /// until the process ends; the same contents loaded again are the same net (no second
-/// copy).
+/// copy); at most [`MAX_NET_FILES`] distinct ones are kept.
 pub fn load(path: &str, features: FeatureSet) -> Result<Net, NetError> {
     let max = format::file_bytes(features) as u64;
     let bytes = crate::input::file::read(Path::new(path), max, "a net of this game")
         .map_err(|e| NetError::Read(e.to_string()))?;
     let net = format::parse(&bytes, features)?;
     static LOADED: Mutex<Vec<&'static Network>> = Mutex::new(Vec::new());
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    keep(net, &mut LOADED.lock().unwrap_or_else(|e| e.into_inner()), MAX_NET_FILES)
+}
+
+/// `net` as one of the `loaded` nets: the same one if its contents are there, else a new
+/// one while fewer than `cap` are.
+fn keep(net: Network, loaded: &mut Vec<&'static Network>, cap: usize) -> Result<Net, NetError> {
     if let Some(&same) = loaded.iter().find(|&&n| *n == net) {
         return Ok(Net(same));
+    }
+    if loaded.len() >= cap {
+        return Err(NetError::TooMany(cap));
     }
     let leaked: &'static Network = Box::leak(Box::new(net));
     loaded.push(leaked);
     Ok(Net(leaked))
+}
+
+#[cfg(test)]
+mod keep_tests {
+    use super::*;
+
+    #[test]
+    fn distinct_net_files_are_kept_up_to_the_cap_and_the_same_contents_once() {
+        let builtin = crate::games::kokesu::nnue::NETS.builtin().expect("the built-in net");
+        let other = |bias: i32| Network { out_bias: bias, ..builtin.0.clone() };
+        let mut loaded = Vec::new();
+        let a = keep(other(1), &mut loaded, 2).expect("room for a first");
+        assert_eq!(keep(other(1), &mut loaded, 2).expect("the same contents"), a);
+        let b = keep(other(2), &mut loaded, 2).expect("room for a second");
+        assert_ne!(a, b);
+        assert_eq!(keep(other(3), &mut loaded, 2).err(), Some(NetError::TooMany(2)));
+        assert_eq!(keep(other(2), &mut loaded, 2).expect("one of those kept"), b);
+        assert_eq!(loaded.len(), 2);
+    }
 }

@@ -5,7 +5,7 @@
 import { readBoard, readHand, drawBoard, drawHand } from "./board.js";
 import { el } from "./pieces.js";
 import { scoreText, limitOptions, hiddenText, ruleWords } from "./words.js";
-import { renderMoves, viewedPly, viewedSfen, resetView, initBrowse } from "./browse.js";
+import { renderMoves, viewedPly, viewedSfen, resetView, initBrowse, written } from "./browse.js";
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 import { initRecords, showRecords, recordAnswer } from "./records.js";
@@ -266,7 +266,7 @@ function renderInfo(g) {
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
   const best = info.best ? `koma's move here: ${info.best}\n` : "";
-  const line = info.depth ? `depth ${info.depth} · ${scoreText(info.sente, g.players, gameHelp(game.variant).checkmate)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
+  const line = info.depth ? `depth ${info.depth} · ${scoreText(info.sente, g.players, gameHelp(game.variant).checkmate)} · ${info.nodes} nodes\npv ${written(info.pv, info.pv_names, game).join(" ")}` : "";
   box.textContent = best + line;
 }
 

@@ -13,6 +13,26 @@ let mainline = null;   // the game a branch left: {moves, start, at (the ply it 
 let branching = null;  // that game, until the branch's first state comes
 let returning = null;  // the ply to show when the main line comes back
 
+// The notations the page offers: the engine's tokens and the game's own (state.names).
+const STYLE_WORDS = { usi: "engine tokens (7g7f)", san: "chess (SAN: e4, Nf3)", kif: "Japanese (☗７六歩)", western: "Western (P-7f)" };
+
+// The style the moves are written in for `game`: the player's choice for its game, else
+// the game's own (its first named style), else the engine's tokens.
+export function noteStyle(game) {
+  const styles = Object.keys(game.names || {});
+  const chosen = JSON.parse(localStorage.getItem("koma-notation") || "{}")[game.variant];
+  if (chosen === "usi" || styles.includes(chosen)) return chosen;
+  return styles[0] || "usi";
+}
+
+// `line` (tokens) written in the style shown, from `names` (the server's names of the
+// same line by style); a token without its name stays a token.
+export function written(line, names, game) {
+  const style = noteStyle(game);
+  const shown = (names && names[style]) || [];
+  return line.map((t, i) => shown[i] || t);
+}
+
 // The ply shown (the number of moves played before the position shown).
 export function viewedPly(game) {
   if (view === null || !game.positions) return game.moves.length;
@@ -49,14 +69,32 @@ export function stepTo(ply) {
   page.render();
 }
 
-function moveItem(text, ply, current) {
+function moveItem(token, text, ply, current) {
   const b = document.createElement("span");
   b.className = "mv" + (current ? " current" : "");
   b.dataset.ply = String(ply);
-  b.dataset.move = text;
+  b.dataset.move = token;
   // A placement of koma's that the hidden setup does not show yet.
-  if (text === "?") { b.textContent = "? (hidden)"; b.classList.add("hidden-move"); } else b.textContent = text;
+  if (token === "?") { b.textContent = "? (hidden)"; b.classList.add("hidden-move"); } else b.textContent = text;
   return b;
+}
+
+// The notation switch: the styles the game's moves are named in.
+function showStyles(game) {
+  const box = $("notation");
+  const styles = ["usi", ...Object.keys(game.names || {})];
+  if (box.dataset.styles !== styles.join(" ")) {
+    box.dataset.styles = styles.join(" ");
+    box.replaceChildren();
+    for (const st of styles) {
+      const o = document.createElement("option");
+      o.value = st;
+      o.textContent = STYLE_WORDS[st] || st;
+      box.appendChild(o);
+    }
+  }
+  box.value = noteStyle(game);
+  $("notation-label").hidden = styles.length < 2;
 }
 
 function number(text) {
@@ -68,7 +106,7 @@ function number(text) {
 
 // The moves `moves` (the first played at ply `from`, by `first` "b" or "w") into `list`:
 // in pairs for chess, else one a line; `shown` is the ply shown.
-function fill(list, moves, from, firstSide, chess, shown) {
+function fill(list, moves, texts, from, firstSide, chess, shown) {
   let li = null;
   moves.forEach((m, i) => {
     const ply = from + i + 1;
@@ -81,7 +119,7 @@ function fill(list, moves, from, firstSide, chess, shown) {
       li.appendChild(number(`${Math.floor(k / 2) + 1}.`));
       if (k % 2 === 1) li.appendChild(number("…"));
     }
-    li.appendChild(moveItem(m, ply, ply === shown));
+    li.appendChild(moveItem(m, texts[i], ply, ply === shown));
     if (li.parentNode !== list) list.appendChild(li);
   });
 }
@@ -93,7 +131,8 @@ export function renderMoves(game, g) {
   const firstSide = game.start && game.start.split(" ")[1] === "w" ? "w" : "b";
   list.replaceChildren();
   list.classList.toggle("pairs", !!g.look.chess);
-  fill(list, game.moves, 0, firstSide, g.look.chess, shown);
+  fill(list, game.moves, written(game.moves, game.names, game), 0, firstSide, g.look.chess, shown);
+  showStyles(game);
   const cur = list.querySelector(".current");
   if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2;
   else list.scrollTop = list.scrollHeight;
@@ -119,7 +158,8 @@ export function renderMoves(game, g) {
     head.append(" ", back);
     const ol = document.createElement("ol");
     ol.className = "mainline-moves" + (g.look.chess ? " pairs" : "");
-    fill(ol, mainline.moves.slice(mainline.at), mainline.at, firstSide, g.look.chess, -1);
+    const names = written(mainline.moves, mainline.names, game).slice(mainline.at);
+    fill(ol, mainline.moves.slice(mainline.at), names, mainline.at, firstSide, g.look.chess, -1);
     box.append(head, ol);
   }
 }
@@ -130,7 +170,7 @@ export function branchFrom() {
   const game = page.game();
   const ply = viewedPly(game);
   if (!game || !game.positions || ply === game.moves.length) return;
-  branching = mainline ? { ...mainline, at: Math.min(mainline.at, ply) } : { moves: game.moves.slice(), start: game.start, at: ply };
+  branching = mainline ? { ...mainline, at: Math.min(mainline.at, ply) } : { moves: game.moves.slice(), names: game.names, start: game.start, at: ply };
   page.clear();
   page.send({ type: "new", variant: game.variant, rules: game.rules, seats: game.seats, limit: game.limit,
     sfen: game.start || undefined, moves: game.moves.slice(0, ply) });
@@ -162,6 +202,13 @@ export function initBrowse(p) {
   $("nav-next").onclick = () => stepTo(viewedPly(page.game()) + 1);
   $("nav-last").onclick = () => stepTo(Infinity);
   $("branch").onclick = branchFrom;
+  $("notation").onchange = () => {
+    const game = page.game();
+    const chosen = JSON.parse(localStorage.getItem("koma-notation") || "{}");
+    chosen[game.variant] = $("notation").value;
+    localStorage.setItem("koma-notation", JSON.stringify(chosen));
+    page.render();
+  };
   document.addEventListener("keydown", (e) => {
     if (!page.game() || e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
     const keys = { ArrowLeft: -1, ArrowRight: 1 };
