@@ -121,6 +121,12 @@ async fn kokesu_looks_like_chess(c: &Client) {
     assert_eq!(order, json!(["q", "r", "b", "n"]), "the queen first");
     screenshot(c, "kokesu-promotion-queen-first").await;
     click(c, "#choice-cancel").await;
+    square(c, "2b").await;
+    square(c, "2a").await;
+    click(c, "#choice-buttons [data-choice=\"q\"]").await;
+    wait_game(c, "the end", |g| g["state"]["result"].is_object()).await;
+    let banner = js(c, "return document.getElementById('banner').textContent").await;
+    assert_eq!(banner, "Game over — White wins: checkmate");
 }
 
 /// A game browsed: move pairs for Kokesu, one numbered move a line for shogi; a move

@@ -159,6 +159,15 @@ fn look(variant: &str, a: &Appearance) -> Value {
             "kanji": if kanji.is_empty() { Value::Null } else { Value::Object(kanji) } })
 }
 
+/// A rules switch in a player's words (`label`, `help`, a word per value), from the
+/// table beside the games (src/games/switch_words.json); `null` for a switch without.
+fn switch_words(name: &str) -> Value {
+    static TABLE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let table =
+        TABLE.get_or_init(|| serde_json::from_str(include_str!("../games/switch_words.json")).unwrap_or(Value::Null));
+    table.get(name).cloned().unwrap_or(Value::Null)
+}
+
 /// The first message on a connection: the games, their boards and rules switches.
 pub(crate) fn hello() -> String {
     let games: Vec<Value> = games::descriptors()
@@ -174,7 +183,7 @@ pub(crate) fn hello() -> String {
                         SwitchKind::Combo(vs) => json!(vs),
                         _ => Value::Null,
                     };
-                    json!({ "name": o.name, "default": o.default, "values": values })
+                    json!({ "name": o.name, "default": o.default, "values": values, "words": switch_words(o.name) })
                 })
                 .collect();
             let levels: Vec<Value> =

@@ -238,12 +238,20 @@ function showHint(move) {
   render();
 }
 
+// The server's words for the sides (`state.players`) as the page names them (`hello`'s
+// `players`: White and Black for a game shown as chess).
+function sidesAsShown(text, said, shown) {
+  if (!said || !shown) return text;
+  return said.reduce((t, name, i) => t.replace(new RegExp(`\\b${name}\\b`, "gi"), shown[i]), text);
+}
+
 function renderStatus(g) {
   const st = game.state;
   const banner = $("banner");
   if (st.result) {
     const r = st.result;
-    const text = r.text.charAt(0).toUpperCase() + r.text.slice(1);
+    const said = sidesAsShown(r.text, st.players, g.players);
+    const text = said.charAt(0).toUpperCase() + said.slice(1);
     banner.textContent = `Game over — ${text}`;
     banner.hidden = false;
     banner.className = r.winner ? `win-${r.winner}` : "draw";

@@ -85,7 +85,7 @@ function renderMarkdown(box, md) {
 }
 
 // The winning rules: the bullets of the section that say how a game is won or ends, each
-// with the bullets nested under it (Kani Shogi's numbered list).
+// with the bullets nested under it (a numbered list of winning rules).
 export function winning(md) {
   const out = [];
   let open = null;

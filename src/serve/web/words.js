@@ -44,36 +44,10 @@ export function limitOptions(levels) {
   return out;
 }
 
-// The rules switches in a player's words: a label, a help line, a word for each value
-// (the raw name and values stay as tooltips). `presets` offers values of a text switch.
-const RULES = {
-  KokesuPromotion: {
-    label: "Promotion", help: "What a pawn on the last rank becomes.",
-    values: { captured: "only to a piece already captured", free: "to any piece (as in chess)" },
-  },
-  KokesuStalemate: {
-    label: "Stalemate", help: "A player who cannot move and is not in check…",
-    values: { draw: "is a draw", loss: "loses" },
-  },
-  NumberShogiPromotion: {
-    label: "Promotion to 8", help: "Whether a piece reaching the far rank may turn over to the 8.",
-    values: { on: "allowed", off: "never (the author's later app)" },
-  },
-  NumberShogiPieceMoves: {
-    label: "How the 1 to 6 move", help: "The directions your printed pieces show (N = forward): each number steps in that many.",
-  },
-  KaniShogiGrownMove: {
-    label: "Grown crab moves", help: "How a grown child crab may move.",
-    values: { "sideways+diagonal": "sideways and one step diagonally", diagonal: "one step diagonally only" },
-  },
-  KaniNariEbiBonds: {
-    label: "Bond moves", help: "Which neighbouring pieces make a group for the bond move.",
-    values: { "same-type": "pieces of the same kind", any: "any of your pieces (advanced)" },
-  },
-};
-
+// A rules switch in a player's words, as `hello` sends them (`words`: a label, a help
+// line, a word for each value); the switch's name where it has none.
 export function ruleWords(r) {
-  const w = RULES[r.name] || {};
+  const w = r.words || {};
   return { label: w.label || r.name, help: w.help || "", values: w.values || {} };
 }
 
