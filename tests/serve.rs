@@ -615,9 +615,16 @@ async fn hello_carries_each_games_look_from_the_registry() {
         assert_eq!(g["name"], d.name);
         assert_eq!(g["title"], a.title);
         let water = a.water.map(|w| json!({ "file": w.file, "name": w.name }));
-        let look = json!({ "light": a.light, "dark": a.dark, "line": a.line, "tinted": a.tinted, "water": water,
-            "pieces": a.pieces.word(), "hands": a.hands, "pointed": a.pointed, "promote": a.promote, "stay": a.stay });
-        assert_eq!(g["look"], look, "{}", d.name);
+        let mut look = g["look"].clone();
+        let kanji = look.as_object_mut().and_then(|l| l.remove("kanji")).expect("kanji, or null");
+        let expected = json!({ "light": a.light, "dark": a.dark, "line": a.line, "tinted": a.tinted, "water": water,
+            "pieces": a.pieces.word(), "hands": a.hands, "pointed": a.pointed, "promote": a.promote, "stay": a.stay,
+            "chess": a.chess });
+        assert_eq!(look, expected, "{}", d.name);
+        // Kanji for the games with KIF names, the KIF diagrams' characters.
+        assert_eq!(kanji.is_object(), koma::records::kif::supports(d.name), "{}: {kanji}", d.name);
+        let players = if a.chess { json!(["White", "Black"]) } else { json!(d.players) };
+        assert_eq!(g["players"], players, "{}", d.name);
     }
     // What the page showed before it read `hello`, game by game.
     let of = |name: &str| sent.iter().find(|g| g["name"] == name).unwrap_or_else(|| panic!("{name} in hello")).clone();
@@ -641,6 +648,13 @@ async fn hello_carries_each_games_look_from_the_registry() {
     assert_eq!(current["water"]["name"], "current");
     assert_eq!((&current["pieces"], &current["promote"]), (&json!("crabs-and-shrimps"), &json!("Become a shrimp")));
     assert_eq!(of("shogi66")["look"]["stay"], "Don't promote");
+    let shogi = of("shogi66")["look"]["kanji"].clone();
+    assert_eq!(
+        (&shogi["+S"], &shogi["K"], &shogi["k"]),
+        (&json!(["全", "成銀"]), &json!(["玉", "玉将"]), &json!(["王", "王将"]))
+    );
+    assert_eq!(of("numbershogi")["look"]["kanji"]["+F"], json!(["陸", "陸"]));
+    assert_eq!(kokesu["chess"], true);
     drop(ws);
     assert_eq!(server.stop(), "");
 }

@@ -131,13 +131,13 @@ pub(crate) async fn text_of(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.expect(id).text().await.unwrap_or_default()
 }
 
-/// A new game of `variant`, the human as sente/black against koma at level 1.
+/// A new game of `variant`, the human as sente/black against koma at its weakest level.
 pub(crate) async fn new_game(c: &Client, variant: &str) -> Value {
     let before = game(c).await["game"].clone();
     select(c, "variant", variant).await;
     select(c, "seat-b", "human").await;
     select(c, "seat-w", "koma").await;
-    select(c, "limit", "depth:1").await;
+    select(c, "limit", "level:0").await;
     click(c, "#new").await;
     wait_game(c, "the new game", |g| g["game"] != before && g["variant"] == variant && plies(g) == 0).await
 }
@@ -352,6 +352,11 @@ async fn the_page_explains_and_explores_in_chromium() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn records_are_opened_and_saved_in_chromium() {
     in_chromium("records", crate::serve_records::in_the_page).await;
+}
+
+#[tokio::test]
+async fn the_board_and_moves_read_as_shogi_and_chess_in_chromium() {
+    in_chromium("board", crate::serve_board::board_and_moves).await;
 }
 
 async fn play_every_game(c: Client, url: String) {

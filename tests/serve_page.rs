@@ -3,7 +3,7 @@
 //! beside the board; scores say "1 ply" and "win" where a game has no checkmate; the
 //! evaluation graph draws its newest point whole; Analyse draws its move on the board; the
 //! "How to play" panel shows each game's rules, switches and pieces without leaving the
-//! game; the exact values of Number Shogi's moves; the level selector from `hello`; the
+//! game; the exact values of Number Shogi's moves; the
 //! hidden setup. Screenshots go to target/serve-screenshots/.
 
 use std::time::{Duration, Instant};
@@ -48,7 +48,6 @@ pub(crate) async fn help_players(c: Client, url: String) {
     graph(&c).await;
     howto(&c).await;
     explore(&c).await;
-    levels(&c).await;
     hidden_setup(&c).await;
 }
 
@@ -129,7 +128,7 @@ async fn graph(c: &Client) {
     select(c, "variant", "kokesu").await;
     select(c, "seat-b", "koma").await;
     select(c, "seat-w", "koma").await;
-    select(c, "limit", "depth:1").await;
+    select(c, "limit", "level:0").await;
     let before = game(c).await["game"].clone();
     click(c, "#new").await;
     wait_game(c, "a dozen plies", |g| g["game"] != before && plies(g) >= 12).await;
@@ -144,6 +143,16 @@ async fn graph(c: &Client) {
     }
     let last = points.last().unwrap()[0].as_f64().unwrap();
     assert!(last > 280.0, "the newest point is at the right end: {last}");
+    // Browsed back, the graph marks the position shown.
+    click(c, "#movelist .mv[data-ply=\"6\"]").await;
+    let at =
+        js(c, "const l = document.querySelector('#graph .shown-ply'); return l && Number(l.getAttribute('x1'));").await;
+    // As the points are placed: ply i at 5 + i / max(plies, 10) * 290.
+    let n = plies(&game(c).await).max(10) as f64;
+    let six = 5.0 + 6.0 / n * 290.0;
+    assert!((at.as_f64().expect("a line at the ply shown") - six).abs() < 0.5, "{at} against {six}");
+    screenshot(c, "kokesu-browsed-graph").await;
+    click(c, "#nav-last").await;
 }
 
 /// The "How to play" panel, for every game, over the game in progress.
@@ -163,10 +172,20 @@ async fn howto(c: &Client) {
         assert_eq!(heads[0], "How the game is won", "{variant}: {heads}");
         let win = text_of(c, "howto-body").await;
         assert!(win.contains("Winning"), "{variant}: no winning rule shown");
-        // The switches in play, with their values.
+        // The switches in play, with their values (in words; the raw ones as tooltips).
         for r in c.execute("return window.koma.game().rules", vec![]).await.unwrap().as_object().into_iter().flatten() {
-            assert!(win.contains(&format!("{} = {}", r.0, r.1.as_str().unwrap())), "{variant}: switch {r:?} not shown");
+            let css = format!("#howto-body .howto-switches li[data-switch=\"{}\"]", r.0);
+            let title = c.find(Locator::Css(&css)).await.expect("a switch shown").attr("title").await.unwrap();
+            assert_eq!(title, Some(format!("{} = {}", r.0, r.1.as_str().unwrap())), "{variant}: switch {r:?}");
         }
+        // The summary in a player's words: no engine notation.
+        let summary = js(c, "return document.querySelector('.howto-win').textContent;").await;
+        let summary = summary.as_str().unwrap();
+        assert!(
+            !summary.contains("SFEN") && !summary.contains("result") && !summary.contains('`'),
+            "{variant}: {summary}"
+        );
+        assert!(!summary.trim_end().ends_with(':'), "{variant}: the summary stops short: {summary}");
         // A small board per piece, with the engine's targets drawn on it.
         let pieces = g["pieces"].as_array().unwrap();
         let figures = c.find_all(Locator::Css("#howto-body figure")).await.unwrap();
@@ -224,25 +243,6 @@ async fn explore(c: &Client) {
 }
 
 /// Levels from `hello`, by name and Elo, when the server offers them; hidden otherwise.
-async fn levels(c: &Client) {
-    let real = js(c, "return window.koma.hello();").await;
-    let offered =
-        real["games"].as_array().unwrap().iter().any(|g| g["levels"].as_array().is_some_and(|l| !l.is_empty()));
-    let hidden = js(c, "return document.getElementById('level-label').hidden").await;
-    assert_eq!(hidden, json!(!offered), "the selector is shown exactly when hello has levels");
-    js(c, "const h = JSON.parse(JSON.stringify(window.koma.hello()));
-           for (const g of h.games) g.levels = [{level: 1, name: 'beginner', elo: 800}, {level: 7, name: 'club player', elo: 1650}];
-           window.koma.receive(h);").await;
-    wait_js(c, "the level selector", "return !document.getElementById('level-label').hidden").await;
-    let options =
-        js(c, "return [...document.querySelectorAll('#level option')].map((o) => [o.value, o.textContent]);").await;
-    assert_eq!(options, json!([["", "full strength"], ["1", "beginner (Elo 800)"], ["7", "club player (Elo 1650)"]]));
-    js(c, "window.koma.receive(JSON.parse(JSON.stringify(window.koma.hello())));").await;
-    js(c, "const h = JSON.parse(JSON.stringify(window.koma.hello())); for (const g of h.games) delete g.levels; window.koma.receive(h);").await;
-    assert_eq!(js(c, "return document.getElementById('level-label').hidden").await, json!(true));
-    js(c, &format!("window.koma.receive({real});")).await;
-}
-
 /// Number Shogi against koma during the placement, as the server sends it when koma's
 /// placements are hidden (`hidden`, `?` for its moves, no evaluation).
 async fn hidden_setup(c: &Client) {
@@ -252,12 +252,12 @@ async fn hidden_setup(c: &Client) {
         c,
         "const g = JSON.parse(JSON.stringify(window.koma.game()));
            g.moves = g.moves.map((m, i) => i % 2 ? '?' : m); g.evals = g.evals.map(() => null);
-           g.hidden = {side: 'w', placed: 1}; window.koma.receive(g);",
+           g.hidden = {side: 'w', placed: 1}; g.positions = null; g.names = null; window.koma.receive(g);",
     )
     .await;
     let said = text_of(c, "hidden-setup").await;
     assert_eq!(said, "koma (gote) has placed 1 piece, hidden until both setups are done");
-    let moves = js(c, "return [...document.querySelectorAll('#movelist li')].map((l) => l.textContent);").await;
+    let moves = js(c, "return [...document.querySelectorAll('#movelist .mv')].map((l) => l.textContent);").await;
     assert_eq!(moves, json!(["D*2e", "? (hidden)"]));
     let buttons = js(c, "return ['explore-go', 'copy-moves'].map((id) => document.getElementById(id).disabled);").await;
     assert_eq!(buttons, json!([true, true]), "nothing reveals or copies a hidden setup");

@@ -42,6 +42,7 @@ mod scripting;
 mod search_sanity;
 mod selfplay;
 mod serve;
+mod serve_board;
 mod serve_browser;
 mod serve_explore;
 mod serve_page;

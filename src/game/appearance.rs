@@ -62,6 +62,10 @@ pub struct Appearance {
     /// The button that promotes a piece ("Promote"), and the one that does not.
     pub promote: &'static str,
     pub stay: &'static str,
+    /// Shown as chess: the sides called White (who moves first) and Black, the board's
+    /// edges lettered a-h from the left and numbered 1-8 from the bottom. Only the page's
+    /// words change: the engine's squares and moves stay those of rules.md.
+    pub chess: bool,
 }
 
 impl Appearance {
@@ -79,5 +83,6 @@ impl Appearance {
         pointed: true,
         promote: "Promote",
         stay: "Don't promote",
+        chess: false,
     };
 }

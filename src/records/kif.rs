@@ -21,6 +21,39 @@ pub fn supports(variant: &str) -> bool {
     GAMES.iter().any(|g| g.variant == variant)
 }
 
+/// The two-character names printed on a shogi set, where they differ from the KIF move
+/// name (the page's two-character pieces; a piece not listed prints its KIF name).
+const PRINTED: [(&str, &str); 11] = [
+    ("K", "玉将"),
+    ("R", "飛車"),
+    ("B", "角行"),
+    ("G", "金将"),
+    ("S", "銀将"),
+    ("N", "桂馬"),
+    ("L", "香車"),
+    ("P", "歩兵"),
+    ("+R", "龍王"),
+    ("+B", "龍馬"),
+    ("+P", "と金"),
+];
+
+/// A game's pieces in kanji, for the page (`koma serve`): per SFEN text (`K`, `+S`), the
+/// one-character name (as in KIF diagrams) and the two-character name printed on a set;
+/// gote's king (`k`) is 王 (`王将`), sente's 玉, as on a set. Empty for a game without
+/// KIF names.
+pub fn piece_kanji(variant: &str) -> Vec<(String, &'static str, String)> {
+    let Some(g) = names(variant) else { return Vec::new() };
+    let printed = |letter: &str, name: &'static str| {
+        PRINTED.iter().find(|(l, _)| *l == letter).map_or(name.to_string(), |p| p.1.to_string())
+    };
+    let mut out: Vec<_> = g.pieces.iter().map(|(l, name, glyph)| (l.to_string(), *glyph, printed(l, name))).collect();
+    if let Some((king, _)) = g.aliases.iter().find(|(_, l)| *l == "K") {
+        let two = printed("K", king).replacen('玉', king, 1);
+        out.push(("k".to_string(), king, two));
+    }
+    out
+}
+
 /// A kanji number 1..=99 (`十八`).
 fn kanji(n: usize) -> String {
     match n {
@@ -549,5 +582,16 @@ mod tests {
         for bad in ["", "十十", "一十", "十一一", "百", "二十十"] {
             assert_eq!(from_kanji(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn kanji_pieces_for_the_page() {
+        let shogi = piece_kanji("shogi66");
+        let find = |l: &str| shogi.iter().find(|p| p.0 == l).cloned().unwrap();
+        assert_eq!(find("+S"), ("+S".to_string(), "全", "成銀".to_string()));
+        assert_eq!(find("P"), ("P".to_string(), "歩", "歩兵".to_string()));
+        assert_eq!(find("k"), ("k".to_string(), "王", "王将".to_string()));
+        assert_eq!(piece_kanji("numbershogi").len(), 12);
+        assert!(piece_kanji("kokesu").is_empty());
     }
 }

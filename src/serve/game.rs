@@ -19,6 +19,7 @@ use super::outbox::{Kind, Outbox};
 use crate::engine::{Command, Engine, Event, Info, Score, Sink};
 use crate::game::state::GameState;
 use crate::game::{Color, Live, RuleSet, Scope};
+use crate::records::notation::{self, Style};
 use crate::search::limits::GoParams;
 use crate::search::skill::MAX_LEVEL;
 
@@ -525,7 +526,8 @@ impl Kept {
         self.broadcast(
             Kind::Report,
             json!({ "type": "info", "depth": info.depth, "cp": cp, "mate": mate, "sente": sente,
-                    "nodes": info.nodes, "nps": info.nps, "time": info.time_ms, "pv": info.pv, "ply": self.game.plies() })
+                    "nodes": info.nodes, "nps": info.nps, "time": info.time_ms, "pv": info.pv, "ply": self.game.plies(),
+                    "pv_names": named(self.game.as_ref(), &info.pv) })
             .to_string(),
         );
     }
@@ -560,28 +562,51 @@ impl Kept {
         Hidden::of(hidden_setup, &self.state, koma)
     }
 
+    /// The SFEN of the position before each move and after the last (the page shows a
+    /// past position from it), the game taken back move by move on a copy; and the moves
+    /// named in the game's styles (see [`named`]).
+    fn history(&self) -> (Vec<String>, Value) {
+        let mut game = self.game.boxed_clone();
+        let mut out = vec![game.sfen()];
+        while game.pop().is_some() {
+            out.push(game.sfen());
+        }
+        out.reverse();
+        (out, named(game.as_ref(), &self.game.moves()))
+    }
+
     fn state_message(&mut self) -> Arc<str> {
         let previews = self.previews();
         let hidden = self.hidden();
-        let (state, moves, evals) = match hidden {
+        let (state, moves, evals, history) = match hidden {
             Some(h) => {
                 let root = self.game.root_sfen();
                 let first = if root.split(' ').nth(1) == Some("w") { "w" } else { "b" };
-                (h.mask(&self.state), h.mask_moves(&self.game.moves(), first), vec![None; self.game.plies()])
+                (h.mask(&self.state), h.mask_moves(&self.game.moves(), first), vec![None; self.game.plies()], None)
             }
-            None => (self.state.clone(), self.game.moves(), self.evals.clone()),
+            None => (self.state.clone(), self.game.moves(), self.evals.clone(), Some(self.history())),
         };
+        let (positions, names) = history.unzip();
         let state: Value = serde_json::to_value(&state).unwrap_or(Value::Null);
         let hidden = hidden.map(|h| json!({ "side": h.side, "placed": h.placed }));
         json!({
             "type": "state", "game": self.id, "variant": self.variant, "rules": self.rules,
             "start": self.start, "moves": moves, "evals": evals, "legal": self.legal,
             "previews": previews, "state": state, "seats": self.seats, "limit": self.limit,
-            "paused": self.paused, "thinking": self.thinking(), "hidden": hidden,
+            "paused": self.paused, "thinking": self.thinking(), "hidden": hidden, "positions": positions,
+            "names": names,
         })
         .to_string()
         .into()
     }
+}
+
+/// The moves of `line` played from `pos`, named in each of the game's styles but USI
+/// (`{"san": [...]}`, `{"kif": [...], "western": [...]}`, `{}` for the crab games): the
+/// page's notation switch. A list stops at the first move that is not legal there.
+fn named(pos: &dyn Live, line: &[String]) -> Value {
+    let styles = notation::styles(pos.variant()).iter().filter(|s| **s != Style::Usi);
+    Value::Object(styles.map(|s| (s.name().to_string(), json!(notation::names_of_line(pos, line, *s)))).collect())
 }
 
 /// A pasted position: `position startpos|sfen ... [moves ...]` (USI), `sfen <sfen> [moves

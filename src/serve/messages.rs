@@ -144,12 +144,28 @@ pub(crate) fn error(message: &str) -> String {
     json!({ "type": "error", "message": crate::protocol::shown(message) }).to_string()
 }
 
-/// How the page draws a game (protocol/serve.md, `hello`'s `look`).
-fn look(a: &Appearance) -> Value {
+/// The side names the page shows: White and Black for a game shown as chess.
+const CHESS_SIDES: [&str; 2] = ["White", "Black"];
+
+/// How the page draws a game (protocol/serve.md, `hello`'s `look`); `kanji` holds its
+/// pieces' kanji (one and two characters, per SFEN text) where the game has KIF names.
+fn look(variant: &str, a: &Appearance) -> Value {
     let water = a.water.map(|w| json!({ "file": w.file, "name": w.name }));
+    let kanji: serde_json::Map<String, Value> =
+        crate::records::kif::piece_kanji(variant).into_iter().map(|(l, one, two)| (l, json!([one, two]))).collect();
     json!({ "light": a.light, "dark": a.dark, "line": a.line, "tinted": a.tinted, "water": water,
             "pieces": a.pieces.word(), "hands": a.hands, "pointed": a.pointed,
-            "promote": a.promote, "stay": a.stay })
+            "promote": a.promote, "stay": a.stay, "chess": a.chess,
+            "kanji": if kanji.is_empty() { Value::Null } else { Value::Object(kanji) } })
+}
+
+/// A rules switch in a player's words (`label`, `help`, a word per value), from the
+/// table beside the games (src/games/switch_words.json); `null` for a switch without.
+fn switch_words(name: &str) -> Value {
+    static TABLE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let table =
+        TABLE.get_or_init(|| serde_json::from_str(include_str!("../games/switch_words.json")).unwrap_or(Value::Null));
+    table.get(name).cloned().unwrap_or(Value::Null)
 }
 
 /// The first message on a connection: the games, their boards and rules switches.
@@ -167,14 +183,15 @@ pub(crate) fn hello() -> String {
                         SwitchKind::Combo(vs) => json!(vs),
                         _ => Value::Null,
                     };
-                    json!({ "name": o.name, "default": o.default, "values": values })
+                    json!({ "name": o.name, "default": o.default, "values": values, "words": switch_words(o.name) })
                 })
                 .collect();
             let levels: Vec<Value> =
                 levels(d.name).iter().map(|l| json!({ "level": l.level, "name": l.name, "elo": l.elo })).collect();
+            let players = if d.appearance.chess { CHESS_SIDES } else { d.players };
             json!({ "name": d.name, "title": d.appearance.title, "files": d.files, "ranks": d.ranks,
-                    "players": d.players, "startpos": startpos, "rules": rules, "levels": levels,
-                    "look": look(&d.appearance) })
+                    "players": players, "startpos": startpos, "rules": rules, "levels": levels,
+                    "look": look(d.name, &d.appearance) })
         })
         .collect();
     json!({ "type": "hello", "engine": crate::engine::name(), "games": games, "max_message": MAX_MESSAGE }).to_string()

@@ -24,6 +24,7 @@ pub const CRAB_BOARD: Appearance = Appearance {
     pointed: false,
     promote: "Grow",
     stay: "Stay as it is",
+    chess: false,
 };
 
 /// What one crab game adds to the shared core, implemented by its rules type (the

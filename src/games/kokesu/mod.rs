@@ -218,6 +218,7 @@ impl Game for Kokesu {
         pieces: PieceStyle::Kokeshi,
         hands: false,
         pointed: false,
+        chess: true,
         ..Appearance::SHOGI
     };
     const FILES: usize = 8;

@@ -4,7 +4,8 @@
 
 import { readBoard, readHand, drawBoard, drawHand } from "./board.js";
 import { el } from "./pieces.js";
-import { scoreText, levelOptions, hiddenText } from "./words.js";
+import { scoreText, limitOptions, hiddenText, ruleWords } from "./words.js";
+import { renderMoves, viewedPly, viewedSfen, resetView, initBrowse, written } from "./browse.js";
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 import { initRecords, showRecords, recordAnswer } from "./records.js";
@@ -23,6 +24,8 @@ let hello = null;      // the last `hello`
 let notice = "";
 let sentAt = null;     // when the last move was sent (performance.now), for the timings
 const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
+// How pieces are drawn where the game has kanji: "kanji1", "kanji2" or "letters" (remembered).
+let pieceStyle = localStorage.getItem("koma-pieces") || "kanji1";
 
 // A move part: {from: "5d" | "P*", to: "2d", suffix: "" | "+" | "q" ...}
 function part(token) {
@@ -48,7 +51,7 @@ function choices() {
 }
 
 function humanToMove() {
-  if (!game || game.state.result) return false;
+  if (!game || game.state.result || viewedPly(game) !== game.moves.length) return false;
   return game.seats[game.state.side] === "human" && !game.thinking;
 }
 
@@ -66,6 +69,10 @@ function send(msg) {
 // ---- clicks ----
 
 function clickSquare(sq) {
+  if (game && viewedPly(game) !== game.moves.length) {
+    say("You are looking at a past position: ▶| (or End) goes back to the game, \"Play from here\" starts a branch.", "warn");
+    return;
+  }
   if (!humanToMove()) { say(game && game.state.result ? "The game is over." : "Wait for koma's move.", "warn"); return; }
   const parts = choices().map((t) => [t, part(t)]);
   if (sel) {
@@ -93,9 +100,13 @@ function clickHand(owner, letter) {
 }
 
 const SUFFIX_NAMES = { q: "Queen", r: "Rook", b: "Bishop", n: "Knight" };
+// The order of the promotion dialog's buttons: the queen first, as in chess.
+const SUFFIX_ORDER = ["q", "r", "b", "n"];
 
 function choose(tokens) {
   if (tokens.length === 1) { picked(tokens[0]); return; }
+  const rank = (t) => { const i = SUFFIX_ORDER.indexOf(part(t).suffix); return i < 0 ? SUFFIX_ORDER.length : i; };
+  tokens = tokens.slice().sort((a, b) => rank(a) - rank(b));
   const box = $("choice-buttons");
   box.replaceChildren();
   const look = games[game.variant].look;
@@ -141,11 +152,37 @@ function cancelBond() { first = null; sel = null; say(""); render(); }
 
 function shownBoard() {
   if (first !== null && game.previews[first]) return game.previews[first];
-  return game.state.sfen.split(" ")[0];
+  return viewedSfen(game).split(" ")[0];
+}
+
+// The hands of the position shown: the state's, or read from a past position's SFEN.
+function shownHands() {
+  if (viewedPly(game) === game.moves.length) return game.state.hands;
+  const field = viewedSfen(game).split(" ")[2] || "-";
+  const out = { b: "", w: "" };
+  let count = "";
+  for (const ch of field === "-" ? "" : field) {
+    if (ch >= "0" && ch <= "9") { count += ch; continue; }
+    out[ch === ch.toUpperCase() ? "b" : "w"] += count + ch.toUpperCase();
+    count = "";
+  }
+  return out;
+}
+
+// How the pieces are drawn: kanji ({kanji, chars}) where the game has them and the
+// player has not chosen Latin letters; null otherwise.
+function faces(g) {
+  if (!g.look.kanji || pieceStyle === "letters") return null;
+  return { kanji: g.look.kanji, chars: pieceStyle === "kanji2" ? 2 : 1 };
+}
+
+function coords(g) {
+  return g.look.chess ? "chess" : faces(g) ? "kanji" : "usi";
 }
 
 function lastSquares() {
-  const last = first !== null ? first : game.moves[game.moves.length - 1];
+  const ply = viewedPly(game);
+  const last = first !== null ? first : game.moves[ply - 1];
   if (!last) return [];
   return last.split(",").flatMap((t) => { const p = part(t); return p ? [p.from, p.to] : []; }).filter((s) => !s.endsWith("*"));
 }
@@ -157,21 +194,23 @@ function render() {
   const targets = new Set(parts.filter((p) => p.from === sel).map((p) => p.to));
   const movable = new Set(sel ? [] : parts.map((p) => p.from).filter((f) => !f.endsWith("*")));
   drawBoard($("board"), { look: g.look, files: g.files, ranks: g.ranks, pieces: readBoard(shownBoard(), g.files),
-    flipped, selected: sel, targets, movable, last: lastSquares(), arrows: arrows() });
+    flipped, selected: sel, targets, movable, last: lastSquares(), arrows: arrows(), coords: coords(g), faces: faces(g) });
   const drops = new Set(parts.map((p) => p.from).filter((f) => f.endsWith("*")).map((f) => f[0]));
   const selLetter = sel && sel.endsWith("*") ? sel[0] : null;
   const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
   for (const [id, side] of [["hand-top", top], ["hand-bottom", bottom]]) {
     const box = $(id);
     box.hidden = !g.look.hands;
-    drawHand(box.querySelector(".pieces"), g.look.pieces, readHand(game.state.hands[side]), side,
-      side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set());
+    drawHand(box.querySelector(".pieces"), g.look.pieces, readHand(shownHands()[side]), side,
+      side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set(), faces(g));
     box.querySelector(".who").textContent = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
   }
   $("bond").hidden = first === null;
   $("pass").disabled = first === null || !game.legal.includes(first);
   renderStatus(g);
-  renderMoves();
+  renderMoves(game, g);
+  $("piece-style-label").hidden = !g.look.kanji;
+  $("piece-style").value = pieceStyle;
   renderGraph();
   renderInfo(g);
   $("sfen").value = game.state.sfen;
@@ -188,7 +227,8 @@ function render() {
 // The suggested move (Analyse, or a move picked in the exact values), while it is about
 // the position shown: an arrow per part of the token (a crab turn has two).
 function arrows() {
-  if (!hint || hint.game !== game.game || hint.ply !== game.moves.length || first !== null) return [];
+  if (!hint || hint.game !== game.game || hint.ply !== game.moves.length || first !== null ||
+    viewedPly(game) !== game.moves.length) return [];
   return hint.move.split(",").map(part).filter(Boolean).map((p, i) => ({ from: p.from, to: p.to, second: i > 0 }));
 }
 
@@ -198,12 +238,20 @@ function showHint(move) {
   render();
 }
 
+// The server's words for the sides (`state.players`) as the page names them (`hello`'s
+// `players`: White and Black for a game shown as chess).
+function sidesAsShown(text, said, shown) {
+  if (!said || !shown) return text;
+  return said.reduce((t, name, i) => t.replace(new RegExp(`\\b${name}\\b`, "gi"), shown[i]), text);
+}
+
 function renderStatus(g) {
   const st = game.state;
   const banner = $("banner");
   if (st.result) {
     const r = st.result;
-    const text = r.text.charAt(0).toUpperCase() + r.text.slice(1);
+    const said = sidesAsShown(r.text, st.players, g.players);
+    const text = said.charAt(0).toUpperCase() + said.slice(1);
     banner.textContent = `Game over — ${text}`;
     banner.hidden = false;
     banner.className = r.winner ? `win-${r.winner}` : "draw";
@@ -220,26 +268,13 @@ function renderStatus(g) {
   $("counters").textContent = st.status ? st.status : "";
 }
 
-function renderMoves() {
-  const list = $("movelist");
-  list.replaceChildren();
-  game.moves.forEach((m) => {
-    const li = document.createElement("li");
-    li.dataset.move = m;
-    // A placement of koma's that the hidden setup does not show yet.
-    if (m === "?") { li.textContent = "? (hidden)"; li.className = "hidden-move"; } else li.textContent = m;
-    list.appendChild(li);
-  });
-  list.scrollTop = list.scrollHeight;
-}
-
 function renderInfo(g) {
   const box = $("info");
   if (!info) { box.textContent = game.thinking ? "koma is thinking…" : "—"; return; }
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
   const best = info.best ? `koma's move here: ${info.best}\n` : "";
-  const line = info.depth ? `depth ${info.depth} · ${scoreText(info.sente, g.players, gameHelp(game.variant).checkmate)} · ${info.nodes} nodes\npv ${info.pv.join(" ")}` : "";
+  const line = info.depth ? `depth ${info.depth} · ${scoreText(info.sente, g.players, gameHelp(game.variant).checkmate)} · ${info.nodes} nodes\npv ${written(info.pv, info.pv_names, game).join(" ")}` : "";
   box.textContent = best + line;
 }
 
@@ -264,6 +299,12 @@ function renderGraph() {
     const y = H / 2 - (H / 2 - PAD) * Math.tanh(v / 600);
     pts.push(`${(PAD + ((i + 1) / n) * (W - 2 * PAD)).toFixed(1)},${y.toFixed(1)}`);
   });
+  // The position shown while the game is browsed: a line at its ply.
+  const shown = viewedPly(game);
+  if (shown < game.moves.length && shown > 0) {
+    const x = (PAD + (shown / n) * (W - 2 * PAD)).toFixed(1);
+    el("line", { x1: x, y1: 0, x2: x, y2: H, stroke: "#1565c0", "stroke-width": 1.5, class: "shown-ply" }, svg);
+  }
   if (pts.length) el("polyline", { points: pts.join(" "), fill: "none", stroke: "#8a4b0f", "stroke-width": 2 }, svg);
   pts.forEach((p) => { const [x, y] = p.split(","); el("circle", { cx: x, cy: y, r: 2.5, fill: "#8a4b0f" }, svg); });
 }
@@ -278,25 +319,28 @@ function settings() {
 }
 
 function readLimit() {
-  if (!$("level-label").hidden && $("level").value !== "") return { level: Number($("level").value) };
   const [kind, n] = $("limit").value.split(":");
   return { [kind]: Number(n) };
 }
 
-// The level selector: the levels `hello` offers for the game, if any; hidden otherwise.
-function showLevels(g) {
-  const options = levelOptions(g.levels);
-  const box = $("level");
-  const keep = box.value || (JSON.parse(localStorage.getItem("koma-settings") || "{}").level ?? "");
+// The one strength menu: koma at full strength with a time a move, or one of the levels
+// `hello` offers for the game, with its Elo.
+function showLimits(g) {
+  const box = $("limit");
+  const keep = box.value || (JSON.parse(localStorage.getItem("koma-settings") || "{}").limit ?? "");
   box.replaceChildren();
-  for (const [value, text] of options) {
-    const o = document.createElement("option");
-    o.value = value;
-    o.textContent = text;
-    box.appendChild(o);
+  for (const [label, options] of limitOptions(g.levels)) {
+    const group = document.createElement("optgroup");
+    group.label = label;
+    for (const [value, text] of options) {
+      const o = document.createElement("option");
+      o.value = value;
+      o.textContent = text;
+      group.appendChild(o);
+    }
+    box.appendChild(group);
   }
-  box.value = options.some(([v]) => v === keep) ? keep : "";
-  $("level-label").hidden = options.length === 0;
+  box.value = [...box.options].some((o) => o.value === keep) ? keep : "movetime:1000";
 }
 
 function showRules() {
@@ -305,12 +349,25 @@ function showRules() {
   box.replaceChildren();
   const saved = JSON.parse(localStorage.getItem("koma-rules") || "{}");
   for (const r of g.rules) {
+    const words = ruleWords(r);
     const label = document.createElement("label");
-    label.textContent = r.name + " ";
+    label.title = r.name;
+    label.dataset.switch = r.name;
+    label.append(words.label + " ");
     let input;
-    if (r.values) {
+    if (r.values || words.presets) {
       input = document.createElement("select");
-      for (const v of r.values) { const o = document.createElement("option"); o.value = o.textContent = v; input.appendChild(o); }
+      const values = r.values || words.presets.map(([v]) => v);
+      const value = saved[r.name] || r.default;
+      // A table set elsewhere (a record) stays selectable as it is.
+      if (!r.values && !values.includes(value)) values.push(value);
+      for (const v of values) {
+        const o = document.createElement("option");
+        o.value = v;
+        o.textContent = words.values[v] || v;
+        o.title = v;
+        input.appendChild(o);
+      }
     } else {
       input = document.createElement("input");
       input.size = 40;
@@ -318,17 +375,46 @@ function showRules() {
     input.dataset.rule = r.name;
     input.value = saved[r.name] || r.default;
     label.appendChild(input);
+    if (PIECE_TABLE.test(r.default)) { input.type = "hidden"; label.appendChild(tableEditor(input)); }
+    const help = document.createElement("small");
+    help.className = "rule-help";
+    help.textContent = words.help;
+    label.appendChild(help);
     box.appendChild(label);
   }
-  showLevels(g);
+  showLimits(g);
   const names = g.players;
   $("seat-b-name").textContent = names[0];
   $("seat-w-name").textContent = names[1];
 }
 
+// A table of piece moves (`1:N 2:NW,NE ...`), edited as one field per piece; the switch's
+// value is kept in `input` (hidden).
+const PIECE_TABLE = /^\d+:\S+( \d+:\S+)+$/;
+
+function tableEditor(input) {
+  const box = document.createElement("span");
+  box.className = "table-editor";
+  const fields = input.value.split(" ").map((cell) => {
+    const [piece, steps] = cell.split(":");
+    const f = document.createElement("input");
+    f.size = 12;
+    f.value = steps || "";
+    f.dataset.piece = piece;
+    f.setAttribute("aria-label", `steps of the ${piece}`);
+    f.title = "Directions, comma separated: N NE E SE S SW W NW (N = forward)";
+    f.oninput = () => { input.value = fields.map((x) => `${x.dataset.piece}:${x.value.trim()}`).join(" "); };
+    const name = document.createElement("b");
+    name.textContent = piece;
+    box.append(name, f);
+    return f;
+  });
+  return box;
+}
+
 function newGame(extra = {}) {
   const s = settings();
-  localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value, level: $("level").value }));
+  localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value }));
   localStorage.setItem("koma-rules", JSON.stringify({ ...JSON.parse(localStorage.getItem("koma-rules") || "{}"), ...s.rules }));
   info = null; first = null; sel = null;
   flipped = s.seats.b === "koma" && s.seats.w === "human";
@@ -340,7 +426,7 @@ function restoreSettings() {
   const q = new URLSearchParams(location.search);
   if (s) {
     if (games[s.variant]) $("variant").value = s.variant;
-    $("seat-b").value = s.seats.b; $("seat-w").value = s.seats.w; $("limit").value = s.limit;
+    $("seat-b").value = s.seats.b; $("seat-w").value = s.seats.w;
   }
   if (q.get("variant") && games[q.get("variant")]) $("variant").value = q.get("variant");
   showRules();
@@ -365,6 +451,7 @@ function receive(msg) {
   } else if (msg.type === "state") {
     const changed = !game || game.game !== msg.game || game.moves.length !== msg.moves.length;
     if (changed) { sel = null; first = null; }
+    resetView(game, msg);
     // koma's last words are about a position that is gone after a new game, an undo
     // or a pasted position.
     if (!game || game.game !== msg.game || msg.start !== game.start || msg.moves.length < game.moves.length) info = null;
@@ -430,6 +517,9 @@ function openHowto() {
     howtoShown = key;
     whenHowto(() => showHowto(variant, g, rules));
   }
+  // Below the header, so that its menus stay in reach.
+  const bottom = Math.max(0, document.querySelector("header").getBoundingClientRect().bottom);
+  document.documentElement.style.setProperty("--header-height", `${bottom}px`);
   $("howto").hidden = false;
   $("howto-open").setAttribute("aria-expanded", "true");
 }
@@ -451,7 +541,8 @@ function moveText() {
 }
 
 // What the page shows, for the browser tests to read (they play by clicking).
-window.koma = { game: () => game, notice: () => notice, timings: () => timings, hello: () => hello, receive };
+window.koma = { game: () => game, notice: () => notice, timings: () => timings, hello: () => hello, receive,
+  shown: () => (game ? { ply: viewedPly(game), sfen: viewedSfen(game) } : null) };
 
 window.addEventListener("DOMContentLoaded", () => {
   $("board").addEventListener("click", (e) => {
@@ -483,6 +574,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("copy-moves").onclick = () => copy(moveText(), "Moves");
   $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
   initRecords({ send, say, games: () => games, hello: () => hello, newGame });
+  initBrowse({ game: () => game, render, send, say, clear: () => { sel = null; first = null; } });
+  $("piece-style").onchange = () => { pieceStyle = $("piece-style").value; localStorage.setItem("koma-pieces", pieceStyle); render(); };
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
     if (!$("howto").hidden) { closeHowto(); return; }

@@ -1,5 +1,8 @@
-// The board: reads an SFEN board field and draws it as SVG, with the coordinates of the
-// protocol (file 1 on the right, rank a at the top, as `d` prints them).
+// The board: reads an SFEN board field and draws it as SVG. Its edges carry the
+// protocol's coordinates (file 1 on the right, rank a at the top, as `d` prints them), the
+// ranks as kanji numerals when the pieces are kanji, or a chess board's (files a-h from the
+// left, ranks 1-8 from the bottom) for a game shown as chess; the squares keep the
+// protocol's names.
 
 import { el, drawPiece } from "./pieces.js";
 
@@ -42,10 +45,18 @@ export function readHand(field) {
 }
 
 const WATER = "#a9d8ef", WAVES = "#5aa6cf";
+const NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+
+// The names on the board's edges of file `f` and rank `r` (0 at the top), as `coords`
+// ("chess", "kanji" or "usi") writes them.
+export function edgeNames(coords, files, ranks, f, r) {
+  if (coords === "chess") return [String.fromCharCode(97 + files - f), String(ranks - r)];
+  return [String(f), coords === "kanji" ? NUMERALS[r] : String.fromCharCode(97 + r)];
+}
 
 // Draws the board into `svg`. view: {look (the game's `look` in `hello`), files, ranks,
 // pieces, flipped, selected, targets (Set of squares), movable (Set), last (squares of
-// the last move)}.
+// the last move), coords (see edgeNames), faces (kanji pieces: see drawPiece)}.
 export function drawBoard(svg, view) {
   const { look, files, ranks } = view;
   const water = look.water ? look.water.file : null;
@@ -56,15 +67,18 @@ export function drawBoard(svg, view) {
   el("rect", { x: 0, y: 0, width: W, height: H, fill: "#f7f1e3", rx: 6 }, svg);
   const col = (f) => (view.flipped ? f - 1 : files - f);
   const row = (r) => (view.flipped ? ranks - 1 - r : r);
+  // A chess board is lettered along the bottom and numbered on the left.
+  const chess = view.coords === "chess";
+  const name = (f, r) => edgeNames(view.coords, files, ranks, f, r);
   for (let f = 1; f <= files; f++) {
     const x = MARGIN + col(f) * CELL + CELL / 2;
-    const t = el("text", { x, y: 14, class: "coord", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
-    t.textContent = String(f);
+    const t = el("text", { x, y: chess ? H - 13 : 14, class: "coord file", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
+    t.textContent = name(f, 0)[0];
   }
   for (let r = 0; r < ranks; r++) {
     const y = MARGIN + row(r) * CELL + CELL / 2;
-    const t = el("text", { x: W - 12, y, class: "coord", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
-    t.textContent = String.fromCharCode(97 + r);
+    const t = el("text", { x: chess ? 12 : W - 12, y, class: "coord rank", "text-anchor": "middle", "dominant-baseline": "central" }, svg);
+    t.textContent = name(1, r)[1];
   }
   for (let f = 1; f <= files; f++) {
     for (let r = 0; r < ranks; r++) {
@@ -84,7 +98,7 @@ export function drawBoard(svg, view) {
       const p = view.pieces[sq];
       if (p) {
         const holder = el("g", { transform: `translate(${CELL / 2},${CELL / 2})` }, g);
-        const shown = drawPiece(holder, look.pieces, p.letter, p.promoted);
+        const shown = drawPiece(holder, look.pieces, p.letter, p.promoted, view.faces);
         if (view.flipped && look.pointed) shown.setAttribute("transform", "rotate(180)");
       }
       if (view.targets && view.targets.has(sq)) {
@@ -129,8 +143,8 @@ function drawArrow(svg, a, centre) {
 }
 
 // Draws one side's hand into `box` (a div): buttons with a piece (drawn in `style`, the
-// game's `look.pieces`) and its count.
-export function drawHand(box, style, letters, owner, selected, droppable) {
+// game's `look.pieces`, with `faces` as on the board) and its count.
+export function drawHand(box, style, letters, owner, selected, droppable, faces = null) {
   box.replaceChildren();
   for (const [letter, count] of letters) {
     const up = letter.toUpperCase();
@@ -139,7 +153,7 @@ export function drawHand(box, style, letters, owner, selected, droppable) {
     b.dataset.hand = owner;
     b.dataset.letter = up;
     const svg = el("svg", { viewBox: "-30 -30 60 60", width: 44, height: 44 });
-    drawPiece(svg, style, owner === "b" ? up : up.toLowerCase(), false);
+    drawPiece(svg, style, owner === "b" ? up : up.toLowerCase(), false, faces);
     b.appendChild(svg);
     if (count > 1) {
       const c = document.createElement("span");

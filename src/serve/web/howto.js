@@ -3,6 +3,7 @@
 // (src/serve/howto.rs). The Markdown is rendered minimally and only ever as text nodes.
 
 import { readBoard, drawBoard } from "./board.js";
+import { ruleWords } from "./words.js";
 
 let howto = null; // name -> {rules, checkmate, pieces, exact}
 const waiting = [];
@@ -83,9 +84,28 @@ function renderMarkdown(box, md) {
   }
 }
 
-// The winning rules: the bullets of the section that say how a game is won or ends.
-function winning(md) {
-  return blocks(md).filter((b) => b.kind === "li" && /^\*\*(Winning|Other ends|Draws)/.test(b.text));
+// The winning rules: the bullets of the section that say how a game is won or ends, each
+// with the bullets nested under it (a numbered list of winning rules).
+export function winning(md) {
+  const out = [];
+  let open = null;
+  for (const b of blocks(md)) {
+    if (b.kind !== "li") { open = null; continue; }
+    if (b.depth === 0) open = /^\*\*(Winning|Other ends|Draws)/.test(b.text) ? b : null;
+    if (open) out.push(b);
+  }
+  return out;
+}
+
+// A rule in a player's words: the engine's words (the protocol's tokens and `result`
+// lines in backquotes, sentences about SFEN) left out; the bracketed [decided] notes too.
+export function playerWords(text) {
+  const kept = text
+    .replace(/\s*\([^()]*`[^()]*\)/g, "")
+    .replace(/\s*\[[a-z ]+\]/g, "")
+    .split(/(?<=\.)\s+/)
+    .filter((s) => !/SFEN|`/.test(s));
+  return kept.join(" ");
 }
 
 function pieceBoards(box, g, pieces) {
@@ -110,14 +130,23 @@ export function showHowto(variant, g, rules) {
   if (!h.rules) { box.appendChild(node("p", "The rules could not be loaded.")); return; }
   box.appendChild(node("h3", "How the game is won"));
   const win = node("ul", undefined, "howto-win");
-  for (const b of winning(h.rules)) { const li = node("li"); inline(li, b.text); win.appendChild(li); }
+  for (const b of winning(h.rules)) {
+    const li = node("li");
+    if (b.depth > 0) li.className = "nested";
+    inline(li, playerWords(b.text));
+    win.appendChild(li);
+  }
   box.appendChild(win);
-  box.appendChild(node("h3", "Switches in play"));
+  box.appendChild(node("h3", "Rules chosen for this game"));
   const sw = node("ul", undefined, "howto-switches");
   if (!g.rules.length) sw.appendChild(node("li", "none: this game has no rules switches"));
   for (const r of g.rules) {
     const value = rules && rules[r.name] !== undefined ? rules[r.name] : r.default;
-    sw.appendChild(node("li", `${r.name} = ${value}${value === r.default ? " (the default)" : ""}`));
+    const w = ruleWords(r);
+    const li = node("li", `${w.label}: ${w.values[value] || value}${value === r.default ? " (the default)" : ""}`);
+    li.title = `${r.name} = ${value}`;
+    li.dataset.switch = r.name;
+    sw.appendChild(li);
   }
   box.appendChild(sw);
   box.appendChild(node("h3", "How the pieces move"));
@@ -125,8 +154,12 @@ export function showHowto(variant, g, rules) {
   const grid = node("div", undefined, "howto-pieces");
   pieceBoards(grid, g, h.pieces || []);
   box.appendChild(grid);
-  box.appendChild(node("h3", "The rules in full (protocol/rules.md)"));
+  box.appendChild(node("h3", "The rules in full"));
+  // The engine's contract, with its notation: folded away, for those who want every detail.
+  const fold = node("details");
+  fold.appendChild(node("summary", "Every rule as koma plays it, with its notation (protocol/rules.md)"));
   const full = node("div", undefined, "howto-rules");
   renderMarkdown(full, h.rules);
-  box.appendChild(full);
+  fold.appendChild(full);
+  box.appendChild(fold);
 }

@@ -18,13 +18,41 @@ function text(g, x, y, s, size, fill, weight = "bold") {
   return t;
 }
 
-// A shogi piece: a pentagon pointing at the opponent, with its letter or its value
-// (`numbers`: a turned piece shows the "8" and its face value).
-function shogi(g, numbers, letter, promoted, owner) {
+const KANJI_FONT = "'Yu Mincho', 'Hiragino Mincho ProN', 'Noto Serif CJK JP', 'IPAMincho', 'IPAexMincho', " +
+  "'Noto Sans CJK JP', 'IPAGothic', serif";
+
+// The kanji a piece shows in `kanji` (`hello`'s `look.kanji`: SFEN text to [one character,
+// two characters]), `chars` 1 or 2; null when the game has none for it.
+export function kanjiOf(kanji, letter, promoted, chars) {
+  if (!kanji) return null;
+  const up = (promoted ? "+" : "") + letter.toUpperCase();
+  // Gote's king has a name of its own (王 where sente's is 玉).
+  const names = (letter === "k" && kanji.k) || kanji[up];
+  return names ? names[chars === 2 ? 1 : 0] : null;
+}
+
+// Kanji on a piece: one large character, or two stacked as printed on a set.
+function kanjiText(body, name, promoted) {
+  const fill = promoted ? "#b3121f" : "#1b1b1b";
+  const chars = [...name];
+  const put = (y, s, size) => {
+    const t = text(body, 0, y, s, size, fill, "normal");
+    t.setAttribute("font-family", KANJI_FONT);
+    t.setAttribute("class", "kanji");
+  };
+  if (chars.length === 1) put(3, name, 28);
+  else { put(-7, chars[0], 18); put(13, chars[1], 18); }
+}
+
+// A shogi piece: a pentagon pointing at the opponent, with its kanji (`face`), its letter
+// or its value (`numbers`: a turned piece shows the "8" and its face value).
+function shogi(g, numbers, letter, promoted, owner, face) {
   const body = el("g", owner === "w" ? { transform: "rotate(180)" } : {}, g);
   el("path", { d: "M0,-26 L17,-19 L22,25 L-22,25 L-17,-19 Z", fill: "#f5dfae", stroke: "#5b3f17",
     "stroke-width": 1.6, "stroke-linejoin": "round" }, body);
-  if (numbers) {
+  if (face) {
+    kanjiText(body, face, promoted);
+  } else if (numbers) {
     const value = letter.toUpperCase().charCodeAt(0) - 64;
     if (promoted) {
       text(body, 0, 2, "8", 30, "#b3121f");
@@ -93,13 +121,14 @@ function shrimp(g, owner) {
 }
 
 // Draws the piece `letter` (SFEN: uppercase sente, lowercase gote) in `style` (letters,
-// numbers, kokeshi, crabs, crabs-and-shrimps) into a new group.
-export function drawPiece(parent, style, letter, promoted) {
+// numbers, kokeshi, crabs, crabs-and-shrimps) into a new group; `faces` ({kanji, chars},
+// optional) draws a shogi piece's kanji instead of its letter or value.
+export function drawPiece(parent, style, letter, promoted, faces = null) {
   const owner = letter === letter.toUpperCase() ? "b" : "w";
   const g = el("g", { class: "piece" }, parent);
   if (style === "kokeshi") kokeshi(g, letter, owner);
   else if (style === "crabs-and-shrimps" && promoted) shrimp(g, owner);
   else if (style === "crabs" || style === "crabs-and-shrimps") crab(g, letter, promoted, owner, style === "crabs");
-  else shogi(g, style === "numbers", letter, promoted, owner);
+  else shogi(g, style === "numbers", letter, promoted, owner, faces ? kanjiOf(faces.kanji, letter, promoted, faces.chars) : null);
   return g;
 }

@@ -120,5 +120,5 @@ function opened(msg) {
   const under = Object.entries(rules).map(([k, v]) => `${k} = ${v}`).join(", ");
   page.say(`Opened ${msg.name || "the record"} (${NAMES[msg.format] || msg.format}): ${n} move${n === 1 ? "" : "s"}, ` +
     `${resultText(msg.result, g.players)}${under ? `, under ${under}` : ""}. ` +
-    "Both sides are played by hand: Undo steps back, Analyse asks koma.");
+    "Both sides are played by hand: click a move or use ← → to go through it, Analyse asks koma.");
 }

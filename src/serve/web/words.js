@@ -28,17 +28,27 @@ export function valueText(v) {
   return "not solved in time";
 }
 
-// The options of the level selector: [value, text], full strength first; none when the
-// server offers no levels for the game.
-export function levelOptions(levels) {
-  if (!Array.isArray(levels) || levels.length === 0) return [];
-  const out = [["", "full strength"]];
-  for (const l of levels) {
-    if (!l || !Number.isInteger(l.level)) continue;
+// The one strength menu: [group label, [[value, text]]]. koma at full strength thinks a
+// given time a move; the weaker levels `hello` offers are listed with their Elo (the
+// strongest level is full strength, already offered by the times: not listed twice).
+export function limitOptions(levels) {
+  const times = [[300, "0.3 s"], [1000, "1 s"], [3000, "3 s"], [10000, "10 s"]];
+  const out = [["Full strength", times.map(([ms, t]) => [`movetime:${ms}`, `full strength, ${t} a move`])]];
+  const rows = (Array.isArray(levels) ? levels : []).filter((l) => l && Number.isInteger(l.level));
+  const top = Math.max(...rows.map((l) => l.level));
+  const weaker = rows.filter((l) => l.level < top).map((l) => {
     const name = typeof l.name === "string" && l.name ? l.name : `level ${l.level}`;
-    out.push([String(l.level), Number.isFinite(l.elo) ? `${name} (Elo ${Math.round(l.elo)})` : name]);
-  }
-  return out.length > 1 ? out : [];
+    return [`level:${l.level}`, Number.isFinite(l.elo) ? `${name} (Elo ${Math.round(l.elo)})` : name];
+  });
+  if (weaker.length) out.push(["Weaker levels", weaker]);
+  return out;
+}
+
+// A rules switch in a player's words, as `hello` sends them (`words`: a label, a help
+// line, a word for each value); the switch's name where it has none.
+export function ruleWords(r) {
+  const w = r.words || {};
+  return { label: w.label || r.name, help: w.help || "", values: w.values || {} };
 }
 
 // The line under the board while the opponent's setup is hidden (state.hidden).
