@@ -30,10 +30,10 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The names of the first and second player: White and Black in Kokesu (chess), sente
-/// and gote in the shogi games.
-pub(crate) fn sides(variant: &str) -> (&'static str, &'static str) {
-    if variant == "kokesu" {
+/// The names of the first and second player: White and Black in a game recorded as PGN
+/// (chess's), sente and gote in the shogi games.
+pub(crate) fn sides(chess: bool) -> (&'static str, &'static str) {
+    if chess {
         ("White", "Black")
     } else {
         ("Sente", "Gote")
