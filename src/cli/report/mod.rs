@@ -337,7 +337,9 @@ pub fn main(args: Args) -> ExitCode {
     }
     if let Some(to) = &args.svg {
         let title = format!("{} evaluation graph", path.display());
-        if let Err(e) = save(to, &svg::graph(&moves, &title, svg::sides(parsed.record.variant))) {
+        if let Err(e) =
+            save(to, &svg::graph(&moves, &title, svg::sides(Format::natural(parsed.record.variant) == Format::Pgn)))
+        {
             eprintln!("koma analyse: --svg {}: {e}", to.display());
             status = ExitCode::FAILURE;
         }

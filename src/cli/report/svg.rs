@@ -30,11 +30,10 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The names of the first and second player: White and Black in a game shown as chess
-/// (the registry's [`Appearance::chess`](crate::game::Appearance)), sente and gote in the
-/// shogi games.
-pub(crate) fn sides(variant: &str) -> (&'static str, &'static str) {
-    if crate::games::descriptor(variant).is_some_and(|d| d.appearance.chess) {
+/// The names of the first and second player: White and Black in a game recorded as PGN
+/// (chess's), sente and gote in the shogi games.
+pub(crate) fn sides(chess: bool) -> (&'static str, &'static str) {
+    if chess {
         ("White", "Black")
     } else {
         ("Sente", "Gote")
