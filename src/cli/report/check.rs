@@ -73,10 +73,11 @@ pub struct Checked {
 
 /// Searches `game`'s position (before `token` is played) within the analyser's deeper
 /// limits for the best move, then the played move alone to the depth the first search
-/// reached, so that both values come from one depth.
+/// reached (and no further than the first's nodes or time), so that both values come
+/// from one depth where the budget allows.
 pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: &str) -> Result<Deeper, String> {
     let go = analyser.deeper(FACTOR, PLIES);
-    let best = analyser.analyse_game_with(game, at, go);
+    let best = analyser.analyse_game_with(game, at, go.clone());
     if let Some(e) = best.error {
         return Err(e);
     }
@@ -86,8 +87,7 @@ pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: 
     let played_score = if best_move.as_deref() == Some(token) {
         best_score
     } else {
-        let only = GoParams { depth: Some(depth), searchmoves: vec![token.to_string()], ..GoParams::default() };
-        let played = analyser.analyse_game_with(game, at, only);
+        let played = analyser.analyse_game_with(game, at, played_limits(&go, depth, token));
         if let Some(e) = played.error {
             return Err(e);
         }
@@ -97,11 +97,32 @@ pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: 
     Ok(Deeper { depth, best: best_move, best_score, played_score, loss })
 }
 
+/// The played move's search: that move alone, to `depth`, within the deeper look's own
+/// nodes or time as well. A depth reached through a mate or a forced line (up to 127
+/// plies) would otherwise cost the played move's tree without bound (a 66-shogi report
+/// at 40,000 nodes ran for minutes on one move).
+fn played_limits(go: &GoParams, depth: u32, token: &str) -> GoParams {
+    GoParams { depth: Some(depth), searchmoves: vec![token.to_string()], ..go.clone() }
+}
+
 /// The first player's view of a score of the side `side` (`b` or `w`).
 pub(crate) fn first_view(score: JsonScore, side: &str) -> JsonScore {
     if side == "b" {
         score
     } else {
         negate(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_played_moves_search_keeps_the_deeper_looks_nodes_and_time() {
+        let go = GoParams { nodes: Some(40_000), movetime: Some(900), ..GoParams::default() };
+        let only = played_limits(&go, 127, "7g7f");
+        assert_eq!((only.depth, only.nodes, only.movetime), (Some(127), Some(40_000), Some(900)));
+        assert_eq!(only.searchmoves, ["7g7f"]);
     }
 }
