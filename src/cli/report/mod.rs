@@ -337,9 +337,14 @@ pub fn main(args: Args) -> ExitCode {
     }
     if let Some(to) = &args.svg {
         let title = format!("{} evaluation graph", path.display());
-        if let Err(e) =
-            save(to, &svg::graph(&moves, &title, svg::sides(Format::natural(parsed.record.variant) == Format::Pgn)))
-        {
+        if let Err(e) = save(
+            to,
+            &svg::graph(
+                &moves,
+                &title,
+                svg::sides(games::descriptor(parsed.record.variant).is_some_and(|d| d.appearance.chess)),
+            ),
+        ) {
             eprintln!("koma analyse: --svg {}: {e}", to.display());
             status = ExitCode::FAILURE;
         }

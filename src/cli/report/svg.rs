@@ -30,8 +30,8 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The names of the first and second player: White and Black in a game recorded as PGN
-/// (chess's), sente and gote in the shogi games.
+/// The names of the first and second player: White and Black in a game the registry
+/// shows as chess (`Appearance::chess`), sente and gote in the shogi games.
 pub(crate) fn sides(chess: bool) -> (&'static str, &'static str) {
     if chess {
         ("White", "Black")
