@@ -188,7 +188,15 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// Reads a token and checks that it is legal here.
     fn parse_move(&self, token: &str) -> Result<Self::Move, MoveError>;
     /// The token of a move of this position.
-    fn format_move(&self, mv: Self::Move) -> String;
+    fn format_move(&self, mv: Self::Move) -> String {
+        let mut s = String::with_capacity(8);
+        self.write_move(mv, &mut s);
+        s
+    }
+    /// Writes the token of a move of this position at the end of `out` (what
+    /// `format_move` returns, without a string of its own: a list of every legal move's
+    /// token is one allocation).
+    fn write_move(&self, mv: Self::Move, out: &mut String);
 
     /// A hash of everything that makes positions the same for repetition: board, hands,
     /// side to move and placement state.

@@ -177,8 +177,8 @@ impl<R: CrabGame> Game for Crab<R> {
         turn::parse_turn(token, &legal, &self.cells, self.side)
     }
 
-    fn format_move(&self, mv: CrabMove) -> String {
-        mv.token()
+    fn write_move(&self, mv: CrabMove, out: &mut String) {
+        mv.write_token(out)
     }
 
     fn key(&self) -> u64 {

@@ -76,12 +76,17 @@ impl CrabMove {
     /// The token.
     pub fn token(self) -> String {
         let mut s = String::with_capacity(11);
-        push_part(&mut s, self.first());
+        self.write_token(&mut s);
+        s
+    }
+
+    /// Writes the token at the end of `s`.
+    pub fn write_token(self, s: &mut String) {
+        push_part(s, self.first());
         if let Some(b) = self.bond() {
             s.push(',');
-            push_part(&mut s, b);
+            push_part(s, b);
         }
-        s
     }
 
     /// Reads a token's syntax (not its legality).

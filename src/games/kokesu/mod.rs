@@ -297,8 +297,8 @@ impl Game for Kokesu {
         Err(MoveError::Illegal(token.to_string(), self.illegal_reason(from, to, promo, &legal)))
     }
 
-    fn format_move(&self, mv: KMove) -> String {
-        sfen::format_token(mv)
+    fn write_move(&self, mv: KMove, out: &mut String) {
+        sfen::write_token(mv, out)
     }
 
     fn key(&self) -> u64 {

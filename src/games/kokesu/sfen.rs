@@ -49,8 +49,8 @@ pub(super) fn parse_token(token: &str) -> Option<(usize, usize, usize)> {
     Some((from, to, promo))
 }
 
-pub(super) fn format_token(mv: KMove) -> String {
-    let mut s = String::with_capacity(5);
+/// Writes `mv`'s token at the end of `s`.
+pub(super) fn write_token(mv: KMove, s: &mut String) {
     let f = square_name(mv.from());
     let t = square_name(mv.to());
     for c in f.iter().chain(t.iter()) {
@@ -59,7 +59,6 @@ pub(super) fn format_token(mv: KMove) -> String {
     if mv.promo() != 0 {
         s.push(LETTERS[mv.promo()] as char);
     }
-    s
 }
 
 fn piece_char(p: u8) -> char {

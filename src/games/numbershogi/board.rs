@@ -56,9 +56,14 @@ pub(super) fn value_of_letter(ch: char) -> Option<u8> {
 
 /// The token of a square, e.g. `3e`.
 pub(super) fn square_name(sq: usize) -> String {
-    let file = FILES - sq % FILES;
-    let rank = (b'a' + (sq / FILES) as u8) as char;
-    format!("{file}{rank}")
+    let mut s = String::with_capacity(2);
+    push_square(&mut s, sq);
+    s
+}
+/// Writes a square's name (file digit, rank letter) at the end of `s`.
+pub(super) fn push_square(s: &mut String, sq: usize) {
+    s.push((b'0' + (FILES - sq % FILES) as u8) as char);
+    s.push((b'a' + (sq / FILES) as u8) as char);
 }
 /// Reads a square from its file digit and rank letter.
 pub(super) fn parse_square(file: u8, rank: u8) -> Option<usize> {

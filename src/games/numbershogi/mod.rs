@@ -197,8 +197,8 @@ impl Game for NumberShogi {
             Err(MoveError::Illegal(token.to_string(), self.illegal_reason(mv)))
         }
     }
-    fn format_move(&self, mv: Move) -> String {
-        mv.token()
+    fn write_move(&self, mv: Move, out: &mut String) {
+        mv.write_token(out)
     }
 
     fn key(&self) -> u64 {

@@ -47,11 +47,23 @@ impl Move {
     }
     /// The token, `<from><to>[+]` or `<LETTER>*<to>`.
     pub fn token(self) -> String {
+        let mut s = String::with_capacity(5);
+        self.write_token(&mut s);
+        s
+    }
+
+    /// Writes the token at the end of `s`.
+    pub fn write_token(self, s: &mut String) {
         match self.from() {
-            None => format!("{}*{}", letter(self.drop_value()), square_name(self.to())),
-            Some(f) => {
-                format!("{}{}{}", square_name(f), square_name(self.to()), if self.promotes() { "+" } else { "" })
+            None => {
+                s.push(letter(self.drop_value()));
+                s.push('*');
             }
+            Some(f) => push_square(s, f),
+        }
+        push_square(s, self.to());
+        if self.from().is_some() && self.promotes() {
+            s.push('+');
         }
     }
 }

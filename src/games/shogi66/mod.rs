@@ -284,19 +284,17 @@ impl Game for Shogi66 {
         }
     }
 
-    fn format_move(&self, mv: Move) -> String {
-        let mut s = String::with_capacity(5);
+    fn write_move(&self, mv: Move, s: &mut String) {
         if mv.is_drop() {
             s.push(LETTER[mv.drop_kind() as usize] as char);
             s.push('*');
         } else {
-            s.push_str(&sq_str(mv.from()));
+            s.extend(square_name(mv.from()).map(char::from));
         }
-        s.push_str(&sq_str(mv.to()));
+        s.extend(square_name(mv.to()).map(char::from));
         if mv.is_promotion() {
             s.push('+');
         }
-        s
     }
 
     fn key(&self) -> u64 {
