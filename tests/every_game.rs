@@ -205,3 +205,46 @@ fn every_capture_is_made_by_an_attacker_and_checks_have_checkers() {
         assert!(captures > 0, "{variant}: no capture seen");
     }
 }
+
+/// A live game lists a position's legal moves once and then plays a listed token from
+/// that list (the Python binding's speed, issue 57): a game that lists first and one that
+/// never lists must agree on every push, every error and every verdict, whatever the
+/// spelling the client used.
+#[test]
+fn listing_the_legal_moves_first_changes_no_push_error_or_verdict() {
+    use koma::game::RuleSet;
+    for variant in games::names() {
+        let set: RuleSet = (games::descriptor(variant).unwrap().rule_set)();
+        let mut rng = Rng::with_seed(0x57_11_57);
+        for _game in 0..8 {
+            let mut listed = games::start(&set, None).unwrap();
+            let mut plain = games::start(&set, None).unwrap();
+            for _ply in 0..150 {
+                let legal = listed.legal_moves();
+                assert_eq!(listed.verdict(), plain.verdict(), "{variant}: {}", plain.sfen());
+                // Not legal here: a token of another position, garbage, a take-back.
+                for bad in ["9z9z", "", "1a1a", "P*1a", "1a2b,2b3c"] {
+                    if !legal.iter().any(|t| t == bad) {
+                        let a = listed.push(bad).map_err(|e| e.to_string());
+                        let b = plain.push(bad).map_err(|e| e.to_string());
+                        assert_eq!(a, b, "{variant}: '{bad}' at {}", plain.sfen());
+                    }
+                }
+                if legal.is_empty() || plain.verdict().is_some() {
+                    let token = legal.first().cloned().unwrap_or_default();
+                    let a = listed.push(&token).map_err(|e| e.to_string());
+                    assert_eq!(a, plain.push(&token).map_err(|e| e.to_string()), "{variant}: over");
+                    break;
+                }
+                let token = &legal[rng.usize(..legal.len())];
+                listed.push(token).unwrap();
+                plain.push(token).unwrap();
+                assert_eq!(listed.sfen(), plain.sfen(), "{variant}");
+                assert_eq!(listed.moves(), plain.moves(), "{variant}");
+                if rng.usize(..8) == 0 {
+                    assert_eq!(listed.pop(), plain.pop(), "{variant}");
+                }
+            }
+        }
+    }
+}

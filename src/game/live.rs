@@ -35,6 +35,11 @@ pub trait Live: Send + Sync {
     fn verdict(&self) -> Option<Verdict>;
     /// The legal move tokens of the current position (whether or not the game is over).
     fn legal_moves(&self) -> Vec<String>;
+    /// Calls `f` with each legal move token of the current position, as `legal_moves`
+    /// lists them, without building the list.
+    fn each_legal_move(&self, f: &mut dyn FnMut(&str)) {
+        self.legal_moves().iter().for_each(|t| f(t));
+    }
     /// Whether `push(token)` would play it.
     fn is_legal(&self, token: &str) -> bool;
     /// Plays a legal move; a malformed or illegal token, or any move once the game is
@@ -74,6 +79,30 @@ pub struct LiveGame<G: Game> {
     played: Vec<(String, G)>,
     /// The referee's verdict on the current position, once asked.
     verdict: OnceLock<Option<Verdict>>,
+    /// The current position's legal moves and their tokens, once asked: a front end
+    /// that lists the moves and then plays one of them (the Python binding, the match
+    /// referee) generates them once.
+    legal: OnceLock<Listed<G::Move>>,
+}
+
+/// A position's legal moves and their tokens, the tokens written one after the other in
+/// one string (one allocation for the list, not one a move).
+#[derive(Clone)]
+struct Listed<M> {
+    moves: Vec<(M, u32)>,
+    /// The tokens; move `i`'s ends at `moves[i].1` and starts where the one before ends.
+    text: String,
+}
+
+impl<M: Copy> Listed<M> {
+    fn iter(&self) -> impl Iterator<Item = (M, &str)> + '_ {
+        let mut start = 0;
+        self.moves.iter().map(move |&(m, end)| {
+            let token = &self.text[start..end as usize];
+            start = end as usize;
+            (m, token)
+        })
+    }
 }
 
 impl<G: Strategy> LiveGame<G> {
@@ -95,7 +124,15 @@ impl<G: Strategy> LiveGame<G> {
 
     fn at(rule_set: RuleSet, rules: G::Rules, root: G) -> Self {
         let referee = Referee::new(root.clone());
-        LiveGame { rule_set, rules, root, referee, played: Vec::new(), verdict: OnceLock::new() }
+        LiveGame {
+            rule_set,
+            rules,
+            root,
+            referee,
+            played: Vec::new(),
+            verdict: OnceLock::new(),
+            legal: OnceLock::new(),
+        }
     }
 
     /// The game's typed rules.
@@ -108,15 +145,48 @@ impl<G: Strategy> LiveGame<G> {
         &self.referee
     }
 
+    /// The current position's legal moves with their tokens (made once a position).
+    fn legal(&self) -> &Listed<G::Move> {
+        self.legal.get_or_init(|| {
+            let pos = self.referee.pos();
+            let mut list = Vec::with_capacity(128);
+            pos.legal_moves(&mut list);
+            let mut text = String::with_capacity(6 * list.len());
+            let moves = list
+                .into_iter()
+                .map(|m| {
+                    pos.write_move(m, &mut text);
+                    (m, text.len() as u32)
+                })
+                .collect();
+            Listed { moves, text }
+        })
+    }
+
+    /// The position changed: what was known of the last one is forgotten.
+    fn moved(&mut self) {
+        self.verdict = OnceLock::new();
+        self.legal = OnceLock::new();
+    }
+
     fn play(&mut self, token: &str, judged: bool) -> Result<(), MoveError> {
-        let mv = self.referee.pos().parse_move(token)?;
+        // A token as the game writes it is found among the listed moves; any other
+        // spelling (and every error) is the game's parser's.
+        let known = self.legal.get().and_then(|l| l.iter().find(|&(_, t)| t == token));
+        let (mv, token) = match known {
+            Some((mv, t)) => (mv, t.to_string()),
+            None => {
+                let mv = self.referee.pos().parse_move(token)?;
+                (mv, self.referee.pos().format_move(mv))
+            }
+        };
         if judged && self.verdict().is_some() {
-            return Err(MoveError::GameOver(token.to_string()));
+            return Err(MoveError::GameOver(token));
         }
         let before = self.referee.pos().clone();
         self.referee.play(mv);
-        self.verdict = OnceLock::new();
-        self.played.push((before.format_move(mv), before));
+        self.moved();
+        self.played.push((token, before));
         Ok(())
     }
 }
@@ -298,14 +368,15 @@ impl<G: Strategy> Live for LiveGame<G> {
     }
 
     fn verdict(&self) -> Option<Verdict> {
-        *self.verdict.get_or_init(|| self.referee.verdict())
+        *self.verdict.get_or_init(|| self.referee.verdict_knowing(|| !self.legal().moves.is_empty()))
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let pos = self.referee.pos();
-        let mut list = Vec::new();
-        pos.legal_moves(&mut list);
-        list.into_iter().map(|m| pos.format_move(m)).collect()
+        self.legal().iter().map(|(_, t)| t.to_string()).collect()
+    }
+
+    fn each_legal_move(&self, f: &mut dyn FnMut(&str)) {
+        self.legal().iter().for_each(|(_, t)| f(t));
     }
 
     fn is_legal(&self, token: &str) -> bool {
@@ -323,7 +394,7 @@ impl<G: Strategy> Live for LiveGame<G> {
     fn pop(&mut self) -> Option<String> {
         let (token, before) = self.played.pop()?;
         self.referee.take_back(before);
-        self.verdict = OnceLock::new();
+        self.moved();
         Some(token)
     }
 
@@ -349,6 +420,7 @@ impl<G: Strategy> Live for LiveGame<G> {
                 change(before);
             }
             self.referee.change_pos_keeping_key(change);
+            self.moved();
             return Ok(false);
         }
         let root = G::startpos(&rules);

@@ -99,20 +99,29 @@ pub fn judge<G: Game>(pos: &G, history: &[(u64, bool)]) -> Option<Verdict> {
         let first = at.next().unwrap_or(0);
         (first, 1 + at.count())
     });
-    judge_seen(pos, history, seen)
+    judge_seen(pos, history, seen, || has_legal_move(pos))
+}
+
+fn has_legal_move<G: Game>(pos: &G) -> bool {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    !moves.is_empty()
 }
 
 /// [`judge`], told where the current position first occurred and how often it has
 /// (`(index in history, count)`), so that a game followed move by move is judged
 /// without scanning its history ([`Referee`] keeps the counts).
-fn judge_seen<G: Game>(pos: &G, history: &[(u64, bool)], seen: Option<(usize, usize)>) -> Option<Verdict> {
+fn judge_seen<G: Game>(
+    pos: &G,
+    history: &[(u64, bool)],
+    seen: Option<(usize, usize)>,
+    has_moves: impl FnOnce() -> bool,
+) -> Option<Verdict> {
     let stm = pos.side_to_move();
     if let Some(o) = pos.result() {
         return Some(Verdict::new(o, stm, Rule::Game(pos.result_reason().unwrap_or("a rule of the game"))));
     }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if moves.is_empty() {
+    if !has_moves() {
         return Some(Verdict::new(pos.no_move_outcome(), stm, Rule::NoMove(pos.no_move_reason())));
     }
     if let Some((first, count)) = seen {
@@ -216,8 +225,15 @@ impl<G: Game> Referee<G> {
 
     /// The verdict if the game is over.
     pub fn verdict(&self) -> Option<Verdict> {
+        self.verdict_knowing(|| has_legal_move(&self.pos))
+    }
+
+    /// [`Self::verdict`], told by `has_moves` whether the side to move has a legal move
+    /// (asked only where the game's own result does not already end it), for a caller
+    /// that has listed the moves.
+    pub fn verdict_knowing(&self, has_moves: impl FnOnce() -> bool) -> Option<Verdict> {
         let seen = self.seen.get(&self.pos.key()).copied();
-        judge_seen(&self.pos, &self.history, seen)
+        judge_seen(&self.pos, &self.history, seen, has_moves)
     }
 }
 
