@@ -241,9 +241,8 @@ impl PyBoard {
 
     /// The legal moves; none once the game is over.
     #[getter]
-    fn legal_moves(&self) -> LegalMoves {
-        let tokens = if self.game.verdict().is_some() { Vec::new() } else { self.game.legal_moves() };
-        LegalMoves { tokens }
+    fn legal_moves(&self, py: Python<'_>) -> LegalMoves {
+        LegalMoves::of(py, self.game.as_ref())
     }
 
     /// Whether ``push(move)`` would play it (a ``Move`` or a USI token).

@@ -5,10 +5,15 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{LazyLock, Mutex};
 
 use crate::board::PyBoard;
 use crate::errors::IllegalMove;
 use crate::py_repr;
+use koma::game::Live;
 
 /// `"b"` for an uppercase (sente) letter, `"w"` for a lowercase one.
 fn side_of(letter: char) -> &'static str {
@@ -258,7 +263,71 @@ impl PyMove {
 /// or a USI token, ``list()``.
 #[pyclass(name = "LegalMoves", frozen, module = "koma")]
 pub struct LegalMoves {
-    pub tokens: Vec<String>,
+    /// The tokens as Python strings, made once: `usi()` and iteration hand out these.
+    tokens: Vec<Py<PyString>>,
+}
+
+/// The Python strings of the move tokens seen so far, made once each: a game has a few
+/// thousand tokens, met again in every position, and looking one up costs a fraction of
+/// making it. Keyed by the token's bytes packed in a `u64` (tokens of up to 8 bytes: all
+/// but the crab games' bond moves, which are made each time). Bounded: emptied when it
+/// holds `MAX_TOKENS`.
+static TOKENS: LazyLock<Mutex<Interned>> = LazyLock::new(Default::default);
+type Interned = HashMap<u64, Py<PyString>, BuildHasherDefault<Packed>>;
+const MAX_TOKENS: usize = 1 << 16;
+
+/// The hash of a packed token: one multiplication (the key is already its bytes).
+#[derive(Default)]
+struct Packed(u64);
+
+impl Hasher for Packed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+fn packed(token: &str) -> Option<u64> {
+    let b = token.as_bytes();
+    (b.len() <= 8).then(|| b.iter().rev().fold(0u64, |k, &c| (k << 8) | u64::from(c)))
+}
+
+impl LegalMoves {
+    /// The legal moves of `game`'s position; none once the game is over.
+    pub fn of(py: Python<'_>, game: &dyn Live) -> LegalMoves {
+        let mut tokens = Vec::with_capacity(64);
+        if game.verdict().is_none() {
+            let mut known = TOKENS.lock().unwrap_or_else(|e| e.into_inner());
+            game.each_legal_move(&mut |t| {
+                let Some(key) = packed(t) else {
+                    tokens.push(PyString::new(py, t).unbind());
+                    return;
+                };
+                if let Some(s) = known.get(&key) {
+                    tokens.push(s.clone_ref(py));
+                    return;
+                }
+                if known.len() >= MAX_TOKENS {
+                    known.clear();
+                }
+                let s = PyString::new(py, t).unbind();
+                known.insert(key, s.clone_ref(py));
+                tokens.push(s);
+            });
+        }
+        LegalMoves { tokens }
+    }
+
+    fn token(&self, py: Python<'_>, i: usize) -> PyResult<String> {
+        Ok(self.tokens[i].bind(py).to_str()?.to_owned())
+    }
 }
 
 #[pymethods]
@@ -271,12 +340,19 @@ impl LegalMoves {
         !self.tokens.is_empty()
     }
 
-    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
-        token_arg(item).is_ok_and(|t| self.tokens.contains(&t))
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(wanted) = token_arg(item) else { return Ok(false) };
+        for t in &self.tokens {
+            if t.bind(item.py()).to_str()? == wanted {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let moves: Vec<PyMove> = self.tokens.iter().map(|t| PyMove { token: t.clone() }).collect();
+        let moves =
+            (0..self.tokens.len()).map(|i| Ok(PyMove { token: self.token(py, i)? })).collect::<PyResult<Vec<_>>>()?;
         Ok(moves.into_pyobject(py)?.into_any().try_iter()?.into_any())
     }
 
@@ -286,11 +362,12 @@ impl LegalMoves {
     }
 
     /// The moves' USI tokens, in the engine's order.
-    fn usi(&self) -> Vec<String> {
-        self.tokens.clone()
+    fn usi<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.tokens.iter().map(|t| t.bind(py)))
     }
 
-    fn __repr__(&self) -> String {
-        format!("<LegalMoves ({})>", self.tokens.join(", "))
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let tokens = (0..self.tokens.len()).map(|i| self.token(py, i)).collect::<PyResult<Vec<_>>>()?;
+        Ok(format!("<LegalMoves ({})>", tokens.join(", ")))
     }
 }

@@ -73,3 +73,20 @@ def test_moves_from_usi_checks_legality_and_push_takes_both_forms():
     assert [str(board.pop()), str(board.pop())] == ["4b4d", "4g4e"]
     with pytest.raises(IndexError):
         board.peek()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_moves_usi_lists_are_the_callers_own_and_tokens_are_equal_strings(variant):
+    # The binding hands out the same Python strings for a token met again (issue 57's
+    # speed); a list it returns is still a new list each time, and a token is a plain str.
+    board = koma.Board(variant)
+    first = board.legal_moves.usi()
+    first.append("mine")
+    first[0] = "changed"
+    again = board.legal_moves.usi()
+    assert "mine" not in again and "changed" not in again and again is not first
+    assert again == [m.usi() for m in board.legal_moves]
+    assert all(type(t) is str for t in again)
+    board.push(again[0])
+    board.pop()
+    assert board.legal_moves.usi() == again
