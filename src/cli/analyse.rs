@@ -255,6 +255,12 @@ impl Analyser {
         }
     }
 
+    /// Empties the engine's table (and what else `usinewgame` forgets), so that the next
+    /// search does not depend on the ones before it.
+    pub fn new_game(&mut self) {
+        self.engine.handle(Command::NewGame);
+    }
+
     /// [`Analyser::analyse_game`] within the limits `go` (its `searchmoves` too).
     pub fn analyse_game_with(&mut self, game: &dyn Live, at: &str, go: GoParams) -> Analysis {
         let mut out = Analysis { input: game.sfen(), at: at.to_string(), ..Analysis::default() };

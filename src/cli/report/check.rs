@@ -17,6 +17,10 @@ use crate::search::limits::GoParams;
 pub(crate) const FACTOR: u64 = 4;
 /// …or its depth plus this many plies.
 pub(crate) const PLIES: u32 = 2;
+/// The fewest nodes of a deeper look at a node limit (the deeper look of a report at
+/// 40,000 nodes): a mark is this search's, so reports at the default 10,000 nodes and at
+/// 40,000 mark the same moves, and a mark does not hang on the report's own limit.
+pub(crate) const FLOOR_NODES: u64 = 160_000;
 
 /// Why a move is never marked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +80,10 @@ pub struct Checked {
 /// reached (and no further than the first's nodes or time), so that both values come
 /// from one depth where the budget allows.
 pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: &str) -> Result<Deeper, String> {
-    let go = analyser.deeper(FACTOR, PLIES);
+    let go = deeper_limits(analyser.deeper(FACTOR, PLIES));
+    // From an empty table: a mark depends on the position, the move and the limit, not
+    // on what the report searched before it.
+    analyser.new_game();
     let best = analyser.analyse_game_with(game, at, go.clone());
     if let Some(e) = best.error {
         return Err(e);
@@ -95,6 +102,11 @@ pub(crate) fn deeper(analyser: &mut Analyser, game: &dyn Live, token: &str, at: 
     };
     let loss = (win_percent(best_score) - win_percent(played_score)).max(0.0);
     Ok(Deeper { depth, best: best_move, best_score, played_score, loss })
+}
+
+/// The deeper look's limits: the analyser's, at least `FLOOR_NODES` at a node limit.
+fn deeper_limits(go: GoParams) -> GoParams {
+    GoParams { nodes: go.nodes.map(|n| n.max(FLOOR_NODES)), ..go }
 }
 
 /// The played move's search: that move alone, to `depth`, within the deeper look's own
@@ -117,6 +129,16 @@ pub(crate) fn first_view(score: JsonScore, side: &str) -> JsonScore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deeper_look_at_nodes_is_at_least_the_floor_and_four_times_the_report() {
+        let at = |nodes| deeper_limits(GoParams { nodes: Some(nodes), ..GoParams::default() }).nodes;
+        assert_eq!(at(10_000), Some(FLOOR_NODES));
+        assert_eq!(at(10_000 * FACTOR), Some(FLOOR_NODES));
+        assert_eq!(at(160_000 * FACTOR), Some(160_000 * FACTOR));
+        let timed = deeper_limits(GoParams { movetime: Some(400), ..GoParams::default() });
+        assert_eq!((timed.nodes, timed.movetime), (None, Some(400)));
+    }
 
     #[test]
     fn the_played_moves_search_keeps_the_deeper_looks_nodes_and_time() {
