@@ -81,6 +81,10 @@ pub struct NewGame {
     pub seats: Seats,
     #[serde(default)]
     pub limit: Limit,
+    /// A clock for both sides (`super::clock`); none: koma thinks as `limit` says and a
+    /// person as long as they like.
+    #[serde(default)]
+    pub clock: Option<super::clock::TimeControl>,
 }
 
 /// What `explore` asks (`super::explore`):

@@ -5,7 +5,7 @@
 //! result the page shows is the engine's.
 //!
 //! - [`messages`]: the WebSocket messages;
-//! - [`game`]: one game, its task and its engine thread;
+//! - [`game`]: one game, its task and its engine thread; [`clock`] its clock;
 //! - [`hidden`]: a hidden setup kept from the page;
 //! - [`registry`]: the running games, their engines bounded, idle ones ended;
 //! - [`outbox`]: a connection's bounded queue of messages;
@@ -16,6 +16,7 @@
 //! - [`records`]: the game saved as a record, a record file opened.
 
 pub(crate) mod assets;
+pub mod clock;
 pub mod explore;
 pub(crate) mod game;
 pub(crate) mod guard;

@@ -23,6 +23,8 @@ pub struct FollowedGame<'a> {
     pub start: Option<&'a str>,
     pub moves: &'a [String],
     pub seats: Seats,
+    /// The side that lost on time, if the game ended so.
+    pub lost_on_time: Option<Color>,
 }
 
 /// The `record` answer: the game written in `format` (its natural one for `None`), with
@@ -55,7 +57,10 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
     for mv in game.moves {
         walk.push(mv, 0);
     }
-    let record = walk.finish(None).whole().map_err(|e| format!("the game cannot be written: {e}"))?;
+    // A loss on time, which the board cannot show, is stated (KIF 切れ負け, CSA
+    // %TIME_UP, PGN's Termination "time").
+    let time = game.lost_on_time.map(|l| (Ending { winner: Some(l.flip()), rule: Some("time".into()) }, 0));
+    let record = walk.finish(time).whole().map_err(|e| format!("the game cannot be written: {e}"))?;
     let text = records::write(format, &record)?;
     let stamp = now.strftime("%Y%m%d_%H%M%S");
     let filename = match format {
