@@ -329,10 +329,8 @@ impl Kept {
                 Seat::Koma => koma_searches,
             };
         let now = self.time.now();
-        if clock.running().is_some_and(|r| r != side || !runs) {
-            if clock.halt(now).is_some() {
-                return true;
-            }
+        if clock.running().is_some_and(|r| r != side || !runs) && clock.halt(now).is_some() {
+            return true;
         }
         if runs {
             clock.start(side, now);

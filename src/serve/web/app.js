@@ -9,6 +9,7 @@ import { renderMoves, viewedPly, viewedSfen, resetView, initBrowse, written } fr
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 import { initRecords, showRecords, recordAnswer } from "./records.js";
+import { clockOptions, readClock, drawClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
@@ -22,6 +23,7 @@ let hint = null;       // koma's suggested move: {move, game, ply}, drawn while 
 let exploring = null;  // the position (SFEN) whose exact values were asked for
 let hello = null;      // the last `hello`
 let notice = "";
+let clockAt = 0;       // when the clock last came (performance.now)
 let sentAt = null;     // when the last move was sent (performance.now), for the timings
 const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
 // How pieces are drawn where the game has kanji: "kanji1", "kanji2" or "letters" (remembered).
@@ -205,6 +207,7 @@ function render() {
       side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set(), faces(g));
     box.querySelector(".who").textContent = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
   }
+  renderClocks();
   $("bond").hidden = first === null;
   $("pass").disabled = first === null || !game.legal.includes(first);
   renderStatus(g);
@@ -222,6 +225,17 @@ function render() {
   $("explore-go").disabled = !canExplore(game, gameHelp(game.variant)) || exploring !== null;
   $("copy-moves").disabled = !!game.hidden;
   showRecords(game);
+}
+
+// Both clocks, beside the hands (the side to move's counting down).
+function renderClocks() {
+  if (!game) return;
+  const g = games[game.variant];
+  const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
+  for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
+    const who = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
+    drawClock($(id), game.clock, side, performance.now() - clockAt, who, !!game.state.result);
+  }
 }
 
 // The suggested move (Analyse, or a move picked in the exact values), while it is about
@@ -315,7 +329,8 @@ function settings() {
   const variant = $("variant").value;
   const rules = {};
   for (const input of $("rules").querySelectorAll("[data-rule]")) rules[input.dataset.rule] = input.value;
-  return { variant, rules, seats: { b: $("seat-b").value, w: $("seat-w").value }, limit: readLimit() };
+  const clock = readClock($("clock").value);
+  return { variant, rules, seats: { b: $("seat-b").value, w: $("seat-w").value }, limit: readLimit(), ...(clock ? { clock } : {}) };
 }
 
 function readLimit() {
@@ -329,7 +344,7 @@ function showLimits(g) {
   const box = $("limit");
   const keep = box.value || (JSON.parse(localStorage.getItem("koma-settings") || "{}").limit ?? "");
   box.replaceChildren();
-  for (const [label, options] of limitOptions(g.levels)) {
+  for (const [label, options] of limitOptions(g.levels, !!$("clock").value)) {
     const group = document.createElement("optgroup");
     group.label = label;
     for (const [value, text] of options) {
@@ -341,6 +356,21 @@ function showLimits(g) {
     box.appendChild(group);
   }
   box.value = [...box.options].some((o) => o.value === keep) ? keep : "movetime:1000";
+}
+
+// The clocks offered for the game (byoyomi, or an increment for a game shown as chess).
+function showClocks(g) {
+  const box = $("clock");
+  const keep = box.dataset.game === g.name ? box.value : (JSON.parse(localStorage.getItem("koma-clock") || "{}")[g.look.chess ? "chess" : "shogi"] ?? "");
+  box.replaceChildren();
+  for (const [value, text] of clockOptions(g.look.chess)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    box.appendChild(o);
+  }
+  box.dataset.game = g.name;
+  box.value = [...box.options].some((o) => o.value === keep) ? keep : "";
 }
 
 function showRules() {
@@ -382,6 +412,7 @@ function showRules() {
     label.appendChild(help);
     box.appendChild(label);
   }
+  showClocks(g);
   showLimits(g);
   const names = g.players;
   $("seat-b-name").textContent = names[0];
@@ -415,6 +446,9 @@ function tableEditor(input) {
 function newGame(extra = {}) {
   const s = settings();
   localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value }));
+  const clocks = JSON.parse(localStorage.getItem("koma-clock") || "{}");
+  clocks[games[s.variant].look.chess ? "chess" : "shogi"] = $("clock").value;
+  localStorage.setItem("koma-clock", JSON.stringify(clocks));
   localStorage.setItem("koma-rules", JSON.stringify({ ...JSON.parse(localStorage.getItem("koma-rules") || "{}"), ...s.rules }));
   info = null; first = null; sel = null;
   flipped = s.seats.b === "koma" && s.seats.w === "human";
@@ -458,6 +492,7 @@ function receive(msg) {
     if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
     if (!game || game.state.sfen !== msg.state.sfen || game.game !== msg.game) { hideExplore(); exploring = null; }
     game = msg;
+    clockAt = performance.now();
     history.replaceState(null, "", `#game=${msg.game}`);
     localStorage.setItem("koma-game", msg.game);
     document.body.dataset.variant = msg.variant;
@@ -472,7 +507,12 @@ function receive(msg) {
       requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
     }
   } else if (msg.type === "thinking") {
-    if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
+    if (game) {
+      game.thinking = msg.thinking;
+      if (msg.thinking) info = null;
+      if (msg.clock !== undefined) { game.clock = msg.clock; clockAt = performance.now(); }
+      render();
+    }
   } else if (msg.type === "info") {
     info = msg.best ? { ...(info || {}), best: msg.best } : msg;
     if (msg.best && game) showHint(msg.best);
@@ -556,6 +596,8 @@ window.addEventListener("DOMContentLoaded", () => {
     });
   }
   $("variant").onchange = showRules;
+  $("clock").onchange = () => showLimits(games[$("variant").value]);
+  setInterval(renderClocks, 100);
   $("new").onclick = () => newGame();
   $("undo").onclick = () => { first = null; sel = null; send({ type: "undo" }); };
   $("pause").onclick = () => send({ type: "pause", paused: !game.paused });

@@ -173,7 +173,7 @@ export function branchFrom() {
   branching = mainline ? { ...mainline, at: Math.min(mainline.at, ply) } : { moves: game.moves.slice(), names: game.names, start: game.start, at: ply };
   page.clear();
   page.send({ type: "new", variant: game.variant, rules: game.rules, seats: game.seats, limit: game.limit,
-    sfen: game.start || undefined, moves: game.moves.slice(0, ply) });
+    clock: game.clock ? game.clock.control : undefined, sfen: game.start || undefined, moves: game.moves.slice(0, ply) });
   page.say(`A branch from move ${ply}: the main line is kept below the moves.`);
 }
 
@@ -184,7 +184,7 @@ function backToMain(at) {
   returning = at;
   page.clear();
   page.send({ type: "new", variant: game.variant, rules: game.rules, seats: game.seats, limit: game.limit,
-    sfen: mainline.start || undefined, moves: mainline.moves });
+    clock: game.clock ? game.clock.control : undefined, sfen: mainline.start || undefined, moves: mainline.moves });
 }
 
 export function initBrowse(p) {
