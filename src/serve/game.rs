@@ -479,6 +479,7 @@ impl Kept {
             ClientMsg::New(_)
             | ClientMsg::Join { .. }
             | ClientMsg::Explore(_)
+            | ClientMsg::Report(_)
             | ClientMsg::Load { .. }
             | ClientMsg::Record { .. } => Err("new, join, explore, load and record are not the game's moves".into()),
         }

@@ -128,6 +128,8 @@ pub enum ClientMsg {
     Stop,
     /// Every legal move of a position with its exact value (`super::explore`).
     Explore(ExploreRequest),
+    /// The game report of a game (`super::report`): its moves' evaluations and marks.
+    Report(ExploreRequest),
     /// The game followed, written as a record (`super::records`): in this format, or the
     /// game's natural one.
     Record {

@@ -13,7 +13,8 @@
 //! - [`listener`]: the accept loop, its connection cap and header deadline;
 //! - [`assets`]: the page's files, [`howto`] its rules panel;
 //! - [`explore`]: exact values of every move, from the solver;
-//! - [`records`]: the game saved as a record, a record file opened.
+//! - [`records`]: the game saved as a record, a record file opened;
+//! - [`report`]: the game report of a game shown (an analysis board).
 
 pub(crate) mod assets;
 pub mod clock;
@@ -27,6 +28,7 @@ pub(crate) mod messages;
 pub(crate) mod outbox;
 pub mod records;
 pub(crate) mod registry;
+pub(crate) mod report;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -378,6 +380,7 @@ pub async fn request(
             *following = Some(Following::new(handle, out, mark).await);
         }
         ClientMsg::Explore(req) => explore::start(req, out)?,
+        ClientMsg::Report(req) => report::start(req, out)?,
         ClientMsg::Load { text, name } => {
             out.send(records::load(&text, name.as_deref()).map_err(|e| messages::error(&e))?);
         }

@@ -39,6 +39,21 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
             formats(game.variant).join(", ")
         ));
     }
+    let record = record_of(game, date(format, now))?;
+    let text = records::write(format, &record)?;
+    let stamp = now.strftime("%Y%m%d_%H%M%S");
+    let filename = match format {
+        Format::Rokuroku => format!("rokuroku_{stamp}.{}", format.extension()),
+        _ => format!("koma_{}_{stamp}.{}", game.variant, format.extension()),
+    };
+    Ok(json!({ "type": "record", "format": format, "filename": filename, "text": text,
+               "result": ending(record.result.as_ref()) })
+    .to_string())
+}
+
+/// The game as a record dated `date`: its rules, start, players and moves, the result
+/// the records' own referee finds (or a loss on time).
+pub fn record_of(game: &FollowedGame, date: String) -> Result<Record, String> {
     let player = |s: Seat| match s {
         Seat::Human => "human",
         Seat::Koma => "koma",
@@ -47,7 +62,7 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
     record.rules = rule_switches(game.variant, game.rules)?;
     record.start = game.start.map(str::to_string);
     record.headers = vec![
-        ("date".into(), date(format, now)),
+        ("date".into(), date),
         ("sente".into(), player(game.seats.b).into()),
         ("gote".into(), player(game.seats.w).into()),
     ];
@@ -60,16 +75,7 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
     // A loss on time, which the board cannot show, is stated (KIF 切れ負け, CSA
     // %TIME_UP, PGN's Termination "time").
     let time = game.lost_on_time.map(|l| (Ending { winner: Some(l.flip()), rule: Some("time".into()) }, 0));
-    let record = walk.finish(time).whole().map_err(|e| format!("the game cannot be written: {e}"))?;
-    let text = records::write(format, &record)?;
-    let stamp = now.strftime("%Y%m%d_%H%M%S");
-    let filename = match format {
-        Format::Rokuroku => format!("rokuroku_{stamp}.{}", format.extension()),
-        _ => format!("koma_{}_{stamp}.{}", game.variant, format.extension()),
-    };
-    Ok(json!({ "type": "record", "format": format, "filename": filename, "text": text,
-               "result": ending(record.result.as_ref()) })
-    .to_string())
+    walk.finish(time).whole().map_err(|e| format!("the game cannot be written: {e}"))
 }
 
 /// The formats that hold a game of `variant`, its natural one first.
