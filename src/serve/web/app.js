@@ -10,6 +10,7 @@ import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 import { initRecords, showRecords, recordAnswer } from "./records.js";
 import { clockOptions, readClock, drawClock } from "./clock.js";
+import { askReport, reportAnswer, reportFailed, reported, reportOf, reportPending, reportText, MARK_COLOURS } from "./report.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
@@ -23,6 +24,7 @@ let hint = null;       // koma's suggested move: {move, game, ply}, drawn while 
 let exploring = null;  // the position (SFEN) whose exact values were asked for
 let hello = null;      // the last `hello`
 let notice = "";
+let reportOnLoad = null;  // a record opened: its moves, whose report is asked when their game comes
 let clockAt = 0;       // when the clock last came (performance.now)
 let sentAt = null;     // when the last move was sent (performance.now), for the timings
 const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
@@ -224,6 +226,7 @@ function render() {
   $("explore-go").hidden = !gameHelp(game.variant).exact;
   $("explore-go").disabled = !canExplore(game, gameHelp(game.variant)) || exploring !== null;
   $("copy-moves").disabled = !!game.hidden;
+  $("report-go").disabled = !!game.hidden || game.moves.length === 0 || reportPending(game);
   showRecords(game);
 }
 
@@ -284,6 +287,14 @@ function renderStatus(g) {
 
 function renderInfo(g) {
   const box = $("info");
+  // Browsing a reported game: what the report says of the move that led here.
+  const ply = viewedPly(game);
+  const r = !game.thinking && reported(game) && ply > 0 && (ply < game.moves.length || !info) ? reportOf(game, ply) : null;
+  if (r) {
+    const name = written(game.moves, game.names, game)[ply - 1];
+    box.textContent = reportText(r, name, (v) => scoreText(v, g.players, gameHelp(game.variant).checkmate));
+    return;
+  }
   if (!info) { box.textContent = game.thinking ? "koma is thinking…" : "—"; return; }
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
@@ -302,16 +313,23 @@ function renderGraph() {
   for (const [y, s] of [[11, `${names[0]} ahead`], [H - 5, `${names[1]} ahead`]]) {
     el("text", { x: 4, y, class: "graphlabel" }, svg).textContent = s;
   }
-  const evals = game.evals.slice();
-  if (info && info.sente !== undefined && game.thinking) evals.push(info.sente);
+  // The game report's evaluations where the game has one (its first player's winning
+  // chances), else koma's evaluations as it played.
+  const fromReport = reported(game);
+  const evals = fromReport ? game.moves.map((_, i) => { const r = reportOf(game, i + 1); return r ? r.win_after : null; }) : game.evals.slice();
+  if (!fromReport && info && info.sente !== undefined && game.thinking) evals.push(info.sente);
   const n = Math.max(evals.length, 10);
   // Inside a margin as wide as a point, so that the newest point is drawn whole.
   const PAD = 5;
   const pts = [];
+  const marks = [];
   evals.forEach((v, i) => {
     if (v === null || v === undefined) return;
-    const y = H / 2 - (H / 2 - PAD) * Math.tanh(v / 600);
+    const lean = fromReport ? (v - 50) / 50 : Math.tanh(v / 600);
+    const y = H / 2 - (H / 2 - PAD) * lean;
     pts.push(`${(PAD + ((i + 1) / n) * (W - 2 * PAD)).toFixed(1)},${y.toFixed(1)}`);
+    const r = fromReport ? reportOf(game, i + 1) : null;
+    if (r && r.mark) marks.push([pts.length - 1, r.mark]);
   });
   // The position shown while the game is browsed: a line at its ply.
   const shown = viewedPly(game);
@@ -321,6 +339,11 @@ function renderGraph() {
   }
   if (pts.length) el("polyline", { points: pts.join(" "), fill: "none", stroke: "#8a4b0f", "stroke-width": 2 }, svg);
   pts.forEach((p) => { const [x, y] = p.split(","); el("circle", { cx: x, cy: y, r: 2.5, fill: "#8a4b0f" }, svg); });
+  // The report's marks: a larger dot in the mark's colour.
+  for (const [k, mark] of marks) {
+    const [x, y] = pts[k].split(",");
+    el("circle", { cx: x, cy: y, r: 4, fill: MARK_COLOURS[mark], stroke: "#fff", "stroke-width": 1, class: `graph-mark mark-${mark}` }, svg);
+  }
 }
 
 // ---- settings and the connection ----
@@ -493,6 +516,7 @@ function receive(msg) {
     if (!game || game.state.sfen !== msg.state.sfen || game.game !== msg.game) { hideExplore(); exploring = null; }
     game = msg;
     clockAt = performance.now();
+    if (reportOnLoad && msg.moves.join(" ") === reportOnLoad.join(" ")) { reportOnLoad = null; askReport(msg, send); }
     history.replaceState(null, "", `#game=${msg.game}`);
     localStorage.setItem("koma-game", msg.game);
     document.body.dataset.variant = msg.variant;
@@ -522,11 +546,15 @@ function receive(msg) {
     exploring = null;
     showExplore(msg, showHint);
     render();
+  } else if (msg.type === "report") {
+    if (game) { reportAnswer(msg, game, games[game.variant].players); render(); }
   } else if (msg.type === "record" || msg.type === "load") {
     recordAnswer(msg);
   } else if (msg.type === "error") {
     if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
     if (exploring !== null) { exploring = null; hideExplore(); if (game) render(); }
+    // A report that could not be made says so beside its button.
+    if (/game report/.test(msg.message)) { reportFailed(msg.message); if (game) render(); return; }
     say(msg.message, "error");
   }
 }
@@ -615,7 +643,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("copy-sfen").onclick = () => copy(game.state.sfen, "SFEN");
   $("copy-moves").onclick = () => copy(moveText(), "Moves");
   $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
-  initRecords({ send, say, games: () => games, hello: () => hello, newGame });
+  initRecords({ send, say, games: () => games, hello: () => hello, newGame, wantReport: (moves) => { reportOnLoad = moves; } });
+  $("report-go").onclick = () => { if (game) { askReport(game, send); render(); } };
   initBrowse({ game: () => game, render, send, say, clear: () => { sel = null; first = null; } });
   $("piece-style").onchange = () => { pieceStyle = $("piece-style").value; localStorage.setItem("koma-pieces", pieceStyle); render(); };
   document.addEventListener("keydown", (e) => {
