@@ -78,9 +78,10 @@ pub const DEFAULT_HASH_MIB: u64 = 2;
 pub const GAME_OVERHEAD_MIB: u64 = 4;
 
 /// What the server holds however many games it plays, MiB, at most: the explorations'
-/// solver tables ([`explore::MAX_RUNNING`] of about 26 MiB), the runtime, the page's
-/// files and the connections' buffers.
-pub const FIXED_MIB: u64 = 64;
+/// solver tables ([`explore::MAX_RUNNING`] of about 26 MiB), the game report's engine (one
+/// at a time, a 4 MiB table and an engine's overhead), the runtime, the page's files and
+/// the connections' buffers.
+pub const FIXED_MIB: u64 = 72;
 
 /// The most memory the server takes at its default caps, MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = DEFAULT_MAX_GAMES * (DEFAULT_HASH_MIB + GAME_OVERHEAD_MIB) + FIXED_MIB;
@@ -99,7 +100,7 @@ pub struct Args {
     #[arg(long)]
     pub open: bool,
     /// The most games played at once (each has its engine and table). With the default
-    /// caps and --hash, the server takes at most about 448 MiB.
+    /// caps and --hash, the server takes at most about 456 MiB.
     #[arg(long, default_value_t = DEFAULT_MAX_GAMES, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub max_games: u64,
     /// Minutes after which a game that no page follows is ended.
