@@ -419,6 +419,14 @@ async fn clocks(c: Client, url: String) {
         assert!(Instant::now() < deadline, "no low-time colour");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // Kokesu's clocks have an increment (and no hands: the clocks stand alone).
+    select(&c, "variant", "kokesu").await;
+    select(&c, "clock", "180000:0:1:2000").await;
+    click(&c, "#new").await;
+    wait_game(&c, "Kokesu with a clock", |g| g["variant"] == "kokesu" && g["clock"]["running"] == "b").await;
+    let text = text_of(&c, "clock-bottom").await;
+    assert!(text.contains("White (human)") && text.contains("+2 s a move"), "{text}");
+    screenshot(&c, "clock-kokesu").await;
 }
 
 async fn play_every_game(c: Client, url: String) {

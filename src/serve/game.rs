@@ -859,20 +859,17 @@ mod tests {
         }
     }
 
+    /// A new game of `variant` from its start, koma at the default limit.
+    fn new_game(variant: &str, seats: Seats, clock: Option<super::super::clock::TimeControl>) -> NewGame {
+        let (rules, moves, limit) = (BTreeMap::new(), vec![], Limit::default());
+        NewGame { variant: variant.into(), rules, sfen: None, moves, seats, limit, clock }
+    }
+
     /// A game of `variant` after `plies` moves that keep it going (a fixed pseudo-random
     /// choice among the moves after which the game is not over), two people playing.
     fn game_of(variant: &str, plies: usize) -> (Kept, Arc<AtomicUsize>) {
         let seats = Seats { b: Seat::Human, w: Seat::Human };
-        let new = NewGame {
-            variant: variant.into(),
-            rules: BTreeMap::new(),
-            sfen: None,
-            moves: vec![],
-            seats,
-            limit: Limit::default(),
-            clock: None,
-        };
-        let mut prepared = prepare(new).expect("a new game");
+        let mut prepared = prepare(new_game(variant, seats, None)).expect("a new game");
         let mut seed = 0x9e37_79b9_u64;
         for _ in 0..plies {
             let legal = prepared.game.legal_moves();
@@ -941,15 +938,7 @@ mod tests {
 
     impl Clocked {
         fn new(variant: &str, seats: Seats, clock: super::super::clock::TimeControl) -> Clocked {
-            let new = NewGame {
-                variant: variant.into(),
-                rules: BTreeMap::new(),
-                sfen: None,
-                moves: vec![],
-                seats,
-                limit: Limit::default(),
-                clock: Some(clock),
-            };
+            let new = new_game(variant, seats, Some(clock));
             let time = Arc::new(Manual(Mutex::new(Instant::now())));
             let (tx, engine) = std::sync::mpsc::channel();
             let mut kept = Kept::new("test".into(), prepare(new).expect("a new game"), tx, time.clone());
