@@ -89,6 +89,9 @@ async fn bad_and_oversized_messages_get_errors_and_the_server_goes_on() {
     let mut bad_rule = new_game("kokesu", "human", "human", json!({ "depth": 1 }));
     bad_rule["rules"] = json!({ "KokesuPromotion": "sometimes" });
     assert!(!error_for(&mut ws, text(&bad_rule.to_string())).await.is_empty());
+    let mut bad_clock = new_game("kokesu", "human", "koma", json!({ "depth": 1 }));
+    bad_clock["clock"] = json!({ "main": 0, "increment": 2000 });
+    assert!(error_for(&mut ws, text(&bad_clock.to_string())).await.contains("clock out of range"));
     let join = json!({ "type": "join", "game": "0000" }).to_string();
     ws.send(text(&join)).await.unwrap();
     assert_eq!(until_error(&mut ws).await["code"], "no-game");

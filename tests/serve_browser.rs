@@ -359,6 +359,76 @@ async fn the_board_and_moves_read_as_shogi_and_chess_in_chromium() {
     in_chromium("board", crate::serve_board::board_and_moves).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_clocks_are_shown_and_the_side_to_moves_ticks_down_in_chromium() {
+    in_chromium("clocks", clocks).await;
+}
+
+/// The `data-ms` (time shown) and classes of the clock `id`.
+async fn clock_of(c: &Client, id: &str) -> (u64, String) {
+    let e = c.find(Locator::Id(id)).await.expect(id);
+    let ms = e.attr("data-ms").await.ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(u64::MAX);
+    (ms, e.attr("class").await.ok().flatten().unwrap_or_default())
+}
+
+/// Issue 56, clocks: the page shows the server's clock, both sides, the side to move's
+/// counting down (bounds that a loaded machine keeps: no timing is asserted).
+async fn clocks(c: Client, url: String) {
+    use crate::serve_page::{js, js_async};
+    c.goto(&url).await.expect("the page loads");
+    wait_game(&c, "the first game", |g| g["legal"].is_array()).await;
+    let said = js_async(
+        &c,
+        "const k = await import('/clock.js'); const byo = {byoyomi: 10000};
+         const s = k.clockShown({main: 0, periods: 3}, byo, 25000), out = k.clockShown({main: 0, periods: 3}, byo, 30001);
+         return [k.clockText(9460), k.clockText(65000), k.clockText(3723000), s.ms, s.periods, s.low, out.out,
+                 k.clockNote(s, byo), k.clockNote(k.clockShown({main: 5000, periods: 0}, {increment: 2000}, 0), {increment: 2000})];",
+    )
+    .await;
+    assert_eq!(said, json!(["0:09.4", "1:05", "1:02:03", 5000, 1, true, true, "in byoyomi", "+2 s a move"]));
+    select(&c, "variant", "shogi66").await;
+    select(&c, "seat-b", "human").await;
+    select(&c, "seat-w", "koma").await;
+    select(&c, "clock", "300000:10000:1:0").await;
+    select(&c, "limit", "level:0").await;
+    click(&c, "#new").await;
+    wait_game(&c, "a game with a clock", |g| g["clock"]["running"] == "b" && plies(g) == 0).await;
+    let (first, class) = clock_of(&c, "clock-bottom").await;
+    assert!(class.contains("running") && first <= 300_000, "sente's clock runs: {first} {class}");
+    assert_eq!(clock_of(&c, "clock-top").await, (300_000, "clock".to_string()), "gote's clock stands");
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let (now, _) = clock_of(&c, "clock-bottom").await;
+        if now + 1_000 <= first {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the clock does not tick: {first} then {now}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    play_and_see_koma_answer(&c, &["K*", "2f"]).await;
+    let g = wait_game(&c, "sente's clock running again", |g| g["clock"]["running"] == "b").await;
+    let (b, w) = (g["clock"]["b"]["main"].as_u64().unwrap(), g["clock"]["w"]["main"].as_u64().unwrap());
+    assert!(b < 299_000 && w < 300_000, "both sides were charged: sente {b}, gote {w}");
+    let text = text_of(&c, "clock-top").await;
+    assert!(text.contains("then 10 s byoyomi"), "{text}");
+    screenshot(&c, "clock").await;
+    // Under 10 s the time turns red.
+    js(&c, "window.koma.game().clock.b.main = 8000; return null").await;
+    let deadline = Instant::now() + WAIT;
+    while !clock_of(&c, "clock-bottom").await.1.contains("low") {
+        assert!(Instant::now() < deadline, "no low-time colour");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Kokesu's clocks have an increment (and no hands: the clocks stand alone).
+    select(&c, "variant", "kokesu").await;
+    select(&c, "clock", "180000:0:1:2000").await;
+    click(&c, "#new").await;
+    wait_game(&c, "Kokesu with a clock", |g| g["variant"] == "kokesu" && g["clock"]["running"] == "b").await;
+    let text = text_of(&c, "clock-bottom").await;
+    assert!(text.contains("White (human)") && text.contains("+2 s a move"), "{text}");
+    screenshot(&c, "clock-kokesu").await;
+}
+
 async fn play_every_game(c: Client, url: String) {
     c.goto(&url).await.expect("the page loads");
     wait_game(&c, "the first game", |g| g["legal"].is_array()).await;

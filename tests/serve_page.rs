@@ -16,12 +16,12 @@ use crate::serve_browser::{click, game, new_game, paste, plies, screenshot, sele
 /// Number Shogi in play, sente to move: 2d2c takes the 1 and makes 1 + 6 in hand.
 const WIN_IN_ONE: &str = "position sfen bcd/e2/1a1/BAC/DEF b F 30";
 
-async fn js(c: &Client, script: &str) -> Value {
+pub(crate) async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
 }
 
 /// Runs `body` (which may `await`) in the page and returns what it returns.
-async fn js_async(c: &Client, body: &str) -> Value {
+pub(crate) async fn js_async(c: &Client, body: &str) -> Value {
     let script = format!("const done = arguments[arguments.length - 1]; (async () => {{ {body} }})().then(done, (e) => done('error: ' + e));");
     c.execute_async(&script, vec![]).await.unwrap_or_else(|e| panic!("{body}: {e}"))
 }

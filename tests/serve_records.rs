@@ -163,6 +163,24 @@ pub(crate) async fn in_the_page(c: fantoccini::Client, url: String) {
     let notice: String = c.execute("return window.koma.notice()", vec![]).await.unwrap().as_str().unwrap().into();
     assert!(notice.starts_with("Opened rokuroku_20261128_123456.txt (RokuRokuGUI): 85 moves"), "{notice}");
     screenshot(&c, "records-opened").await;
+    // Issue 56, browsing a game: the record's game report is asked at once, its marks
+    // shown beside the moves and in the graph (the analysis board).
+    let deadline = std::time::Instant::now() + 2 * crate::serve_browser::WAIT;
+    let marked = "return [document.querySelectorAll('#movelist .mark').length, document.querySelectorAll('#graph .graph-mark').length]";
+    let (in_list, in_graph) = loop {
+        let n = c.execute(marked, vec![]).await.expect("script runs");
+        let (a, b) = (n[0].as_u64().unwrap_or(0), n[1].as_u64().unwrap_or(0));
+        if a > 0 {
+            break (a, b);
+        }
+        assert!(std::time::Instant::now() < deadline, "no marks: {}", text_of(&c, "report-note").await);
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    assert_eq!(in_list, in_graph, "each mark in the list has its dot in the graph");
+    let note = text_of(&c, "report-note").await;
+    assert!(note.starts_with("Game report — sente:") && note.contains("gote:"), "{note}");
+    click(&c, "#movelist .mark").await;
+    screenshot(&c, "records-report").await;
     // Saved as KIF: the text downloaded is the game.
     select(&c, "record-format", "kif").await;
     click(&c, "#record-save").await;
@@ -206,4 +224,43 @@ pub(crate) async fn in_the_page(c: fantoccini::Client, url: String) {
     assert_eq!(shown.expect("its value").as_deref(), Some("free"));
     let notice: String = c.execute("return window.koma.notice()", vec![]).await.unwrap().as_str().unwrap().into();
     assert!(notice.contains("under KokesuPromotion = free"), "{notice}");
+}
+
+/// Issue 56, browsing a game: the analysis board's report of a record's game, as the page
+/// asks it after opening the record. Each move gets its entry, in order; book and forced
+/// moves are never marked; the marks are the report's own (`koma analyse --game`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browsing_a_game_a_loaded_records_report_marks_its_moves_but_never_a_book_or_forced_one() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/records/rokuroku_20261128_123456.txt");
+    let text = records::read_file(&path).expect("the fixture");
+    let moves = records::read(Format::Rokuroku, &text, None).whole().expect("the fixture reads").tokens();
+    send(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
+    // One report at a time in the server: a second waits for the first.
+    let busy = error_for(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
+    assert!(busy.contains("game report is running"), "{busy}");
+    let report = loop {
+        let m = crate::serve::next(&mut ws).await;
+        if m["type"] == "report" {
+            break m;
+        }
+        assert_ne!(m["type"], "error", "{m}");
+    };
+    assert_eq!(tokens(&report["moves"]), moves);
+    let entries = report["report"].as_array().expect("a report");
+    assert_eq!(entries.len(), moves.len());
+    for (i, e) in entries.iter().enumerate() {
+        assert_eq!((e["ply"].as_u64(), e["move"].as_str()), (Some(i as u64 + 1), Some(moves[i].as_str())));
+        if e["book"] == true || e["forced"] == true {
+            assert!(e["mark"].is_null(), "a book or forced move marked: {e}");
+        }
+    }
+    assert!(entries.iter().any(|e| e["book"] == true), "the placement opens from koma's book");
+    assert!(entries.iter().any(|e| e["mark"].is_string()), "the shipped game has marked moves");
+    assert_eq!(report["summary"]["result"], "sente wins: checkmate");
+    let illegal = error_for(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": ["9z9z"] })).await;
+    assert!(illegal.starts_with("game report:"), "{illegal}");
+    drop(ws);
+    assert_eq!(server.stop(), "");
 }

@@ -15,6 +15,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("/howto.js", "text/javascript; charset=utf-8", include_bytes!("web/howto.js")),
     ("/explore.js", "text/javascript; charset=utf-8", include_bytes!("web/explore.js")),
     ("/records.js", "text/javascript; charset=utf-8", include_bytes!("web/records.js")),
+    ("/clock.js", "text/javascript; charset=utf-8", include_bytes!("web/clock.js")),
+    ("/report.js", "text/javascript; charset=utf-8", include_bytes!("web/report.js")),
     ("/browse.js", "text/javascript; charset=utf-8", include_bytes!("web/browse.js")),
     ("/favicon.svg", "image/svg+xml", include_bytes!("web/favicon.svg")),
 ];

@@ -7,17 +7,18 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{channel, unbounded_channel, Receiver, Sender, UnboundedReceiver, UnboundedSender};
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::clock::{Clock, SystemTime, TimeSource};
 use super::hidden::Hidden;
 use super::messages::{self, ClientMsg, Limit, NewGame, Seat, Seats};
 use super::outbox::{Kind, Outbox};
 use crate::engine::{Command, Engine, Event, Info, Score, Sink};
-use crate::game::state::GameState;
+use crate::game::state::{GameResult, GameState};
 use crate::game::{Color, Live, RuleSet, Scope};
 use crate::records::notation::{self, Style};
 use crate::search::limits::GoParams;
@@ -84,6 +85,10 @@ struct Kept {
     evals: Vec<Option<i32>>,
     seats: Seats,
     limit: Limit,
+    /// Both sides' clock (`super::clock`), if the game has one.
+    clock: Option<Clock>,
+    /// Where the clock reads the time.
+    time: Arc<dyn TimeSource>,
     paused: bool,
     state: GameState,
     legal: Vec<String>,
@@ -138,6 +143,7 @@ fn live(rule_set: &RuleSet, sfen: Option<&str>, moves: &[String]) -> Result<Box<
 pub(crate) struct Prepared {
     new: NewGame,
     limit: Limit,
+    clock: Option<Clock>,
     rule_set: RuleSet,
     game: Box<dyn Live>,
 }
@@ -145,9 +151,10 @@ pub(crate) struct Prepared {
 /// Checks a new game and makes it (its rules read and its moves played once).
 pub(crate) fn prepare(new: NewGame) -> Result<Prepared, String> {
     let limit = new.limit.check()?;
+    let clock = new.clock.map(|c| c.check().map(Clock::new)).transpose()?;
     let rule_set = rule_set(&new.variant, &new.rules)?;
     let game = live(&rule_set, new.sfen.as_deref(), &new.moves)?;
-    Ok(Prepared { new, limit, rule_set, game })
+    Ok(Prepared { new, limit, clock, rule_set, game })
 }
 
 /// Starts a prepared game's task and its engine thread; `hash_mib` is the engine's table.
@@ -162,7 +169,7 @@ pub(crate) fn start(
     let (events_tx, events) = unbounded_channel();
     let engine = spawn_engine(events_tx, hash_mib, &prepared.rule_set, slot);
     let shared = Arc::new(Presence { followers: AtomicUsize::new(0), last_seen: Mutex::new(Instant::now()) });
-    let kept = Kept::new(id, prepared, engine);
+    let kept = Kept::new(id, prepared, engine, Arc::new(SystemTime));
     let (tx, rx) = channel(INBOX_MESSAGES);
     tokio::spawn(kept.run(rx, events));
     (tx, shared)
@@ -215,8 +222,13 @@ fn sente_view(score: Score, side: &str) -> i32 {
 }
 
 impl Kept {
-    fn new(id: String, prepared: Prepared, engine: std::sync::mpsc::Sender<Command>) -> Kept {
-        let Prepared { new, limit, rule_set, game } = prepared;
+    fn new(
+        id: String,
+        prepared: Prepared,
+        engine: std::sync::mpsc::Sender<Command>,
+        time: Arc<dyn TimeSource>,
+    ) -> Kept {
+        let Prepared { new, limit, clock, rule_set, game } = prepared;
         Kept {
             id,
             variant: game.variant(),
@@ -229,6 +241,8 @@ impl Kept {
             game,
             seats: new.seats,
             limit,
+            clock,
+            time,
             paused: false,
             engine,
             pending: VecDeque::new(),
@@ -240,14 +254,18 @@ impl Kept {
 
     async fn run(mut self, mut inbox: Receiver<ToGame>, mut events: UnboundedReceiver<Event>) {
         loop {
+            // The moment the running side's time is gone (a millisecond after its last).
+            let flag = self.clock.as_ref().and_then(Clock::deadline).map(|d| d + Duration::from_millis(1));
+            let flag_falls = async {
+                match flag {
+                    Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
+                () = flag_falls => self.out_of_time(),
                 msg = inbox.recv() => match msg {
-                    Some(ToGame::Attach(out)) => {
-                        if out.push(Kind::State, self.state_message()) {
-                            self.followers.push(out);
-                        }
-                        self.maybe_go();
-                    }
+                    Some(ToGame::Attach(out)) => self.attach(out),
                     Some(ToGame::Left(out)) => {
                         self.followers.retain(|f| !f.same(&out) && !f.is_closed());
                         self.unwatched();
@@ -269,12 +287,101 @@ impl Kept {
         let _ = self.engine.send(Command::Quit);
     }
 
+    /// A page follows the game: it gets the position, and a person's time runs from now.
+    fn attach(&mut self, out: Outbox) {
+        self.followers.push(out.clone());
+        if self.sync_clock() {
+            self.cancel_search();
+            self.settle_time();
+        }
+        self.followers.pop();
+        if out.push(Kind::State, self.state_message()) {
+            self.followers.push(out);
+        }
+        self.maybe_go();
+    }
+
     /// With no page left to watch it, the game pauses at once: koma's search stops, its
     /// move is not played, and koma moves again when a page follows the game again.
     fn unwatched(&mut self) {
         if self.followers.is_empty() {
             self.cancel_search();
+            if self.sync_clock() {
+                self.settle_time();
+            }
         }
+    }
+
+    /// The clock runs for the side to move while the game goes on: a person's from when
+    /// the position was sent until their move arrives (unwatched too), koma's while it
+    /// searches for its move. Otherwise it stops, the time used charged; `true`: the
+    /// side whose time stopped had none left, and has lost.
+    fn sync_clock(&mut self) -> bool {
+        let side = self.game.side_to_move();
+        let over = self.state.result.is_some() || self.paused;
+        let koma_searches = self.pending.back() == Some(&Pending::Play);
+        let seat = self.seat_of(side);
+        let watched = !self.followers.is_empty();
+        let Some(clock) = &mut self.clock else { return false };
+        let runs = !over
+            && match seat {
+                Seat::Human => watched || clock.running() == Some(side),
+                Seat::Koma => koma_searches,
+            };
+        let now = self.time.now();
+        if clock.running().is_some_and(|r| r != side || !runs) && clock.halt(now).is_some() {
+            return true;
+        }
+        if runs {
+            clock.start(side, now);
+        }
+        false
+    }
+
+    /// Charges the mover's clock for a move about to be played; `false` (and the game
+    /// over) if the move came too late.
+    fn clock_move(&mut self) -> bool {
+        let now = self.time.now();
+        if self.clock.as_mut().and_then(|c| c.moved(now)).is_some() {
+            self.lost_on_time();
+            return false;
+        }
+        true
+    }
+
+    /// The timer: the running side's time is gone.
+    fn out_of_time(&mut self) {
+        let now = self.time.now();
+        if self.clock.as_mut().and_then(|c| c.expired(now)).is_some() {
+            self.lost_on_time();
+        }
+    }
+
+    /// A side ran out of time: the game is over, koma's search (if any) stopped.
+    fn lost_on_time(&mut self) {
+        self.cancel_search();
+        let _ = self.changed();
+    }
+
+    /// A game lost on time is over: its result is the state's (a result on the board
+    /// stands: no clock runs once the game is over).
+    fn settle_time(&mut self) {
+        if self.state.result.is_none() {
+            if let Some(lost) = self.time_result() {
+                self.state.result = Some(lost);
+                self.state.phase = "over";
+            }
+        }
+    }
+
+    /// The result of a game lost on time, in the referee's words (`gote wins: time`).
+    fn time_result(&self) -> Option<GameResult> {
+        let loser = self.clock.as_ref()?.flagged()?;
+        let winner = loser.flip();
+        let letter = if winner == Color::Sente { "b" } else { "w" };
+        let reason = "time".to_string();
+        let text = format!("{} wins: {reason}", self.state.players[winner.index()]);
+        Some(GameResult { winner: Some(letter), reason, text })
     }
 
     /// Sends `text` to every follower as a message of `kind` (a state replaces the ones
@@ -302,6 +409,10 @@ impl Kept {
                 }
                 // An analysis of the position before the move is of no use now.
                 self.cancel_search();
+                // A move that comes after the player's time is gone is not played.
+                if !self.clock_move() {
+                    return Ok(());
+                }
                 self.game.push(&mv).map_err(|e| e.to_string())?;
                 self.evals.push(None);
                 self.changed()
@@ -311,13 +422,11 @@ impl Kept {
                     return Err("no move to take back".into());
                 }
                 self.cancel_search();
-                self.game.pop();
-                self.evals.pop();
+                self.take_back();
                 // Back to a human's move: koma's answer goes with the move it answered.
                 let humans = [self.seats.b, self.seats.w].contains(&Seat::Human);
                 while humans && self.game.plies() > 0 && self.seat_of(self.game.side_to_move()) == Seat::Koma {
-                    self.game.pop();
-                    self.evals.pop();
+                    self.take_back();
                 }
                 if !humans {
                     self.paused = true;
@@ -343,6 +452,7 @@ impl Kept {
                 self.cancel_search();
                 self.game = game;
                 self.start = sfen;
+                self.clock = self.clock.as_ref().map(|c| Clock::new(c.control()));
                 self.evals = vec![None; moves.len()];
                 self.paused = self.seats.b == Seat::Koma && self.seats.w == Seat::Koma;
                 self.changed()
@@ -369,8 +479,18 @@ impl Kept {
             ClientMsg::New(_)
             | ClientMsg::Join { .. }
             | ClientMsg::Explore(_)
+            | ClientMsg::Report(_)
             | ClientMsg::Load { .. }
             | ClientMsg::Record { .. } => Err("new, join, explore, load and record are not the game's moves".into()),
+        }
+    }
+
+    /// The last move taken back, with the clocks as they were before it.
+    fn take_back(&mut self) {
+        self.game.pop();
+        self.evals.pop();
+        if let Some(c) = &mut self.clock {
+            c.take_back();
         }
     }
 
@@ -385,6 +505,7 @@ impl Kept {
             start: self.start.as_deref(),
             moves: &self.game.moves(),
             seats: self.seats,
+            lost_on_time: self.clock.as_ref().and_then(Clock::flagged),
         };
         super::records::save(&game, format, jiff::Timestamp::now())
     }
@@ -405,7 +526,12 @@ impl Kept {
     /// it is its turn.
     fn changed(&mut self) -> Result<(), String> {
         self.state = self.game.state();
+        self.settle_time();
         self.legal = self.game.legal_moves();
+        if self.sync_clock() {
+            self.cancel_search();
+            self.settle_time();
+        }
         let msg = self.state_message();
         self.broadcast(Kind::State, msg);
         self.maybe_go();
@@ -433,10 +559,14 @@ impl Kept {
         self.go(Pending::Play);
     }
 
-    /// Starts a search of the current position under the game's limit.
+    /// Starts a search of the current position under the game's limit; koma's move in a
+    /// game with a clock is searched on its clock, as a GUI gives it (`go btime .. wtime ..
+    /// byoyomi ..` or `binc .. winc ..`; a time a move is then the clock's, a depth, a node
+    /// count or a level still bound the search).
     fn go(&mut self, what: Pending) {
         let mut go = GoParams::default();
         let mut level = MAX_LEVEL;
+        let clock = self.clock.as_ref().filter(|_| what == Pending::Play);
         match self.limit {
             Limit::Movetime(ms) => go.movetime = Some(ms),
             Limit::Depth(d) => go.depth = Some(d),
@@ -447,6 +577,10 @@ impl Kept {
                 go.movetime = Some(LEVEL_MOVETIME_MS);
             }
         }
+        if let Some(clock) = clock {
+            go.movetime = None;
+            clock.go(&mut go, self.game.side_to_move());
+        }
         if level != self.engine_level {
             self.engine_level = level;
             let _ = self.engine.send(Command::SetOption { name: "SkillLevel".into(), value: Some(level.to_string()) });
@@ -455,7 +589,16 @@ impl Kept {
         let _ = self.engine.send(Command::Position { sfen: self.start.clone(), moves: self.game.moves() });
         let _ = self.engine.send(Command::Go(go));
         self.pending.push_back(what);
-        self.broadcast(Kind::Report, json!({ "type": "thinking", "thinking": true }).to_string());
+        if what == Pending::Play && self.sync_clock() {
+            return self.lost_on_time();
+        }
+        let clock = self.clock_view();
+        self.broadcast(Kind::Report, json!({ "type": "thinking", "thinking": true, "clock": clock }).to_string());
+    }
+
+    /// The clock as the page shows it (`null` without one).
+    fn clock_view(&self) -> Value {
+        self.clock.as_ref().map_or(Value::Null, |c| c.view(self.time.now()))
     }
 
     /// Stops koma's search; its move, when it comes, is not played.
@@ -492,6 +635,9 @@ impl Kept {
                 }
                 match mv {
                     Some(mv) if play && self.legal.contains(&mv) => {
+                        if !self.clock_move() {
+                            return;
+                        }
                         let played = self.game.push(&mv).map_err(|e| e.to_string());
                         if played.is_ok() {
                             self.evals.push(self.score);
@@ -594,7 +740,7 @@ impl Kept {
             "start": self.start, "moves": moves, "evals": evals, "legal": self.legal,
             "previews": previews, "state": state, "seats": self.seats, "limit": self.limit,
             "paused": self.paused, "thinking": self.thinking(), "hidden": hidden, "positions": positions,
-            "names": names,
+            "names": names, "clock": self.clock_view(),
         })
         .to_string()
         .into()
@@ -713,19 +859,17 @@ mod tests {
         }
     }
 
+    /// A new game of `variant` from its start, koma at the default limit.
+    fn new_game(variant: &str, seats: Seats, clock: Option<super::super::clock::TimeControl>) -> NewGame {
+        let (rules, moves, limit) = (BTreeMap::new(), vec![], Limit::default());
+        NewGame { variant: variant.into(), rules, sfen: None, moves, seats, limit, clock }
+    }
+
     /// A game of `variant` after `plies` moves that keep it going (a fixed pseudo-random
     /// choice among the moves after which the game is not over), two people playing.
     fn game_of(variant: &str, plies: usize) -> (Kept, Arc<AtomicUsize>) {
         let seats = Seats { b: Seat::Human, w: Seat::Human };
-        let new = NewGame {
-            variant: variant.into(),
-            rules: BTreeMap::new(),
-            sfen: None,
-            moves: vec![],
-            seats,
-            limit: Limit::default(),
-        };
-        let mut prepared = prepare(new).expect("a new game");
+        let mut prepared = prepare(new_game(variant, seats, None)).expect("a new game");
         let mut seed = 0x9e37_79b9_u64;
         for _ in 0..plies {
             let legal = prepared.game.legal_moves();
@@ -740,7 +884,7 @@ mod tests {
         let pushes = Arc::new(AtomicUsize::new(0));
         prepared.game = Box::new(Counted { inner: prepared.game, pushes: Arc::clone(&pushes) });
         let (engine, _) = std::sync::mpsc::channel();
-        (Kept::new("test".into(), prepared, engine), pushes)
+        (Kept::new("test".into(), prepared, engine, Arc::new(SystemTime)), pushes)
     }
 
     /// Issue 55: the page's game pushes and pops its moves. Before, every move, take-back
@@ -766,5 +910,157 @@ mod tests {
             // of the game would be 400 or more).
             assert!(work.iter().all(|w| (1..=64).contains(w)), "{variant}: {work:?} moves played in 20 and 400 plies");
         }
+    }
+
+    /// A time the test moves by hand.
+    struct Manual(Mutex<Instant>);
+
+    impl TimeSource for Manual {
+        fn now(&self) -> Instant {
+            *self.0.lock().unwrap()
+        }
+    }
+
+    impl Manual {
+        fn advance(&self, ms: u64) {
+            *self.0.lock().unwrap() += Duration::from_millis(ms);
+        }
+    }
+
+    /// A game of `variant` with a clock, followed by one page, its time the test's, and
+    /// what its engine is told.
+    struct Clocked {
+        kept: Kept,
+        time: Arc<Manual>,
+        engine: std::sync::mpsc::Receiver<Command>,
+        _page: super::super::outbox::Inbox,
+    }
+
+    impl Clocked {
+        fn new(variant: &str, seats: Seats, clock: super::super::clock::TimeControl) -> Clocked {
+            let new = new_game(variant, seats, Some(clock));
+            let time = Arc::new(Manual(Mutex::new(Instant::now())));
+            let (tx, engine) = std::sync::mpsc::channel();
+            let mut kept = Kept::new("test".into(), prepare(new).expect("a new game"), tx, time.clone());
+            let (out, page) = Outbox::new();
+            kept.attach(out);
+            Clocked { kept, time, engine, _page: page }
+        }
+
+        /// The `go` koma was last given, the commands before it read.
+        fn go(&self) -> GoParams {
+            let mut last = None;
+            while let Ok(cmd) = self.engine.try_recv() {
+                if let Command::Go(p) = cmd {
+                    last = Some(p);
+                }
+            }
+            last.expect("koma was asked for a move")
+        }
+
+        fn stopped(&self) -> bool {
+            std::iter::from_fn(|| self.engine.try_recv().ok()).any(|c| matches!(c, Command::Stop))
+        }
+
+        fn clock(&self) -> Value {
+            self.kept.clock_view()
+        }
+
+        /// koma's move arrives: the first legal move.
+        fn koma_moves(&mut self) {
+            let mv = Some(self.kept.legal[0].clone());
+            self.kept.engine_event(Event::BestMove { mv, ponder: None });
+        }
+    }
+
+    fn main_of(v: &Value, side: &str) -> u64 {
+        v[side]["main"].as_u64().expect("a main time")
+    }
+
+    const PERSON_KOMA: Seats = Seats { b: Seat::Human, w: Seat::Koma };
+
+    /// Issue 56 (clocks): the server keeps the clock; a person's time runs from the
+    /// position sent to the move, koma's from its `go` to its move, and koma gets the
+    /// clocks as a GUI gives them.
+    #[test]
+    fn the_time_used_is_charged_to_the_side_that_moved_and_koma_gets_the_clocks_in_go() {
+        let byoyomi = super::super::clock::TimeControl { main: 10_000, byoyomi: 5_000, periods: 1, increment: 0 };
+        let mut g = Clocked::new("shogi66", PERSON_KOMA, byoyomi);
+        assert_eq!(g.clock()["running"], "b", "the person's time runs once the position is sent");
+        g.time.advance(3_000);
+        let mv = g.kept.legal[0].clone();
+        g.kept.client(ClientMsg::Move { mv }).expect("played");
+        let c = g.clock();
+        assert_eq!((main_of(&c, "b"), main_of(&c, "w"), c["running"].as_str()), (7_000, 10_000, Some("w")));
+        let go = g.go();
+        assert_eq!(
+            (go.btime, go.wtime, go.byoyomi, go.binc, go.movetime),
+            (Some(7_000), Some(10_000), Some(5_000), None, None)
+        );
+        g.time.advance(12_000);
+        g.koma_moves();
+        let c = g.clock();
+        assert_eq!((main_of(&c, "w"), c["w"]["periods"].as_u64(), c["running"].as_str()), (0, Some(1), Some("b")));
+        assert!(g.kept.state.result.is_none(), "12 s is main time and 2 s of byoyomi: in time");
+        // A Kokesu clock with an increment: added after the move.
+        let fischer = super::super::clock::TimeControl { main: 60_000, byoyomi: 0, periods: 1, increment: 2_000 };
+        let mut k = Clocked::new("kokesu", PERSON_KOMA, fischer);
+        k.time.advance(5_000);
+        let mv = k.kept.legal[0].clone();
+        k.kept.client(ClientMsg::Move { mv }).expect("played");
+        let go = k.go();
+        assert_eq!(
+            (go.btime, go.wtime, go.binc, go.winc, go.byoyomi),
+            (Some(57_000), Some(60_000), Some(2_000), Some(2_000), None)
+        );
+    }
+
+    #[test]
+    fn a_person_whose_time_runs_out_loses_on_time_and_the_record_says_so() {
+        let byoyomi = super::super::clock::TimeControl { main: 10_000, byoyomi: 5_000, periods: 1, increment: 0 };
+        let mut g = Clocked::new("shogi66", PERSON_KOMA, byoyomi);
+        let mv = g.kept.legal[0].clone();
+        g.kept.client(ClientMsg::Move { mv }).expect("played");
+        g.koma_moves();
+        // 15 s is all the person has: the timer that fires then finds it used up.
+        g.time.advance(15_000);
+        g.kept.out_of_time();
+        assert!(g.kept.state.result.is_none(), "the last millisecond still counts");
+        g.time.advance(1);
+        g.kept.out_of_time();
+        let r = g.kept.state.result.clone().expect("over");
+        assert_eq!((r.winner, r.reason.as_str(), r.text.as_str()), (Some("w"), "time", "gote wins: time"));
+        assert_eq!(g.kept.state.phase, "over");
+        assert_eq!(g.clock()["flagged"], "b");
+        let mv = g.kept.legal[0].clone();
+        assert!(g.kept.client(ClientMsg::Move { mv }).expect_err("refused").contains("gote wins: time"));
+        let kif = g.kept.record(Some(crate::records::Format::Kif)).expect("a record");
+        assert!(kif.contains("切れ負け"), "{kif}");
+        // Taken back: the clocks as they were before the person's move, the game on.
+        g.kept.client(ClientMsg::Undo).expect("taken back");
+        assert_eq!((g.kept.game.plies(), g.kept.state.result.is_none()), (0, true));
+        let c = g.clock();
+        assert_eq!((main_of(&c, "b"), c["flagged"].is_null(), c["running"].as_str()), (10_000, true, Some("b")));
+    }
+
+    #[test]
+    fn koma_loses_on_time_too_and_a_move_that_comes_late_is_not_played() {
+        let short = super::super::clock::TimeControl { main: 1_000, byoyomi: 0, periods: 1, increment: 0 };
+        let seats = Seats { b: Seat::Koma, w: Seat::Human };
+        // The timer: koma's search is stopped, its move not played when it comes.
+        let mut g = Clocked::new("kokesu", seats, short);
+        assert_eq!((g.go().btime, g.clock()["running"].as_str()), (Some(1_000), Some("b")));
+        g.time.advance(1_001);
+        g.kept.out_of_time();
+        assert!(g.stopped(), "koma's search is stopped");
+        assert_eq!(g.kept.state.result.as_ref().map(|r| r.text.as_str()), Some("gote wins: time"));
+        g.koma_moves();
+        assert_eq!(g.kept.game.plies(), 0, "the late move is not played");
+        // A move that arrives after the time is gone, before the timer fired.
+        let mut g = Clocked::new("kokesu", seats, short);
+        g.time.advance(1_500);
+        g.koma_moves();
+        assert_eq!(g.kept.game.plies(), 0);
+        assert_eq!(g.kept.state.result.as_ref().map(|r| (r.winner, r.reason.as_str())), Some((Some("w"), "time")));
     }
 }

@@ -81,6 +81,10 @@ pub struct NewGame {
     pub seats: Seats,
     #[serde(default)]
     pub limit: Limit,
+    /// A clock for both sides (`super::clock`); none: koma thinks as `limit` says and a
+    /// person as long as they like.
+    #[serde(default)]
+    pub clock: Option<super::clock::TimeControl>,
 }
 
 /// What `explore` asks (`super::explore`):
@@ -124,6 +128,8 @@ pub enum ClientMsg {
     Stop,
     /// Every legal move of a position with its exact value (`super::explore`).
     Explore(ExploreRequest),
+    /// The game report of a game (`super::report`): its moves' evaluations and marks.
+    Report(ExploreRequest),
     /// The game followed, written as a record (`super::records`): in this format, or the
     /// game's natural one.
     Record {

@@ -5,7 +5,7 @@
 //! result the page shows is the engine's.
 //!
 //! - [`messages`]: the WebSocket messages;
-//! - [`game`]: one game, its task and its engine thread;
+//! - [`game`]: one game, its task and its engine thread; [`clock`] its clock;
 //! - [`hidden`]: a hidden setup kept from the page;
 //! - [`registry`]: the running games, their engines bounded, idle ones ended;
 //! - [`outbox`]: a connection's bounded queue of messages;
@@ -13,9 +13,11 @@
 //! - [`listener`]: the accept loop, its connection cap and header deadline;
 //! - [`assets`]: the page's files, [`howto`] its rules panel;
 //! - [`explore`]: exact values of every move, from the solver;
-//! - [`records`]: the game saved as a record, a record file opened.
+//! - [`records`]: the game saved as a record, a record file opened;
+//! - [`report`]: the game report of a game shown (an analysis board).
 
 pub(crate) mod assets;
+pub mod clock;
 pub mod explore;
 pub(crate) mod game;
 pub(crate) mod guard;
@@ -26,6 +28,7 @@ pub(crate) mod messages;
 pub(crate) mod outbox;
 pub mod records;
 pub(crate) mod registry;
+pub(crate) mod report;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -75,9 +78,10 @@ pub const DEFAULT_HASH_MIB: u64 = 2;
 pub const GAME_OVERHEAD_MIB: u64 = 4;
 
 /// What the server holds however many games it plays, MiB, at most: the explorations'
-/// solver tables ([`explore::MAX_RUNNING`] of about 26 MiB), the runtime, the page's
-/// files and the connections' buffers.
-pub const FIXED_MIB: u64 = 64;
+/// solver tables ([`explore::MAX_RUNNING`] of about 26 MiB), the game report's engine (one
+/// at a time, a 4 MiB table and an engine's overhead), the runtime, the page's files and
+/// the connections' buffers.
+pub const FIXED_MIB: u64 = 72;
 
 /// The most memory the server takes at its default caps, MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = DEFAULT_MAX_GAMES * (DEFAULT_HASH_MIB + GAME_OVERHEAD_MIB) + FIXED_MIB;
@@ -96,7 +100,7 @@ pub struct Args {
     #[arg(long)]
     pub open: bool,
     /// The most games played at once (each has its engine and table). With the default
-    /// caps and --hash, the server takes at most about 448 MiB.
+    /// caps and --hash, the server takes at most about 456 MiB.
     #[arg(long, default_value_t = DEFAULT_MAX_GAMES, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub max_games: u64,
     /// Minutes after which a game that no page follows is ended.
@@ -377,6 +381,7 @@ pub async fn request(
             *following = Some(Following::new(handle, out, mark).await);
         }
         ClientMsg::Explore(req) => explore::start(req, out)?,
+        ClientMsg::Report(req) => report::start(req, out)?,
         ClientMsg::Load { text, name } => {
             out.send(records::load(&text, name.as_deref()).map_err(|e| messages::error(&e))?);
         }

@@ -23,6 +23,8 @@ pub struct FollowedGame<'a> {
     pub start: Option<&'a str>,
     pub moves: &'a [String],
     pub seats: Seats,
+    /// The side that lost on time, if the game ended so.
+    pub lost_on_time: Option<Color>,
 }
 
 /// The `record` answer: the game written in `format` (its natural one for `None`), with
@@ -37,25 +39,7 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
             formats(game.variant).join(", ")
         ));
     }
-    let player = |s: Seat| match s {
-        Seat::Human => "human",
-        Seat::Koma => "koma",
-    };
-    let mut record = Record::new(game.variant);
-    record.rules = rule_switches(game.variant, game.rules)?;
-    record.start = game.start.map(str::to_string);
-    record.headers = vec![
-        ("date".into(), date(format, now)),
-        ("sente".into(), player(game.seats.b).into()),
-        ("gote".into(), player(game.seats.w).into()),
-    ];
-    // Replayed by the records' own referee: the result and its rule are the final
-    // position's.
-    let mut walk = Walk::new(record, 0).map_err(|p| p.errors.first().map_or_else(String::new, |e| e.to_string()))?;
-    for mv in game.moves {
-        walk.push(mv, 0);
-    }
-    let record = walk.finish(None).whole().map_err(|e| format!("the game cannot be written: {e}"))?;
+    let record = record_of(game, date(format, now))?;
     let text = records::write(format, &record)?;
     let stamp = now.strftime("%Y%m%d_%H%M%S");
     let filename = match format {
@@ -65,6 +49,33 @@ pub fn save(game: &FollowedGame, format: Option<Format>, now: jiff::Timestamp) -
     Ok(json!({ "type": "record", "format": format, "filename": filename, "text": text,
                "result": ending(record.result.as_ref()) })
     .to_string())
+}
+
+/// The game as a record dated `date`: its rules, start, players and moves, the result
+/// the records' own referee finds (or a loss on time).
+pub fn record_of(game: &FollowedGame, date: String) -> Result<Record, String> {
+    let player = |s: Seat| match s {
+        Seat::Human => "human",
+        Seat::Koma => "koma",
+    };
+    let mut record = Record::new(game.variant);
+    record.rules = rule_switches(game.variant, game.rules)?;
+    record.start = game.start.map(str::to_string);
+    record.headers = vec![
+        ("date".into(), date),
+        ("sente".into(), player(game.seats.b).into()),
+        ("gote".into(), player(game.seats.w).into()),
+    ];
+    // Replayed by the records' own referee: the result and its rule are the final
+    // position's.
+    let mut walk = Walk::new(record, 0).map_err(|p| p.errors.first().map_or_else(String::new, |e| e.to_string()))?;
+    for mv in game.moves {
+        walk.push(mv, 0);
+    }
+    // A loss on time, which the board cannot show, is stated (KIF 切れ負け, CSA
+    // %TIME_UP, PGN's Termination "time").
+    let time = game.lost_on_time.map(|l| (Ending { winner: Some(l.flip()), rule: Some("time".into()) }, 0));
+    walk.finish(time).whole().map_err(|e| format!("the game cannot be written: {e}"))
 }
 
 /// The formats that hold a game of `variant`, its natural one first.

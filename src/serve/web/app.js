@@ -9,6 +9,8 @@ import { renderMoves, viewedPly, viewedSfen, resetView, initBrowse, written } fr
 import { loadHowto, gameHelp, whenHowto, showHowto } from "./howto.js";
 import { canExplore, exploreRequest, showExplore, hideExplore } from "./explore.js";
 import { initRecords, showRecords, recordAnswer } from "./records.js";
+import { clockOptions, readClock, drawClock } from "./clock.js";
+import { askReport, reportAnswer, reportFailed, reported, reportOf, reportPending, reportText, MARK_COLOURS } from "./report.js";
 
 const $ = (id) => document.getElementById(id);
 let ws = null;
@@ -22,6 +24,8 @@ let hint = null;       // koma's suggested move: {move, game, ply}, drawn while 
 let exploring = null;  // the position (SFEN) whose exact values were asked for
 let hello = null;      // the last `hello`
 let notice = "";
+let reportOnLoad = null;  // a record opened: its moves, whose report is asked when their game comes
+let clockAt = 0;       // when the clock last came (performance.now)
 let sentAt = null;     // when the last move was sent (performance.now), for the timings
 const timings = [];    // per move answered by koma: ms from the click to its answer drawn, less its search
 // How pieces are drawn where the game has kanji: "kanji1", "kanji2" or "letters" (remembered).
@@ -205,6 +209,7 @@ function render() {
       side === game.state.side ? selLetter : null, side === game.state.side ? drops : new Set(), faces(g));
     box.querySelector(".who").textContent = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
   }
+  renderClocks();
   $("bond").hidden = first === null;
   $("pass").disabled = first === null || !game.legal.includes(first);
   renderStatus(g);
@@ -221,7 +226,19 @@ function render() {
   $("explore-go").hidden = !gameHelp(game.variant).exact;
   $("explore-go").disabled = !canExplore(game, gameHelp(game.variant)) || exploring !== null;
   $("copy-moves").disabled = !!game.hidden;
+  $("report-go").disabled = !!game.hidden || game.moves.length === 0 || reportPending(game);
   showRecords(game);
+}
+
+// Both clocks, beside the hands (the side to move's counting down).
+function renderClocks() {
+  if (!game) return;
+  const g = games[game.variant];
+  const top = flipped ? "b" : "w", bottom = flipped ? "w" : "b";
+  for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
+    const who = `${g.players[side === "b" ? 0 : 1]} (${game.seats[side]})`;
+    drawClock($(id), game.clock, side, performance.now() - clockAt, who, !!game.state.result);
+  }
 }
 
 // The suggested move (Analyse, or a move picked in the exact values), while it is about
@@ -270,6 +287,14 @@ function renderStatus(g) {
 
 function renderInfo(g) {
   const box = $("info");
+  // Browsing a reported game: what the report says of the move that led here.
+  const ply = viewedPly(game);
+  const r = !game.thinking && reported(game) && ply > 0 && (ply < game.moves.length || !info) ? reportOf(game, ply) : null;
+  if (r) {
+    const name = written(game.moves, game.names, game)[ply - 1];
+    box.textContent = reportText(r, name, (v) => scoreText(v, g.players, gameHelp(game.variant).checkmate));
+    return;
+  }
   if (!info) { box.textContent = game.thinking ? "koma is thinking…" : "—"; return; }
   if (info.book) { box.textContent = `book move ${info.book}`; return; }
   if (info.message) { box.textContent = info.message; return; }
@@ -288,16 +313,23 @@ function renderGraph() {
   for (const [y, s] of [[11, `${names[0]} ahead`], [H - 5, `${names[1]} ahead`]]) {
     el("text", { x: 4, y, class: "graphlabel" }, svg).textContent = s;
   }
-  const evals = game.evals.slice();
-  if (info && info.sente !== undefined && game.thinking) evals.push(info.sente);
+  // The game report's evaluations where the game has one (its first player's winning
+  // chances), else koma's evaluations as it played.
+  const fromReport = reported(game);
+  const evals = fromReport ? game.moves.map((_, i) => { const r = reportOf(game, i + 1); return r ? r.win_after : null; }) : game.evals.slice();
+  if (!fromReport && info && info.sente !== undefined && game.thinking) evals.push(info.sente);
   const n = Math.max(evals.length, 10);
   // Inside a margin as wide as a point, so that the newest point is drawn whole.
   const PAD = 5;
   const pts = [];
+  const marks = [];
   evals.forEach((v, i) => {
     if (v === null || v === undefined) return;
-    const y = H / 2 - (H / 2 - PAD) * Math.tanh(v / 600);
+    const lean = fromReport ? (v - 50) / 50 : Math.tanh(v / 600);
+    const y = H / 2 - (H / 2 - PAD) * lean;
     pts.push(`${(PAD + ((i + 1) / n) * (W - 2 * PAD)).toFixed(1)},${y.toFixed(1)}`);
+    const r = fromReport ? reportOf(game, i + 1) : null;
+    if (r && r.mark) marks.push([pts.length - 1, r.mark]);
   });
   // The position shown while the game is browsed: a line at its ply.
   const shown = viewedPly(game);
@@ -307,6 +339,11 @@ function renderGraph() {
   }
   if (pts.length) el("polyline", { points: pts.join(" "), fill: "none", stroke: "#8a4b0f", "stroke-width": 2 }, svg);
   pts.forEach((p) => { const [x, y] = p.split(","); el("circle", { cx: x, cy: y, r: 2.5, fill: "#8a4b0f" }, svg); });
+  // The report's marks: a larger dot in the mark's colour.
+  for (const [k, mark] of marks) {
+    const [x, y] = pts[k].split(",");
+    el("circle", { cx: x, cy: y, r: 4, fill: MARK_COLOURS[mark], stroke: "#fff", "stroke-width": 1, class: `graph-mark mark-${mark}` }, svg);
+  }
 }
 
 // ---- settings and the connection ----
@@ -315,7 +352,8 @@ function settings() {
   const variant = $("variant").value;
   const rules = {};
   for (const input of $("rules").querySelectorAll("[data-rule]")) rules[input.dataset.rule] = input.value;
-  return { variant, rules, seats: { b: $("seat-b").value, w: $("seat-w").value }, limit: readLimit() };
+  const clock = readClock($("clock").value);
+  return { variant, rules, seats: { b: $("seat-b").value, w: $("seat-w").value }, limit: readLimit(), ...(clock ? { clock } : {}) };
 }
 
 function readLimit() {
@@ -329,7 +367,7 @@ function showLimits(g) {
   const box = $("limit");
   const keep = box.value || (JSON.parse(localStorage.getItem("koma-settings") || "{}").limit ?? "");
   box.replaceChildren();
-  for (const [label, options] of limitOptions(g.levels)) {
+  for (const [label, options] of limitOptions(g.levels, !!$("clock").value)) {
     const group = document.createElement("optgroup");
     group.label = label;
     for (const [value, text] of options) {
@@ -341,6 +379,21 @@ function showLimits(g) {
     box.appendChild(group);
   }
   box.value = [...box.options].some((o) => o.value === keep) ? keep : "movetime:1000";
+}
+
+// The clocks offered for the game (byoyomi, or an increment for a game shown as chess).
+function showClocks(g) {
+  const box = $("clock");
+  const keep = box.dataset.game === g.name ? box.value : (JSON.parse(localStorage.getItem("koma-clock") || "{}")[g.look.chess ? "chess" : "shogi"] ?? "");
+  box.replaceChildren();
+  for (const [value, text] of clockOptions(g.look.chess)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    box.appendChild(o);
+  }
+  box.dataset.game = g.name;
+  box.value = [...box.options].some((o) => o.value === keep) ? keep : "";
 }
 
 function showRules() {
@@ -382,6 +435,7 @@ function showRules() {
     label.appendChild(help);
     box.appendChild(label);
   }
+  showClocks(g);
   showLimits(g);
   const names = g.players;
   $("seat-b-name").textContent = names[0];
@@ -415,6 +469,9 @@ function tableEditor(input) {
 function newGame(extra = {}) {
   const s = settings();
   localStorage.setItem("koma-settings", JSON.stringify({ variant: s.variant, seats: s.seats, limit: $("limit").value }));
+  const clocks = JSON.parse(localStorage.getItem("koma-clock") || "{}");
+  clocks[games[s.variant].look.chess ? "chess" : "shogi"] = $("clock").value;
+  localStorage.setItem("koma-clock", JSON.stringify(clocks));
   localStorage.setItem("koma-rules", JSON.stringify({ ...JSON.parse(localStorage.getItem("koma-rules") || "{}"), ...s.rules }));
   info = null; first = null; sel = null;
   flipped = s.seats.b === "koma" && s.seats.w === "human";
@@ -458,6 +515,8 @@ function receive(msg) {
     if (!game || game.game !== msg.game) flipped = msg.seats.b === "koma" && msg.seats.w === "human";
     if (!game || game.state.sfen !== msg.state.sfen || game.game !== msg.game) { hideExplore(); exploring = null; }
     game = msg;
+    clockAt = performance.now();
+    if (reportOnLoad && msg.moves.join(" ") === reportOnLoad.join(" ")) { reportOnLoad = null; askReport(msg, send); }
     history.replaceState(null, "", `#game=${msg.game}`);
     localStorage.setItem("koma-game", msg.game);
     document.body.dataset.variant = msg.variant;
@@ -472,7 +531,12 @@ function receive(msg) {
       requestAnimationFrame(() => timings.push(performance.now() - t0 - searched));
     }
   } else if (msg.type === "thinking") {
-    if (game) { game.thinking = msg.thinking; if (msg.thinking) info = null; render(); }
+    if (game) {
+      game.thinking = msg.thinking;
+      if (msg.thinking) info = null;
+      if (msg.clock !== undefined) { game.clock = msg.clock; clockAt = performance.now(); }
+      render();
+    }
   } else if (msg.type === "info") {
     info = msg.best ? { ...(info || {}), best: msg.best } : msg;
     if (msg.best && game) showHint(msg.best);
@@ -482,11 +546,15 @@ function receive(msg) {
     exploring = null;
     showExplore(msg, showHint);
     render();
+  } else if (msg.type === "report") {
+    if (game) { reportAnswer(msg, game, games[game.variant].players); render(); }
   } else if (msg.type === "record" || msg.type === "load") {
     recordAnswer(msg);
   } else if (msg.type === "error") {
     if (msg.code === "no-game") { localStorage.removeItem("koma-game"); history.replaceState(null, "", "#"); newGame(); return; }
     if (exploring !== null) { exploring = null; hideExplore(); if (game) render(); }
+    // A report that could not be made says so beside its button.
+    if (/game report/.test(msg.message)) { reportFailed(msg.message); if (game) render(); return; }
     say(msg.message, "error");
   }
 }
@@ -556,6 +624,8 @@ window.addEventListener("DOMContentLoaded", () => {
     });
   }
   $("variant").onchange = showRules;
+  $("clock").onchange = () => showLimits(games[$("variant").value]);
+  setInterval(renderClocks, 100);
   $("new").onclick = () => newGame();
   $("undo").onclick = () => { first = null; sel = null; send({ type: "undo" }); };
   $("pause").onclick = () => send({ type: "pause", paused: !game.paused });
@@ -573,7 +643,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("copy-sfen").onclick = () => copy(game.state.sfen, "SFEN");
   $("copy-moves").onclick = () => copy(moveText(), "Moves");
   $("paste-go").onclick = () => send({ type: "paste", text: $("paste").value });
-  initRecords({ send, say, games: () => games, hello: () => hello, newGame });
+  initRecords({ send, say, games: () => games, hello: () => hello, newGame, wantReport: (moves) => { reportOnLoad = moves; } });
+  $("report-go").onclick = () => { if (game) { askReport(game, send); render(); } };
   initBrowse({ game: () => game, render, send, say, clear: () => { sel = null; first = null; } });
   $("piece-style").onchange = () => { pieceStyle = $("piece-style").value; localStorage.setItem("koma-pieces", pieceStyle); render(); };
   document.addEventListener("keydown", (e) => {

@@ -5,6 +5,8 @@
 // from the server (`state.positions`, the SFEN before each move and after the last); a
 // game whose setup is hidden has none and is not browsed.
 
+import { markItem } from "./report.js";
+
 const $ = (id) => document.getElementById(id);
 
 let page = null;       // from app.js: {game, render, send, say, clear}
@@ -105,8 +107,9 @@ function number(text) {
 }
 
 // The moves `moves` (the first played at ply `from`, by `first` "b" or "w") into `list`:
-// in pairs for chess, else one a line; `shown` is the ply shown.
-function fill(list, moves, texts, from, firstSide, chess, shown) {
+// in pairs for chess, else one a line; `shown` is the ply shown; the game report's marks
+// beside the moves of `game` (null: none).
+function fill(list, moves, texts, from, firstSide, chess, shown, game = null) {
   let li = null;
   moves.forEach((m, i) => {
     const ply = from + i + 1;
@@ -119,7 +122,10 @@ function fill(list, moves, texts, from, firstSide, chess, shown) {
       li.appendChild(number(`${Math.floor(k / 2) + 1}.`));
       if (k % 2 === 1) li.appendChild(number("…"));
     }
-    li.appendChild(moveItem(m, texts[i], ply, ply === shown));
+    const item = moveItem(m, texts[i], ply, ply === shown);
+    const mark = game && markItem(game, ply);
+    if (mark) item.appendChild(mark);
+    li.appendChild(item);
     if (li.parentNode !== list) list.appendChild(li);
   });
 }
@@ -131,7 +137,7 @@ export function renderMoves(game, g) {
   const firstSide = game.start && game.start.split(" ")[1] === "w" ? "w" : "b";
   list.replaceChildren();
   list.classList.toggle("pairs", !!g.look.chess);
-  fill(list, game.moves, written(game.moves, game.names, game), 0, firstSide, g.look.chess, shown);
+  fill(list, game.moves, written(game.moves, game.names, game), 0, firstSide, g.look.chess, shown, game);
   showStyles(game);
   const cur = list.querySelector(".current");
   if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2;
@@ -173,7 +179,7 @@ export function branchFrom() {
   branching = mainline ? { ...mainline, at: Math.min(mainline.at, ply) } : { moves: game.moves.slice(), names: game.names, start: game.start, at: ply };
   page.clear();
   page.send({ type: "new", variant: game.variant, rules: game.rules, seats: game.seats, limit: game.limit,
-    sfen: game.start || undefined, moves: game.moves.slice(0, ply) });
+    clock: game.clock ? game.clock.control : undefined, sfen: game.start || undefined, moves: game.moves.slice(0, ply) });
   page.say(`A branch from move ${ply}: the main line is kept below the moves.`);
 }
 
@@ -184,7 +190,7 @@ function backToMain(at) {
   returning = at;
   page.clear();
   page.send({ type: "new", variant: game.variant, rules: game.rules, seats: game.seats, limit: game.limit,
-    sfen: mainline.start || undefined, moves: mainline.moves });
+    clock: game.clock ? game.clock.control : undefined, sfen: mainline.start || undefined, moves: mainline.moves });
 }
 
 export function initBrowse(p) {

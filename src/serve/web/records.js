@@ -115,7 +115,9 @@ function opened(msg) {
   }
   $("seat-b").value = "human";
   $("seat-w").value = "human";
-  page.newGame({ sfen: msg.sfen, moves: msg.moves });
+  // A record is looked at, not played against the clock; its report is asked at once.
+  page.newGame({ sfen: msg.sfen, moves: msg.moves, clock: undefined });
+  if (msg.moves.length) page.wantReport(msg.moves);
   const n = msg.moves.length;
   const under = Object.entries(rules).map(([k, v]) => `${k} = ${v}`).join(", ");
   page.say(`Opened ${msg.name || "the record"} (${NAMES[msg.format] || msg.format}): ${n} move${n === 1 ? "" : "s"}, ` +

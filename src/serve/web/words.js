@@ -29,11 +29,14 @@ export function valueText(v) {
 }
 
 // The one strength menu: [group label, [[value, text]]]. koma at full strength thinks a
-// given time a move; the weaker levels `hello` offers are listed with their Elo (the
-// strongest level is full strength, already offered by the times: not listed twice).
-export function limitOptions(levels) {
+// given time a move, or on its clock when the game has one (`clocked`); the weaker levels
+// `hello` offers are listed with their Elo (the strongest level is full strength, already
+// offered by the times: not listed twice).
+export function limitOptions(levels, clocked = false) {
   const times = [[300, "0.3 s"], [1000, "1 s"], [3000, "3 s"], [10000, "10 s"]];
-  const out = [["Full strength", times.map(([ms, t]) => [`movetime:${ms}`, `full strength, ${t} a move`])]];
+  const full = clocked ? [["movetime:1000", "full strength, on its clock"]] :
+    times.map(([ms, t]) => [`movetime:${ms}`, `full strength, ${t} a move`]);
+  const out = [["Full strength", full]];
   const rows = (Array.isArray(levels) ? levels : []).filter((l) => l && Number.isInteger(l.level));
   const top = Math.max(...rows.map((l) => l.level));
   const weaker = rows.filter((l) => l.level < top).map((l) => {
