@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Stockfish 15.1's Kokesu labels, quality against cost (issue 54): each label's Pearson r
 against a deep search's scores of chess test-suite positions, and positions per CPU
-second.
+second. koma's own scores are labels too, so the same table says what koma's evaluation
+and search know against the same truth (issue 54's r table).
 
 Usage:
   python3 -m tools.sf_label_quality [--stockfish /usr/games/stockfish] [--koma KOMA]
          [--truth depth:16] [--labels eval,depth:1,nodes:1000,nodes:5000] [--per-theme 40]
-         [--hash 1] [--truth-hash 16] [--cache FILE] SUITE.epd ...
+         [--hash 1] [--truth-hash 16] [--cache FILE] [--koma-net NET] SUITE.epd ...
+
+A label is Stockfish's `eval`, `depth:N` or `nodes:N`, or koma's search: `koma:depth:N`,
+`koma:nodes:N` (its default Kokesu evaluation) and `koma-nnue:depth:N`, `koma-nnue:nodes:N`
+(`KokesuEval nnue`, the net built in or --koma-net's), all with `KokesuPromotion free`, a
+fresh table (`usinewgame`, 16 MiB) before every position and one thread.
 
 The suite (tools/lib/epd.py: castling rights and en-passant squares stripped; the first
 --per-theme positions of each theme) goes to Stockfish (tools/lib/stockfish.py) once a
@@ -19,7 +25,8 @@ data generator keeps), Stockfish's CPU seconds (the process's user and system ti
 its start, in clock ticks: what a loaded machine changes least) and positions per CPU
 second and per wall second for all the suite's positions. --cache keeps every label's
 answers (a JSON file): a rerun with the same suite computes only the labels missing from
-it.
+it. koma's labels are never cached (they change with the binary and the net; they are
+cheap).
 """
 
 import argparse
@@ -29,6 +36,8 @@ import sys
 import time
 
 from tools.lib import epd
+from tools.lib.engine import start_koma
+from tools.lib.fsf import to_fsf
 from tools.lib.paths import DEFAULT_KOMA
 from tools.lib.stockfish import (
     DEFAULT_STOCKFISH,
@@ -37,8 +46,11 @@ from tools.lib.stockfish import (
     is_capture_or_promotion,
     label,
     parse_label,
+    sfen_of_fen,
     start_stockfish,
 )
+
+KOMA_ENGINES = ("koma", "koma-nnue")
 
 BOUND = 3000
 
@@ -63,14 +75,58 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_label(stockfish, fens, moves, text, hash_mb):
-    """{"answers": [[kind, value, best] per fen], "cpu": Stockfish's CPU seconds, "wall": s},
+def parse_any(text):
+    """A label's engine and search: ("stockfish", how) for Stockfish's labels (parse_label),
+    (engine, how) for `koma:...` and `koma-nnue:...` with a `depth:N` or `nodes:N` after
+    it; ValueError otherwise."""
+    engine, _, rest = text.partition(":")
+    if engine not in KOMA_ENGINES:
+        return "stockfish", parse_label(text)
+    how = parse_label(rest)
+    if how[0] == "eval":
+        raise ValueError("koma's labels are searches, depth:N or nodes:N, not %r" % text)
+    return engine, how
+
+
+def start_koma_scorer(koma, engine, net=None):
+    """koma for Kokesu with free promotion, one thread, 16 MiB; `koma-nnue` with its net."""
+    options = [("KokesuPromotion", "free"), ("Threads", "1"), ("USI_Hash", "16")]
+    if engine == "koma-nnue":
+        options.append(("KokesuEval", "nnue"))
+        if net:
+            options.append(("KokesuNetFile", net))
+    return start_koma(koma, "kokesu", options, engine)
+
+
+def koma_label(e, fen, how):
+    """koma's score of `fen` (its search `how`, from an empty table), as `label`'s answer:
+    (kind, value from the side to move's view, best move in UCI)."""
+    e.send("usinewgame")
+    e.send("position sfen " + sfen_of_fen(fen))
+    e.send("go %s %d" % how)
+    score = None, None
+    lines = e.until("bestmove", timeout=600)
+    for reply in lines:
+        w = reply.split()
+        if w[:1] == ["info"] and "score" in w:
+            j = w.index("score")
+            score = w[j + 1], int(w[j + 2])
+    words = lines[-1].split()
+    best = to_fsf(words[1], 8, 8) if len(words) > 1 and words[1] not in ("resign", "(none)") else None
+    return score[0], score[1], best
+
+
+def run_label(stockfish, fens, moves, text, hash_mb, koma=None, net=None):
+    """{"answers": [[kind, value, best] per fen], "cpu": the engine's CPU seconds, "wall": s},
     its start (loading the net) not counted."""
-    how = parse_label(text)
-    e = start_stockfish(stockfish, hash_mb)
+    engine, how = parse_any(text)
+    e = start_stockfish(stockfish, hash_mb) if engine == "stockfish" else start_koma_scorer(koma, engine, net)
     try:
         cpu0, t0 = cpu_seconds(e.p.pid), time.monotonic()
-        answers = [list(label(e, fen, how, legal)) for fen, legal in zip(fens, moves)]
+        if engine == "stockfish":
+            answers = [list(label(e, fen, how, legal)) for fen, legal in zip(fens, moves)]
+        else:
+            answers = [list(koma_label(e, fen, how)) for fen in fens]
         cpu, wall = cpu_seconds(e.p.pid) - cpu0, time.monotonic() - t0
     finally:
         e.close()
@@ -93,7 +149,7 @@ def table(fens, results, truth, labels):
     lines = [
         "%d positions, %d counted (every label and %s in centipawns within +-%d), %d of them quiet"
         % (len(fens), len(usable), truth, BOUND, len(quiet)),
-        "| label | r against %s | r, quiet ones | Stockfish CPU s | positions per CPU second | per wall second |"
+        "| label | r against %s | r, quiet ones | the engine's CPU s | positions per CPU second | per wall second |"
         % truth,
         "|---|---|---|---|---|---|",
     ]
@@ -125,11 +181,14 @@ def main(argv=None):
     )
     ap.add_argument("--truth-hash", type=int, default=16, help="the truth's hash MiB (default %(default)s)")
     ap.add_argument("--cache", help="a JSON file of the answers, read and written")
+    ap.add_argument("--koma-net", help="the net of koma-nnue labels (KokesuNetFile; default: the built-in one)")
     args = ap.parse_args(argv)
     try:
         labels = args.labels.split(",")
         for t in labels + [args.truth]:
-            parse_label(t)
+            parse_any(t)
+        if parse_any(args.truth)[0] != "stockfish":
+            raise ValueError("the truth is Stockfish's, not %r" % args.truth)
     except ValueError as e:
         ap.error(str(e))
     for path, what in ((args.stockfish, "Stockfish (%s)" % INSTALL), (args.koma, "koma")):
@@ -158,15 +217,23 @@ def main(argv=None):
         moves = [rules.legal(fen) for fen in fens]
     finally:
         rules.close()
+    koma = os.path.abspath(args.koma)
+    net = os.path.abspath(args.koma_net) if args.koma_net else None
+    answers = {}
     for t in [args.truth] + labels:
-        if t in results:
+        ours = parse_any(t)[0] != "stockfish"
+        if t in results and not ours:
+            answers[t] = results[t]
             continue
         print("sf_label_quality: %s on %d positions ..." % (t, len(fens)), file=sys.stderr, flush=True)
-        results[t] = run_label(args.stockfish, fens, moves, t, args.truth_hash if t == args.truth else args.hash)
-        if args.cache:
-            with open(args.cache, "w") as f:
-                json.dump(cache, f)
-    print("\n".join(table(fens, results, args.truth, labels)))
+        hash_mb = args.truth_hash if t == args.truth else args.hash
+        answers[t] = run_label(args.stockfish, fens, moves, t, hash_mb, koma, net)
+        if not ours:
+            results[t] = answers[t]
+            if args.cache:
+                with open(args.cache, "w") as f:
+                    json.dump(cache, f)
+    print("\n".join(table(fens, answers, args.truth, labels)))
     return 0
 
 

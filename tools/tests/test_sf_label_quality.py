@@ -18,6 +18,7 @@ import unittest
 from tools import sf_label_quality
 from tools.lib import stockfish
 from tools.lib.engine import start_uci
+from tools.tests.support import KOMA
 
 # Stockfish 15.1's `eval` ends so; a position in check gets `none (in check)` instead.
 FAKE = """#!%(python)s
@@ -110,6 +111,48 @@ class Labels(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertEqual(len(err.getvalue().splitlines()), 1)
         self.assertIn("apt-get install -y stockfish", err.getvalue())
+
+
+class KomaLabels(unittest.TestCase):
+    """koma's own scores as labels, from this checkout's koma."""
+
+    def test_koma_labels_are_searches_of_either_evaluation(self):
+        self.assertEqual(sf_label_quality.parse_any("koma:depth:1"), ("koma", ("depth", 1)))
+        self.assertEqual(sf_label_quality.parse_any("koma-nnue:nodes:50000"), ("koma-nnue", ("nodes", 50000)))
+        self.assertEqual(sf_label_quality.parse_any("nodes:5000"), ("stockfish", ("nodes", 5000)))
+        for bad in ("koma:eval", "koma", "koma:nodes:0", "fsf:nodes:10"):
+            with self.assertRaises(ValueError):
+                sf_label_quality.parse_any(bad)
+
+    @unittest.skipUnless(os.access(KOMA, os.X_OK), "no koma binary (KOMA)")
+    def test_koma_scores_from_the_side_to_move_and_names_a_legal_best_move(self):
+        # White a queen up: good for White to move, bad for Black to move; koma's Kokesu
+        # SFEN puts White (sente) first, so a side's sign must come out right both ways.
+        white = "4k3/8/8/8/8/8/3QP3/4K3 w - - 0 1"
+        black = white.replace(" w ", " b ")
+        for engine in sf_label_quality.KOMA_ENGINES:
+            e = sf_label_quality.start_koma_scorer(KOMA, engine)
+            try:
+                kind, value, best = sf_label_quality.koma_label(e, white, ("depth", 3))
+                self.assertEqual(kind, "cp", engine)
+                self.assertGreater(value, 500, engine)
+                kind, value, best_black = sf_label_quality.koma_label(e, black, ("nodes", 2000))
+                self.assertEqual(kind, "cp", engine)
+                self.assertLess(value, -500, engine)
+            finally:
+                e.close()
+            rules = stockfish.KokesuMoves(KOMA)
+            try:
+                self.assertIn(best, rules.legal(white), engine)
+                self.assertIn(best_black, rules.legal(black), engine)
+            finally:
+                rules.close()
+
+    def test_the_truth_is_stockfishs(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            sf_label_quality.main(["--truth", "koma:depth:10", "x.epd"])
+        self.assertIn("the truth is Stockfish's", err.getvalue())
 
 
 class Report(unittest.TestCase):
