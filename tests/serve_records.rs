@@ -26,6 +26,17 @@ fn tokens(v: &Value) -> Vec<String> {
     v.as_array().expect("moves").iter().map(|m| m.as_str().expect("a token").to_string()).collect()
 }
 
+/// The next `report` message (an error fails the test).
+async fn next_report(ws: &mut Ws) -> Value {
+    loop {
+        let m = crate::serve::next(ws).await;
+        if m["type"] == "report" {
+            return m;
+        }
+        assert_ne!(m["type"], "error", "{m}");
+    }
+}
+
 async fn error_for(ws: &mut Ws, msg: Value) -> String {
     send(ws, msg).await;
     until_error(ws).await["message"].as_str().unwrap_or_default().to_string()
@@ -237,16 +248,19 @@ async fn browsing_a_game_a_loaded_records_report_marks_its_moves_but_never_a_boo
     let text = records::read_file(&path).expect("the fixture");
     let moves = records::read(Format::Rokuroku, &text, None).whole().expect("the fixture reads").tokens();
     send(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
-    // One report at a time in the server: a second waits for the first.
-    let busy = error_for(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
+    // One report at a time in the server: another page's request waits for the first.
+    let mut other = connect(&server).await;
+    let busy = error_for(&mut other, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
     assert!(busy.contains("game report is running"), "{busy}");
-    let report = loop {
-        let m = crate::serve::next(&mut ws).await;
-        if m["type"] == "report" {
-            break m;
-        }
-        assert_ne!(m["type"], "error", "{m}");
-    };
+    // The page that asked waits only for its last request: a new one gives the running
+    // report up, and only the new one is answered.
+    let opening = &moves[..14];
+    send(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": opening })).await;
+    let first = next_report(&mut ws).await;
+    assert_eq!(tokens(&first["moves"]), opening, "the report given up is never answered");
+    assert_eq!(first["report"].as_array().map(Vec::len), Some(14));
+    send(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
+    let report = next_report(&mut ws).await;
     assert_eq!(tokens(&report["moves"]), moves);
     let entries = report["report"].as_array().expect("a report");
     assert_eq!(entries.len(), moves.len());
@@ -261,6 +275,6 @@ async fn browsing_a_game_a_loaded_records_report_marks_its_moves_but_never_a_boo
     assert_eq!(report["summary"]["result"], "sente wins: checkmate");
     let illegal = error_for(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": ["9z9z"] })).await;
     assert!(illegal.starts_with("game report:"), "{illegal}");
-    drop(ws);
+    drop((ws, other));
     assert_eq!(server.stop(), "");
 }

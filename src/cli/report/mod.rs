@@ -161,6 +161,19 @@ fn first_view(score: Option<JsonScore>, side: &str) -> Option<JsonScore> {
 /// missed is. Book and forced moves are never marked; proven values (exact) are marked
 /// as they are.
 pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveReport>, Summary), String> {
+    report_unless(analyser, record, &|| false)
+}
+
+/// The error of a report given up (`report_unless`).
+pub const GIVEN_UP: &str = "the game report was given up";
+
+/// [`report`], given up ([`GIVEN_UP`]) as soon as `give_up` says so: it is asked before
+/// each search, so a report no one waits for stops within one search.
+pub fn report_unless(
+    analyser: &mut Analyser,
+    record: &Record,
+    give_up: &dyn Fn() -> bool,
+) -> Result<(Vec<MoveReport>, Summary), String> {
     let tokens = record.tokens();
     // The record's game, under its rules, walked once: a move pushed for each ply.
     let mut game = record.position()?;
@@ -170,6 +183,9 @@ pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveRepor
         if n > 0 {
             exempts.push(exempt(game.as_ref(), &tokens[n - 1]));
             game.push_unjudged(&tokens[n - 1]).map_err(|e| format!("move {n}: {e}"))?;
+        }
+        if give_up() {
+            return Err(GIVEN_UP.into());
         }
         let a = analyser.analyse_game(game.as_ref(), &format!("ply {n}"));
         let mut v = value_of(&a, game.as_ref()).map_err(|e| format!("position after {n} moves: {e}"))?;
@@ -209,6 +225,9 @@ pub fn report(analyser: &mut Analyser, record: &Record) -> Result<(Vec<MoveRepor
         if exempts[i].is_some() {
             r.loss = 0.0;
         } else if !r.exact {
+            if give_up() {
+                return Err(GIVEN_UP.into());
+            }
             let d = deeper(analyser, before.as_ref(), token, &format!("ply {i}"))
                 .map_err(|e| format!("position after {i} moves, searched deeper: {e}"))?;
             r.best = d.best;
@@ -375,4 +394,47 @@ fn clashing_output(game: &Path, args: &Args) -> Option<String> {
 
 fn save(path: &Path, text: &str) -> Result<(), String> {
     crate::input::file::write(path, text.as_bytes()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    fn kokesu(moves: &[&str]) -> Record {
+        let text: String = moves.iter().map(|m| format!("move {m}\n")).collect();
+        let text = format!("# koma record\nvariant kokesu\nstart startpos\n{text}");
+        records::read(Format::Koma, &text, None).whole().expect("a koma record")
+    }
+
+    fn analyser() -> Analyser {
+        Analyser::new(&Args { nodes: Some(500), ..Args::default() }).expect("an analyser")
+    }
+
+    #[test]
+    fn a_report_given_up_stops_before_its_next_search_and_says_so() {
+        let record = kokesu(&["4g4e", "4b4d", "7h6f", "2a3c"]);
+        for stop_at in [1, 3, 6, 8] {
+            let asked = Cell::new(0);
+            let give_up = || {
+                asked.set(asked.get() + 1);
+                asked.get() >= stop_at
+            };
+            let got = report_unless(&mut analyser(), &record, &give_up);
+            assert_eq!(got.err().as_deref(), Some(GIVEN_UP), "given up at question {stop_at}");
+            assert_eq!(asked.get(), stop_at, "no question after the answer that gave it up");
+        }
+        // Never given up: the report, asked once before each of the 5 positions' searches
+        // and each of the 4 moves' deeper looks.
+        let asked = Cell::new(0);
+        let whole = report_unless(&mut analyser(), &record, &|| {
+            asked.set(asked.get() + 1);
+            false
+        })
+        .expect("the whole report");
+        assert_eq!(asked.get(), 9);
+        let plain = report(&mut analyser(), &record).expect("the report");
+        assert_eq!(serde_json::to_value(&whole.0).unwrap(), serde_json::to_value(&plain.0).unwrap());
+    }
 }
