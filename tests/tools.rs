@@ -72,6 +72,7 @@ tools_tests!(
     test_report_stability,
     test_search_speed,
     test_sf_label_quality,
+    test_sf_relabel,
     test_spsa,
     test_tactics,
     test_xboard_demo,

@@ -28,11 +28,10 @@ another scale: the trainer fits the data's own K for the targets).
 import argparse
 import os
 import sys
-import time
 
 from tools.lib.paths import FSF_VARIANTS
-from tools.lib.ray import EXIT_USAGE, clock, files_on_ray, run_status
-from tools.lib.records import HEADER, RECORD, fen_of_record, with_score
+from tools.lib.ray import EXIT_USAGE, run_status
+from tools.lib.relabel import run_files
 
 
 def relabel(fsf, data, nodes, ini_text, hash_mb=1):
@@ -42,9 +41,9 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
 
     from tools.lib.engine import start_uci
     from tools.lib.fsf import search_score
+    from tools.lib.relabel import check, children_cpu, rescore
 
-    if data[:16] != HEADER or (len(data) - 16) % RECORD:
-        raise ValueError("not a koma data file of version 1")
+    check(data)
     with tempfile.TemporaryDirectory(prefix="fsf-relabel-") as tmp:
         ini = os.path.join(tmp, "variants.ini")
         with open(ini, "w") as f:
@@ -56,73 +55,35 @@ def relabel(fsf, data, nodes, ini_text, hash_mb=1):
             "fsf",
             30,
         )
-        out, scored, mates = [HEADER], 0, 0
+
+        def score_of(fen):
+            e.send("ucinewgame")
+            e.send("position fen " + fen)
+            e.send("go nodes %d" % nodes)
+            score = search_score(e)
+            return score[1] if score and score[0] == "cp" else None
+
         try:
-            for at in range(16, len(data), RECORD):
-                rec = data[at : at + RECORD]
-                e.send("ucinewgame")
-                e.send("position fen " + fen_of_record(rec))
-                e.send("go nodes %d" % nodes)
-                score = search_score(e)
-                if score and score[0] == "cp":
-                    out.append(with_score(rec, score[1]))
-                    scored += 1
-                else:
-                    mates += 1
+            out, scored, mates = rescore(data, score_of)
         finally:
             e.close()
         after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return b"".join(out), scored, mates, cpu
+    return out, scored, mates, children_cpu(before, after)
 
 
 def run(files, out_dir, fsf, nodes, address=None, cpus=None, retries=2, hash_mb=1, progress=sys.stderr):
     fsf = os.path.abspath(fsf)
     if address is None and not os.path.isfile(fsf):
         raise FileNotFoundError("no Fairy-Stockfish at %s" % fsf)
-    os.makedirs(out_dir, exist_ok=True)
-    todo = [f for f in files if not os.path.exists(os.path.join(out_dir, os.path.basename(f)))]
-    say = (lambda text: print("fsf_relabel: " + text, file=progress, flush=True)) if progress else (lambda text: None)
-    if not todo:
-        say("all %d files are in %s" % (len(files), out_dir))
-        return [], []
     with open(FSF_VARIANTS) as f:
         ini_text = f.read()
-    totals = {"scored": 0, "mates": 0, "cpu": 0.0}
-    start = time.monotonic()
 
     def args_of(path):
         with open(path, "rb") as f:
             return fsf, f.read(), nodes, ini_text, hash_mb
 
-    def finished(path, data, rest):
-        for key, value in zip(("scored", "mates", "cpu"), rest):
-            totals[key] += value
-
-    def tick(made, failed, in_flight):
-        say(
-            "%d/%d files, %d positions scored, %d mates left out, %.0f per CPU second, %s elapsed"
-            % (
-                len(made),
-                len(todo),
-                totals["scored"],
-                totals["mates"],
-                totals["scored"] / totals["cpu"] if totals["cpu"] else 0.0,
-                clock(time.monotonic() - start),
-            )
-        )
-
-    return files_on_ray(
-        relabel,
-        todo,
-        args_of,
-        lambda path: os.path.join(out_dir, os.path.basename(path)),
-        address,
-        cpus,
-        retries,
-        say,
-        finished=finished,
-        tick=tick,
+    return run_files(
+        "fsf_relabel", relabel, files, out_dir, args_of, address, cpus, retries, "mates left out", progress
     )
 
 

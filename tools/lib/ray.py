@@ -1,8 +1,8 @@
 """Ray for the tools that farm `koma` (or Fairy-Stockfish) out to this machine's cores or
 a cluster (tools/ray_solve.py, ray_match.py, ray_nnue_data.py, fsf_relabel.py,
-ray_sf_data.py; docs/RAY.md): Ray started quietly or joined, the tools' shared exit
-statuses, seed lists, a task's error in one line, a wall-clock duration, and a loop that
-writes each task's file whole as it arrives."""
+sf_relabel.py, ray_sf_data.py; docs/RAY.md): Ray started quietly or joined, the tools'
+shared exit statuses, seed lists, a task's error in one line, a wall-clock duration, and a
+loop that writes each task's file whole as it arrives."""
 
 import contextlib
 import math

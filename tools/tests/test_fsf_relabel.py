@@ -16,6 +16,7 @@ import unittest
 from tools import fsf_relabel
 from tools.lib.paths import FSF_VARIANTS
 from tools.lib.ray import connect
+from tools.lib.records import HEADER, fen_of_record
 from tools.tests.support import HAVE_RAY, KOMA, NO_RAY
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -84,9 +85,9 @@ for line in sys.stdin:
 
 class Records(unittest.TestCase):
     def test_a_record_gives_its_fen_sente_white(self):
-        self.assertEqual(fsf_relabel.fen_of_record(record(START, 0, 1, 0)), START + " w - - 0 1")
+        self.assertEqual(fen_of_record(record(START, 0, 1, 0)), START + " w - - 0 1")
         board = "4k3/8/8/3p4/8/8/2Q5/4K3"
-        self.assertEqual(fsf_relabel.fen_of_record(record(board, 1, 2, 0)), board + " b - - 0 1")
+        self.assertEqual(fen_of_record(record(board, 1, 2, 0)), board + " b - - 0 1")
 
     def test_koma_records_give_legal_looking_fens(self):
         with tempfile.TemporaryDirectory() as d:
@@ -99,9 +100,9 @@ class Records(unittest.TestCase):
             )
             with open(out, "rb") as f:
                 data = f.read()
-        self.assertEqual(data[:16], fsf_relabel.HEADER)
+        self.assertEqual(data[:16], HEADER)
         for at in range(16, len(data), 32):
-            fen = fsf_relabel.fen_of_record(data[at : at + 32])
+            fen = fen_of_record(data[at : at + 32])
             board = fen.split()[0]
             self.assertEqual(len(board.split("/")), 8, fen)
             self.assertEqual((board.count("K"), board.count("k")), (1, 1), fen)
@@ -117,15 +118,15 @@ class Relabel(unittest.TestCase):
         with open(FSF_VARIANTS) as f:
             self.ini = f.read()
         self.boards = [START, "4k3/8/8/8/8/8/8/3QK3", "3qk3/8/8/8/8/8/8/4K3"]
-        self.data = fsf_relabel.HEADER + b"".join(record(b, i % 2, i, -5 * i) for i, b in enumerate(self.boards))
+        self.data = HEADER + b"".join(record(b, i % 2, i, -5 * i) for i, b in enumerate(self.boards))
 
     def test_scores_are_replaced_and_mates_left_out(self):
         out, scored, mates, _ = fsf_relabel.relabel(self.fsf, self.data, 100, self.ini)
         self.assertEqual((scored, mates), (2, 1))
-        self.assertEqual(out[:16], fsf_relabel.HEADER)
+        self.assertEqual(out[:16], HEADER)
         kept = [out[16:48], out[48:80]]
         for rec, (i, _board) in zip(kept, [(0, self.boards[0]), (2, self.boards[2])]):
-            fen = fsf_relabel.fen_of_record(rec)
+            fen = fen_of_record(rec)
             self.assertEqual(struct.unpack("<h", rec[26:28])[0], len(fen))
             want = self.data[16 + 32 * i : 48 + 32 * i]
             self.assertEqual(rec[:26] + rec[28:], want[:26] + want[28:])

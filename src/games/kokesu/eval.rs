@@ -710,8 +710,15 @@ mod tests {
     use crate::games::kokesu::KokesuRules;
     use crate::tune::testing;
 
+    /// The default rules with the classic evaluation (the default scores by the net).
+    fn classic() -> KokesuRules {
+        let mut rules = KokesuRules::default();
+        Kokesu::set_rule(&mut rules, "KokesuEval", "classic").unwrap();
+        rules
+    }
+
     fn eval(sfen: &str) -> i32 {
-        match Kokesu::from_sfen(sfen, &KokesuRules::default()) {
+        match Kokesu::from_sfen(sfen, &classic()) {
             Ok(p) => p.evaluate(),
             Err(e) => panic!("{sfen}: {e}"),
         }
@@ -759,7 +766,7 @@ mod tests {
 
     /// The sum of the coefficients the evaluation reports for weight `i` (sente's view).
     fn coefficient(sfen: &str, i: usize) -> f32 {
-        let pos = Kokesu::from_sfen(sfen, &KokesuRules::default()).unwrap();
+        let pos = Kokesu::from_sfen(sfen, &classic()).unwrap();
         let mut f = crate::tune::Features::default();
         evaluate_with(&pos, weights(), &mut f);
         f.raw.iter().filter(|x| x.0 as usize == i).map(|x| x.1).sum()
@@ -806,7 +813,7 @@ mod tests {
 
     #[test]
     fn pawnless_endings_a_side_cannot_win_are_scaled_down() {
-        let pos = |sfen: &str| Kokesu::from_sfen(sfen, &KokesuRules::default()).unwrap();
+        let pos = |sfen: &str| Kokesu::from_sfen(sfen, &classic()).unwrap();
         // King and minor piece against king: nothing to win with. A rook against a minor
         // piece, or a rook and a minor piece against a rook: hardly anything.
         assert_eq!(eg_scale(&pos("8/8/4k3/8/8/2N5/8/4K3 b - 1"), 1), 0);

@@ -67,13 +67,23 @@ pub struct KokesuRules {
     pub eval: EvalSettings,
 }
 
-/// The evaluation switches' values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The evaluation switches' values. The default scores positions by the net built into
+/// the binary (it beat the classic evaluation, docs/NNUE.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EvalSettings {
-    /// The net positions are scored by (`KokesuEval nnue`); `None`: the classic evaluation.
+    /// The net positions are scored by (`KokesuEval nnue`, the default); `None`: the
+    /// classic evaluation.
     pub net: Option<nnue::Net>,
     /// The net of `KokesuNetFile`; `None`: the one built into the binary.
     pub file: Option<nnue::Net>,
+}
+
+impl Default for EvalSettings {
+    /// The built-in net (checked by a test, so a shipped binary always has it; were it
+    /// unreadable, the classic evaluation).
+    fn default() -> EvalSettings {
+        EvalSettings { net: nnue::NETS.builtin().ok(), file: None }
+    }
 }
 
 /// A Kokesu position (a small plain value; copy-make).
@@ -112,7 +122,7 @@ static SWITCHES: [Switch<KokesuRules>; 4] = [
     Switch::new(
         "KokesuEval",
         SwitchKind::Combo(net::EVAL_WORDS),
-        "classic",
+        "nnue",
         Scope::Evaluation,
         |r: &mut KokesuRules, v| nnue::NETS.set_eval(&mut r.eval.net, r.eval.file, v),
     )

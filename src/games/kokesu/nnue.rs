@@ -82,8 +82,12 @@ impl Trainable for Kokesu {
         }
     }
 
+    /// Under the default rules but with the classic evaluation (the default scores by the
+    /// net): the trainer's baseline is the hand-written evaluation.
     fn from_cells(cells: &[u8; 64], side: usize) -> Option<Kokesu> {
-        Kokesu::from_sfen(&sfen(cells, side), &KokesuRules::default()).ok()
+        let mut rules = KokesuRules::default();
+        rules.eval.net = None;
+        Kokesu::from_sfen(&sfen(cells, side), &rules).ok()
     }
 }
 
@@ -119,6 +123,7 @@ fn sfen(cells: &[u8; 64], side: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Strategy;
 
     /// A record's cells give back the position they were read from.
     #[test]
@@ -130,6 +135,19 @@ mod tests {
             assert_eq!(sfen(&pos.cells(), side), text);
             assert_eq!(Kokesu::from_cells(&pos.cells(), side).map(|p| p.to_sfen()), Some(pos.to_sfen()));
         }
+    }
+
+    /// The trainer's baseline is the classic evaluation, whatever `KokesuEval`'s default.
+    #[test]
+    fn cells_are_scored_by_the_classic_evaluation() {
+        let text = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - 1";
+        let mut classic = KokesuRules::default();
+        Kokesu::set_rule(&mut classic, "KokesuEval", "classic").unwrap();
+        let pos = Kokesu::from_sfen(text, &classic).unwrap();
+        let from_cells = Kokesu::from_cells(&pos.cells(), 1).unwrap();
+        assert_eq!(from_cells.evaluate(), pos.evaluate());
+        let net = Kokesu::from_sfen(text, &KokesuRules::default()).unwrap();
+        assert_ne!(net.evaluate(), pos.evaluate(), "the default scores by the net");
     }
 
     /// The mirror image of the mirror image is the position itself; a1 goes to h1.

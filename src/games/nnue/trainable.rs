@@ -25,6 +25,7 @@ pub trait Trainable: Strategy {
     /// centipawns.
     fn start_value(f: usize) -> f32;
     /// The position of a record's cells with `side` to move (0 sente, 1 gote) under the
-    /// default rules, for the classic evaluation's loss; `None` if it cannot be set up.
+    /// default rules, scored by the classic evaluation, for its loss; `None` if it cannot
+    /// be set up.
     fn from_cells(cells: &[u8; 64], side: usize) -> Option<Self>;
 }
