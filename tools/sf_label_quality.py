@@ -9,8 +9,8 @@ Usage:
          [--truth depth:16] [--labels eval,depth:1,nodes:1000,nodes:5000] [--per-theme 40]
          [--hash 1] [--truth-hash 16] [--cache FILE] [--koma-net NET] SUITE.epd ...
 
-A label is Stockfish's `eval`, `depth:N` or `nodes:N`, or koma's search: `koma:depth:N`,
-`koma:nodes:N` (its default Kokesu evaluation) and `koma-nnue:depth:N`, `koma-nnue:nodes:N`
+A label is Stockfish's `eval`, `depth:N` or `nodes:N`, or koma's search: `koma-classic:depth:N`,
+`koma-classic:nodes:N` (`KokesuEval classic`) and `koma-nnue:depth:N`, `koma-nnue:nodes:N`
 (`KokesuEval nnue`, the net built in or --koma-net's), all with `KokesuPromotion free`, a
 fresh table (`usinewgame`, 16 MiB) before every position and one thread.
 
@@ -50,7 +50,7 @@ from tools.lib.stockfish import (
     start_stockfish,
 )
 
-KOMA_ENGINES = ("koma", "koma-nnue")
+KOMA_ENGINES = ("koma-classic", "koma-nnue")
 
 BOUND = 3000
 
@@ -77,7 +77,7 @@ def cpu_seconds(pid):
 
 def parse_any(text):
     """A label's engine and search: ("stockfish", how) for Stockfish's labels (parse_label),
-    (engine, how) for `koma:...` and `koma-nnue:...` with a `depth:N` or `nodes:N` after
+    (engine, how) for `koma-classic:...` and `koma-nnue:...` with a `depth:N` or `nodes:N` after
     it; ValueError otherwise."""
     engine, _, rest = text.partition(":")
     if engine not in KOMA_ENGINES:
@@ -89,10 +89,11 @@ def parse_any(text):
 
 
 def start_koma_scorer(koma, engine, net=None):
-    """koma for Kokesu with free promotion, one thread, 16 MiB; `koma-nnue` with its net."""
+    """koma for Kokesu with free promotion, one thread, 16 MiB, the evaluation `engine` names
+    (`koma-nnue` with --koma-net's net, if given)."""
     options = [("KokesuPromotion", "free"), ("Threads", "1"), ("USI_Hash", "16")]
+    options.append(("KokesuEval", "nnue" if engine == "koma-nnue" else "classic"))
     if engine == "koma-nnue":
-        options.append(("KokesuEval", "nnue"))
         if net:
             options.append(("KokesuNetFile", net))
     return start_koma(koma, "kokesu", options, engine)

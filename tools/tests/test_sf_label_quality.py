@@ -117,10 +117,10 @@ class KomaLabels(unittest.TestCase):
     """koma's own scores as labels, from this checkout's koma."""
 
     def test_koma_labels_are_searches_of_either_evaluation(self):
-        self.assertEqual(sf_label_quality.parse_any("koma:depth:1"), ("koma", ("depth", 1)))
+        self.assertEqual(sf_label_quality.parse_any("koma-classic:depth:1"), ("koma-classic", ("depth", 1)))
         self.assertEqual(sf_label_quality.parse_any("koma-nnue:nodes:50000"), ("koma-nnue", ("nodes", 50000)))
         self.assertEqual(sf_label_quality.parse_any("nodes:5000"), ("stockfish", ("nodes", 5000)))
-        for bad in ("koma:eval", "koma", "koma:nodes:0", "fsf:nodes:10"):
+        for bad in ("koma-classic:eval", "koma:depth:1", "koma-nnue:nodes:0", "fsf:nodes:10"):
             with self.assertRaises(ValueError):
                 sf_label_quality.parse_any(bad)
 
@@ -151,7 +151,7 @@ class KomaLabels(unittest.TestCase):
     def test_the_truth_is_stockfishs(self):
         err = io.StringIO()
         with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
-            sf_label_quality.main(["--truth", "koma:depth:10", "x.epd"])
+            sf_label_quality.main(["--truth", "koma-nnue:depth:10", "x.epd"])
         self.assertIn("the truth is Stockfish's", err.getvalue())
 
 
