@@ -46,6 +46,7 @@ from tools.lib.stockfish import (
     is_capture_or_promotion,
     label,
     parse_label,
+    searched,
     sfen_of_fen,
     start_stockfish,
 )
@@ -105,16 +106,8 @@ def koma_label(e, fen, how):
     e.send("usinewgame")
     e.send("position sfen " + sfen_of_fen(fen))
     e.send("go %s %d" % how)
-    score = None, None
-    lines = e.until("bestmove", timeout=600)
-    for reply in lines:
-        w = reply.split()
-        if w[:1] == ["info"] and "score" in w:
-            j = w.index("score")
-            score = w[j + 1], int(w[j + 2])
-    words = lines[-1].split()
-    best = to_fsf(words[1], 8, 8) if len(words) > 1 and words[1] not in ("resign", "(none)") else None
-    return score[0], score[1], best
+    kind, value, best = searched(e.until("bestmove", timeout=600))
+    return kind, value, to_fsf(best, 8, 8) if best else None
 
 
 def run_label(stockfish, fens, moves, text, hash_mb, koma=None, net=None):

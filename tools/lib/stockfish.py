@@ -61,15 +61,21 @@ def label(e, fen, how, searchmoves=None):
     e.send("ucinewgame")
     e.send("position fen " + fen)
     e.send("go %s %d%s" % (kind, n, " searchmoves " + " ".join(searchmoves) if searchmoves else ""))
+    return searched(e.until("bestmove", timeout=TIMEOUT))
+
+
+def searched(lines):
+    """A search's answer from its lines up to `bestmove` (UCI or USI): (kind, value, best
+    move) with the last `info ... score` line's kind and value (None, None without one) and
+    the best move (None for `(none)` or `resign`)."""
     score = None, None
-    lines = e.until("bestmove", timeout=TIMEOUT)
     for reply in lines:
         w = reply.split()
         if w[:1] == ["info"] and "score" in w:
             j = w.index("score")
             score = w[j + 1], int(w[j + 2])
     words = lines[-1].split()
-    best = words[1] if len(words) > 1 and words[1] != "(none)" else None
+    best = words[1] if len(words) > 1 and words[1] not in ("(none)", "resign") else None
     return score[0], score[1], best
 
 
