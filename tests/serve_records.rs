@@ -248,6 +248,10 @@ async fn browsing_a_game_a_loaded_records_report_marks_its_moves_but_never_a_boo
     let text = records::read_file(&path).expect("the fixture");
     let moves = records::read(Format::Rokuroku, &text, None).whole().expect("the fixture reads").tokens();
     send(&mut ws, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
+    // A page's messages are taken in order: once a request refused at once is answered,
+    // the report above has started (another page's request could otherwise come first).
+    let refused = error_for(&mut ws, json!({ "type": "report", "variant": "nope", "moves": [] })).await;
+    assert!(refused.contains("no game 'nope'"), "{refused}");
     // One report at a time in the server: another page's request waits for the first.
     let mut other = connect(&server).await;
     let busy = error_for(&mut other, json!({ "type": "report", "variant": "shogi66", "moves": moves })).await;
