@@ -14,7 +14,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::games::nnue::format;
 use crate::games::nnue::trainable::Trainable;
 use crate::games::{self, NetVisitor};
 use crate::input::file::{read, same_file};
@@ -245,7 +244,7 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         weight_decay: a.weight_decay,
     };
     let out = &mut std::io::stdout();
-    /// Trains the network of the game visited.
+    /// Trains the network of the game visited, as wide as the game's.
     struct Train<'a, W: Write> {
         plan: &'a trainer::TrainPlan,
         all: &'a [records::Record],
@@ -254,7 +253,11 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
     impl<W: Write> NetVisitor for Train<'_, W> {
         type Output = std::io::Result<trainer::TrainSummary>;
         fn visit<G: Trainable>(mut self) -> Self::Output {
-            trainer::train::<G>(self.plan, self.all, &mut self.out)
+            let (plan, all, out) = (self.plan, self.all, &mut self.out);
+            match G::WIDTH {
+                128 => trainer::train::<G, 128>(plan, all, out),
+                w => Err(std::io::Error::other(format!("width {w}: this koma trains 128"))),
+            }
         }
     }
     let trained = match games::visit_net(feature_set, Train { plan: &plan, all: &all, out }) {
@@ -277,8 +280,7 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
             summary.heldout_loss[0]
         ));
     }
-    let bytes = format::write(&summary.net);
-    if let Err(e) = write_whole(&a.out, |w| w.write_all(&bytes)) {
+    if let Err(e) = write_whole(&a.out, |w| w.write_all(&summary.net_file)) {
         return fail(format!("nnue-train: {e}"));
     }
     let _ = writeln!(std::io::stdout(), "wrote {}", shown(&a.out));
