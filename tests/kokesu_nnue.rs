@@ -157,9 +157,13 @@ fn bad_net_files_are_refused_with_one_error_and_the_evaluation_stays() {
     wrong_magic[0] = b'X';
     let mut wrong_width = good.clone();
     wrong_width[20..24].copy_from_slice(&256u32.to_le_bytes());
-    let cases: [(&str, &[u8], &str); 4] = [
+    // A whole net of another width (as `koma nnue-train --width 256` writes): refused by
+    // its width, not its size.
+    let wide = format::write(crate::common::nnue::random_net::<256>(FEATURES, 32));
+    let cases: [(&str, &[u8], &str); 5] = [
         ("magic", &wrong_magic, "not a koma network"),
         ("width", &wrong_width, "the accumulator width is 256 in the header; this koma needs 128"),
+        ("wide", &wide, "the accumulator width is 256 in the header; this koma needs 128"),
         ("short", &good[..good.len() - 10], "bytes; its header makes it"),
         ("empty", b"", "shorter than the 64-byte header"),
     ];
@@ -259,6 +263,22 @@ fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     ]);
     assert!(errors(&lines).is_empty(), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
+    // `--width 256`: a net of that width, written, which Kokesu (128 wide) refuses by its
+    // width; a width the trainer does not have is refused by the option.
+    let wide = format!("{n}.256");
+    run(&["nnue-train", "--epochs", "2", "--batch", "64", "--width", "256", "--out", &wide, d, d]);
+    format::parse::<256>(&std::fs::read(&wide).unwrap(), FEATURES).expect("a 256-wide net");
+    let set_file = format!("setoption name KokesuNetFile value {wide}");
+    let lines = koma_lines(&["setoption name USI_Variant value kokesu", &set_file, "quit"]);
+    let refused = "the accumulator width is 256 in the header; this koma needs 128";
+    assert!(matches!(&errors(&lines)[..], [e] if e.contains(refused)), "{lines:?}");
+    let said = Command::new(assert_cmd::cargo::cargo_bin("koma"))
+        .args(["nnue-train", "--width", "200", "--out", &wide, d])
+        .output()
+        .unwrap();
+    assert!(!said.status.success());
+    assert!(String::from_utf8_lossy(&said.stderr).contains("[possible values: 128, 256, 512]"), "{said:?}");
+    let _ = std::fs::remove_file(&wide);
     // Training data that is not data is one error, no net; an output that is an input is
     // refused before anything is read.
     let other = format!("{n}.other");

@@ -32,7 +32,7 @@
 //! (own hand ? 0 : 96) + (kind - 1) * 12 + min(count, 12) - 1` (`koma::games::shogi66::nnue`).
 //!
 //! A file is checked whole before use: magic, version, feature set, every size (the width
-//! must be the game's),
+//! must be the game's: `koma nnue-train --width` writes others, which the game refuses),
 //! the length and the checksum; the first that is wrong is the error.
 
 use super::{FeatureSet, Kernels, NetError, Network, Row, QA, QB};
@@ -40,6 +40,9 @@ use super::{FeatureSet, Kernels, NetError, Network, Row, QA, QB};
 pub const MAGIC: &[u8; 8] = b"KOMANNUE";
 pub const VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 64;
+/// The widest accumulator a file is read with (`koma nnue-train --width`'s widest): a file
+/// of a width other than the game's is read whole and refused by its width, not its size.
+pub const MAX_WIDTH: usize = 512;
 
 /// FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {

@@ -258,7 +258,7 @@ impl<const H: usize> NetSource<H> {
     /// stays in memory until the process ends; the same contents loaded again are the same
     /// net (no second copy); at most [`MAX_NET_FILES`] distinct ones are kept a game.
     fn load(&self, path: &str) -> Result<Net<H>, NetError> {
-        let max = format::file_bytes(self.features, H) as u64;
+        let max = format::file_bytes(self.features, H.max(format::MAX_WIDTH)) as u64;
         let bytes = crate::input::file::read(Path::new(path), max, "a net of this game")
             .map_err(|e| NetError::Read(e.to_string()))?;
         let net = format::parse::<H>(&bytes, self.features)?;
