@@ -83,7 +83,7 @@ fn simd_and_portable_kernels_give_the_same_evaluations() {
 
 thread_local! {
     /// The accumulators of a 256-wide net, as a game of that width keeps them.
-    static WIDE: Local<256> = const { Local::new() };
+    static WIDE: Local<256> = const { Local::new(None) };
 }
 
 /// A net 256 wide (random weights): the accumulators the stack keeps, taken as a search

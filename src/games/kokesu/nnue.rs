@@ -34,7 +34,7 @@ pub static NETS: NetSource<WIDTH> = NetSource::new(FEATURES, include_bytes!("nnu
 
 thread_local! {
     /// This thread's accumulators of Kokesu positions, by ply (`crate::games::nnue::stack`).
-    static STACK: Local<WIDTH> = const { Local::new() };
+    static STACK: Local<WIDTH> = const { Local::new(None) };
 }
 
 /// How this thread's accumulators of Kokesu positions were made so far.

@@ -42,26 +42,14 @@ struct Slot<const H: usize> {
 }
 
 /// A thread's accumulators, by ply, and how they were made.
-struct Stack<const H: usize> {
+pub struct Stack<const H: usize> {
     slots: Vec<Slot<H>>,
     stats: Stats,
 }
 
 /// A game's stack of accumulators `H` wide in one thread (made on first use): a game
-/// declares it `thread_local!` beside its features.
-pub struct Local<const H: usize>(RefCell<Option<Stack<H>>>);
-
-impl<const H: usize> Local<H> {
-    pub const fn new() -> Local<H> {
-        Local(RefCell::new(None))
-    }
-}
-
-impl<const H: usize> Default for Local<H> {
-    fn default() -> Local<H> {
-        Local::new()
-    }
-}
+/// declares it `thread_local!` beside its features, `const { Local::new(None) }`.
+pub type Local<const H: usize> = RefCell<Option<Stack<H>>>;
 
 /// How the accumulators a thread used were made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -161,8 +149,7 @@ pub fn with_accumulator<C: Cells, const H: usize, T>(
     cells: &[u8; 64],
     f: impl FnOnce(&Accumulator<H>) -> T,
 ) -> T {
-    stack.with(|local| {
-        let stack = &mut *local.0.borrow_mut();
+    stack.with_borrow_mut(|stack| {
         let stack = stack.get_or_insert_with(|| Stack {
             slots: (0..STACK_PLIES).map(|_| Slot { net: 0, cells: [0; 64], acc: Accumulator::ZERO }).collect(),
             stats: Stats::default(),
@@ -202,7 +189,7 @@ pub fn with_accumulator<C: Cells, const H: usize, T>(
 
 /// How this thread's accumulators in `stack` were made so far.
 pub fn stats<const H: usize>(stack: &'static LocalKey<Local<H>>) -> Stats {
-    stack.with(|local| local.0.borrow().as_ref().map_or(Stats::default(), |s| s.stats))
+    stack.with_borrow(|s| s.as_ref().map_or(Stats::default(), |s| s.stats))
 }
 
 #[cfg(test)]
