@@ -10,28 +10,13 @@ use crate::common::nnue::{errors, koma_lines, koma_succeeds};
 
 use koma::game::{Game, Strategy};
 use koma::games::nnue::trainable::Trainable;
-use koma::games::nnue::{format, stack, Kernels, Net, Network, Row};
-use koma::games::shogi66::nnue::{refreshed, FEATURES};
+use koma::games::nnue::{format, Net};
+use koma::games::shogi66::nnue::{refreshed, stats, Network, FEATURES};
 use koma::games::shogi66::{Rules, Shogi66};
 
-/// A net of pseudo-random weights (every row differs), for the accumulator tests.
+/// A 66 shogi net of pseudo-random weights (every row differs), for the accumulator tests.
 fn random_net(seed: u64) -> &'static Network {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut row = |spread: i16| Row(std::array::from_fn(|_| rng.i16(-spread..=spread)));
-    let weights = (0..FEATURES.inputs).map(|_| row(300)).collect();
-    let (bias, out_weights) = (row(100), [row(400), row(400)]);
-    let psqt = (0..FEATURES.inputs).map(|f| (f as i32 * 7919) % 20011 - 10005).collect();
-    let net = Network {
-        feature_set: FEATURES,
-        weights,
-        bias,
-        out_weights,
-        out_bias: 1234,
-        psqt,
-        scale: 400,
-        kernels: Kernels::best(),
-    };
-    Box::leak(Box::new(net))
+    crate::common::nnue::random_net(FEATURES, seed)
 }
 
 fn classic() -> Rules {
@@ -56,7 +41,7 @@ fn temp(name: &str) -> PathBuf {
 fn incremental_accumulators_equal_a_refresh_over_squares_and_hands() {
     let net = random_net(11);
     let rules = with_net(net);
-    let before = stack::stats();
+    let before = stats();
     let (mut checked, mut with_hands) = (0, 0);
     random_walk(5, 30, &rules, |parent, child, look| {
         if !look {
@@ -72,7 +57,7 @@ fn incremental_accumulators_equal_a_refresh_over_squares_and_hands() {
         checked += 1;
         with_hands += usize::from(!child.in_placement() && child.to_sfen().split(' ').nth(2) != Some("-"));
     });
-    let after = stack::stats();
+    let after = stats();
     assert!(checked > 500 && with_hands > 200, "{checked} {with_hands}");
     assert!(after.updated - before.updated > 300, "{before:?} {after:?}");
 }
@@ -176,7 +161,8 @@ fn data_and_training_commands_make_a_66_shogi_net() {
     let n = net.to_str().unwrap();
     let said = run(&["nnue-train", "--epochs", "2", "--batch", "64", "--out", n, d, d]);
     assert!(said.contains("classic evaluation's") && said.contains("epoch 2: train loss"), "{said}");
-    format::parse(&std::fs::read(&net).unwrap(), FEATURES).expect("a loadable 66 shogi net");
+    format::parse::<{ koma::games::shogi66::nnue::WIDTH }>(&std::fs::read(&net).unwrap(), FEATURES)
+        .expect("a loadable 66 shogi net");
     let lines = koma_lines(&[
         &format!("setoption name Shogi66NetFile value {n}"),
         "setoption name Shogi66Eval value nnue",

@@ -14,7 +14,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::games::nnue::format;
+use clap::builder::TypedValueParser as _;
+
 use crate::games::nnue::trainable::Trainable;
 use crate::games::{self, NetVisitor};
 use crate::input::file::{read, same_file};
@@ -119,6 +120,12 @@ pub struct TrainArgs {
     /// (above 0, at most 100000).
     #[arg(long, value_parser = float_in(0.0, 100_000.0, true))]
     pub eval_k: Option<f32>,
+    /// The accumulator width of the net to train (default: the game's, `WIDTH` in
+    /// src/games/<game>/nnue.rs). A net of another width than the game's is written, but
+    /// the engine refuses it ("the accumulator width is N in the header; this koma needs
+    /// M") until the game's `WIDTH` is changed to N.
+    #[arg(long, value_name = "N", value_parser = clap::builder::PossibleValuesParser::new(["128", "256", "512"]).map(|w| w.parse::<usize>().unwrap_or(0)))]
+    pub width: Option<usize>,
     /// The net file to write (src/games/kokesu/nnue.bin is Kokesu's built-in one), not one
     /// of the data files; written only when training improved on the starting weights.
     #[arg(long, value_name = "NET")]
@@ -245,19 +252,26 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
         weight_decay: a.weight_decay,
     };
     let out = &mut std::io::stdout();
-    /// Trains the network of the game visited.
+    /// Trains the network of the game visited, `width` wide (`None`: the game's width).
     struct Train<'a, W: Write> {
         plan: &'a trainer::TrainPlan,
         all: &'a [records::Record],
+        width: Option<usize>,
         out: W,
     }
     impl<W: Write> NetVisitor for Train<'_, W> {
         type Output = std::io::Result<trainer::TrainSummary>;
         fn visit<G: Trainable>(mut self) -> Self::Output {
-            trainer::train::<G>(self.plan, self.all, &mut self.out)
+            let (plan, all, out) = (self.plan, self.all, &mut self.out);
+            match self.width.unwrap_or(G::WIDTH) {
+                128 => trainer::train::<G, 128>(plan, all, out),
+                256 => trainer::train::<G, 256>(plan, all, out),
+                512 => trainer::train::<G, 512>(plan, all, out),
+                w => Err(std::io::Error::other(format!("width {w}: this koma trains 128, 256 or 512"))),
+            }
         }
     }
-    let trained = match games::visit_net(feature_set, Train { plan: &plan, all: &all, out }) {
+    let trained = match games::visit_net(feature_set, Train { plan: &plan, all: &all, width: a.width, out }) {
         Some(trained) => trained,
         None => return fail(format!("nnue-train: feature set {feature_set}: no game of this koma has it")),
     };
@@ -277,8 +291,7 @@ pub fn train_main(a: TrainArgs) -> ExitCode {
             summary.heldout_loss[0]
         ));
     }
-    let bytes = format::write(&summary.net);
-    if let Err(e) = write_whole(&a.out, |w| w.write_all(&bytes)) {
+    if let Err(e) = write_whole(&a.out, |w| w.write_all(&summary.net_file)) {
         return fail(format!("nnue-train: {e}"));
     }
     let _ = writeln!(std::io::stdout(), "wrote {}", shown(&a.out));

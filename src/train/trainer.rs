@@ -11,7 +11,8 @@
 //! centipawns-to-odds scale, is fitted to the training positions' scores and results first.
 //!
 //! Sparse and hand-written: a Kokesu position touches about 60 of the 768 x 2 feature rows,
-//! so the forward and backward passes cost `60 * HIDDEN` additions each, and the batch's
+//! so the forward and backward passes cost `60 * H` additions each (`H` the accumulator's
+//! width: the game's, or `--width`'s), and the batch's
 //! gradients go to the dense Adam step of all weights once a batch. (Tensor libraries do
 //! the first layer as a dense 768-wide product or a gather: measured 30 to 50 times slower
 //! per position, docs/NNUE.md.) Weights are kept within the quantised ranges (|W|, |b|,
@@ -29,7 +30,7 @@ use super::records::Record;
 use super::Rng;
 use crate::games::nnue::stack::Cells;
 use crate::games::nnue::trainable::Trainable;
-use crate::games::nnue::{FeatureSet, Kernels, Network, Row, HIDDEN, QA, QB};
+use crate::games::nnue::{format, FeatureSet, Kernels, Network, Row, QA, QB};
 
 /// Centipawns per unit of the float output (the file's `scale`).
 pub(crate) const SCALE: f32 = 400.0;
@@ -97,9 +98,10 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The float network's weights (and, shaped alike, its gradients and Adam moments).
+/// The float network's weights (and, shaped alike, its gradients and Adam moments), `H`
+/// accumulators wide.
 #[derive(Clone)]
-struct Params {
+struct Params<const H: usize> {
     w: Vec<f32>,
     b: Vec<f32>,
     v: Vec<f32>,
@@ -108,26 +110,20 @@ struct Params {
     q: Vec<f32>,
 }
 
-impl Params {
-    fn zero(inputs: usize) -> Params {
-        Params {
-            w: vec![0.0; inputs * HIDDEN],
-            b: vec![0.0; HIDDEN],
-            v: vec![0.0; 2 * HIDDEN],
-            c: 0.0,
-            q: vec![0.0; inputs],
-        }
+impl<const H: usize> Params<H> {
+    fn zero(inputs: usize) -> Params<H> {
+        Params { w: vec![0.0; inputs * H], b: vec![0.0; H], v: vec![0.0; 2 * H], c: 0.0, q: vec![0.0; inputs] }
     }
 
     /// Random feature and output weights; the piece-square path starts as the game's
     /// material (`Trainable::start_value`).
-    fn random<G: Trainable>(rng: &mut Rng) -> Params {
+    fn random<G: Trainable>(rng: &mut Rng) -> Params<H> {
         let inputs = G::FEATURES.inputs;
         let mut p = Params::zero(inputs);
         let mut uniform = |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
         let ws = 1.0 / (inputs as f32).sqrt();
         p.w.iter_mut().for_each(|x| *x = uniform(ws));
-        let vs = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        let vs = 1.0 / (2.0 * H as f32).sqrt();
         p.v.iter_mut().for_each(|x| *x = uniform(vs));
         for (f, q) in p.q.iter_mut().enumerate() {
             *q = G::start_value(f) / SCALE;
@@ -135,7 +131,7 @@ impl Params {
         p
     }
 
-    fn add(&mut self, o: &Params) {
+    fn add(&mut self, o: &Params<H>) {
         let pairs = self.w.iter_mut().zip(&o.w).chain(self.b.iter_mut().zip(&o.b)).chain(self.v.iter_mut().zip(&o.v));
         for (a, b) in pairs.chain(self.q.iter_mut().zip(&o.q)) {
             *a += b;
@@ -150,10 +146,10 @@ impl Params {
 }
 
 /// The accumulator of one perspective, as floats.
-fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
+fn accumulate<const H: usize>(p: &Params<H>, features: &[u16], acc: &mut [f32; H]) {
     acc.copy_from_slice(&p.b);
     for &f in features {
-        let row = &p.w[f as usize * HIDDEN..][..HIDDEN];
+        let row = &p.w[f as usize * H..][..H];
         for (a, w) in acc.iter_mut().zip(row) {
             *a += w;
         }
@@ -161,20 +157,20 @@ fn accumulate(p: &Params, features: &[u16], acc: &mut [f32; HIDDEN]) {
 }
 
 /// The piece-square path: half the side to move's sum minus half the other's.
-fn psqt(p: &Params, s: &Sample) -> f32 {
+fn psqt<const H: usize>(p: &Params<H>, s: &Sample) -> f32 {
     let n = s.n as usize;
     let sum = |features: &[u16]| features.iter().map(|&f| p.q[f as usize]).sum::<f32>();
     0.5 * (sum(&s.us[..n]) - sum(&s.them[..n]))
 }
 
 /// The float network's output in centipawns.
-fn forward(p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
+fn forward<const H: usize>(p: &Params<H>, s: &Sample, acc: &mut [[f32; H]; 2]) -> f32 {
     let n = s.n as usize;
     accumulate(p, &s.us[..n], &mut acc[0]);
     accumulate(p, &s.them[..n], &mut acc[1]);
     let mut y = p.c + psqt(p, s);
     for (half, a) in acc.iter().enumerate() {
-        let v = &p.v[half * HIDDEN..][..HIDDEN];
+        let v = &p.v[half * H..][..H];
         y += a.iter().zip(v).map(|(&a, &v)| a.clamp(0.0, 1.0) * v).sum::<f32>();
     }
     y * SCALE
@@ -193,8 +189,8 @@ fn target(k: Ks, lambda: f32, result: f32, score: f32) -> f32 {
 }
 
 /// Adds the loss's gradient for `s` to `g`; returns the squared error.
-fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
-    let mut acc = [[0f32; HIDDEN]; 2];
+fn backward<const H: usize>(p: &Params<H>, s: &Sample, k: Ks, lambda: f32, g: &mut Params<H>) -> f32 {
+    let mut acc = [[0f32; H]; 2];
     let cp = forward(p, s, &mut acc);
     let pred = sigmoid(cp / k.eval);
     let err = pred - target(k, lambda, s.result, s.score);
@@ -208,10 +204,10 @@ fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
         g.q[f as usize] -= 0.5 * dy;
     }
     for (half, features) in [&s.us[..n], &s.them[..n]].into_iter().enumerate() {
-        let v = &p.v[half * HIDDEN..][..HIDDEN];
-        let gv = &mut g.v[half * HIDDEN..][..HIDDEN];
-        let mut dh = [0f32; HIDDEN];
-        for i in 0..HIDDEN {
+        let v = &p.v[half * H..][..H];
+        let gv = &mut g.v[half * H..][..H];
+        let mut dh = [0f32; H];
+        for i in 0..H {
             let a = acc[half][i];
             gv[i] += dy * a.clamp(0.0, 1.0);
             dh[i] = if a > 0.0 && a < 1.0 { dy * v[i] } else { 0.0 };
@@ -220,7 +216,7 @@ fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
             *gb += d;
         }
         for &f in features {
-            let row = &mut g.w[f as usize * HIDDEN..][..HIDDEN];
+            let row = &mut g.w[f as usize * H..][..H];
             for (gw, d) in row.iter_mut().zip(&dh) {
                 *gw += d;
             }
@@ -230,8 +226,8 @@ fn backward(p: &Params, s: &Sample, k: Ks, lambda: f32, g: &mut Params) -> f32 {
 }
 
 /// The mean squared error over `samples`.
-fn loss(p: &Params, samples: &[Sample], k: Ks, lambda: f32) -> f64 {
-    let mut acc = [[0f32; HIDDEN]; 2];
+fn loss<const H: usize>(p: &Params<H>, samples: &[Sample], k: Ks, lambda: f32) -> f64 {
+    let mut acc = [[0f32; H]; 2];
     let total: f64 = samples
         .iter()
         .map(|s| {
@@ -258,16 +254,16 @@ pub(crate) fn fit_k(samples: &[(f32, f32)]) -> f32 {
 }
 
 /// Adam over all weights.
-struct Adam {
-    m: Params,
-    s: Params,
+struct Adam<const H: usize> {
+    m: Params<H>,
+    s: Params<H>,
     t: i32,
 }
 
-impl Adam {
+impl<const H: usize> Adam<H> {
     /// One step; `decay`: decoupled weight decay of the feature weights (AdamW), per unit
     /// of the learning rate.
-    fn step(&mut self, p: &mut Params, g: &Params, lr: f32, decay: f32) {
+    fn step(&mut self, p: &mut Params<H>, g: &Params<H>, lr: f32, decay: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -298,7 +294,7 @@ impl Adam {
 }
 
 /// The integer network of float weights `p`.
-fn quantise(p: &Params, feature_set: FeatureSet) -> Network {
+fn quantise<const H: usize>(p: &Params<H>, feature_set: FeatureSet) -> Network<H> {
     let q = |x: f32, scale: f32| (x * scale).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
     let row = |xs: &[f32], scale: f32| {
         let mut r = Row::ZERO;
@@ -310,9 +306,9 @@ fn quantise(p: &Params, feature_set: FeatureSet) -> Network {
     let (qa, qb) = (f32::from(QA), f32::from(QB));
     Network {
         feature_set,
-        weights: p.w.chunks_exact(HIDDEN).map(|w| row(w, qa)).collect(),
+        weights: p.w.chunks_exact(H).map(|w| row(w, qa)).collect(),
         bias: row(&p.b, qa),
-        out_weights: [row(&p.v[..HIDDEN], qb), row(&p.v[HIDDEN..], qb)],
+        out_weights: [row(&p.v[..H], qb), row(&p.v[H..], qb)],
         out_bias: (p.c * qa * qb).round() as i32,
         psqt: p.q.iter().map(|&x| (x * qa * qb).round() as i32).collect(),
         scale: SCALE as u32,
@@ -336,7 +332,7 @@ fn classic_loss<G: Trainable>(records: &[&Record], k: Ks, lambda: f32) -> f64 {
 }
 
 /// The integer network's evaluation of a sample, in centipawns.
-fn integer_eval(net: &Network, s: &Sample) -> i32 {
+fn integer_eval<const H: usize>(net: &Network<H>, s: &Sample) -> i32 {
     let n = s.n as usize;
     let (mut us, mut them) = (Row::ZERO, Row::ZERO);
     net.refresh(&mut us, s.us[..n].iter().map(|&f| f as usize));
@@ -349,7 +345,8 @@ fn integer_eval(net: &Network, s: &Sample) -> i32 {
 /// What a training run made.
 #[derive(Clone, Debug)]
 pub(crate) struct TrainSummary {
-    pub(crate) net: Network,
+    /// The net's file (`format::write`; its header names its width).
+    pub(crate) net_file: Vec<u8>,
     /// Positions trained on (mirror images not counted).
     pub(crate) train_positions: usize,
     pub(crate) heldout_positions: usize,
@@ -359,9 +356,9 @@ pub(crate) struct TrainSummary {
     pub(crate) best_epoch: usize,
 }
 
-/// Trains on `records` (the files' records in order) and reports each epoch on
-/// `progress`.
-pub(crate) fn train<G: Trainable>(
+/// Trains a net `H` wide on `records` (the files' records in order) and reports each epoch
+/// on `progress`.
+pub(crate) fn train<G: Trainable, const H: usize>(
     plan: &TrainPlan,
     records: &[Record],
     progress: &mut impl Write,
@@ -389,14 +386,14 @@ pub(crate) fn train<G: Trainable>(
     )?;
 
     let mut rng = Rng(plan.seed);
-    let mut p = Params::random::<G>(&mut rng);
+    let mut p = Params::<H>::random::<G>(&mut rng);
     if !plan.psqt {
         p.q.iter_mut().for_each(|q| *q = 0.0);
     }
     let inputs = G::FEATURES.inputs;
     let mut adam = Adam { m: Params::zero(inputs), s: Params::zero(inputs), t: 0 };
     let threads = plan.threads.max(1);
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero(inputs)).collect();
+    let mut grads: Vec<Params<H>> = (0..threads).map(|_| Params::zero(inputs)).collect();
     let mut heldout_loss = vec![loss(&p, &heldout, ks, plan.lambda)];
     let classic_loss = classic_loss::<G>(&unique[split..], ks, plan.lambda);
     writeln!(progress, "epoch 0: held-out loss {:.6} (the classic evaluation's: {classic_loss:.6})", heldout_loss[0])?;
@@ -459,10 +456,11 @@ pub(crate) fn train<G: Trainable>(
     let (best_epoch, p) = best;
     writeln!(progress, "kept epoch {best_epoch}: held-out loss {:.6}", heldout_loss[best_epoch])?;
     let net = quantise(&p, G::FEATURES);
-    let mut acc = [[0f32; HIDDEN]; 2];
+    let mut acc = [[0f32; H]; 2];
     let diff: f64 =
         heldout.iter().map(|s| f64::from((integer_eval(&net, s) as f32 - forward(&p, s, &mut acc)).abs())).sum();
     let quantisation_cp = diff / heldout.len().max(1) as f64;
     writeln!(progress, "quantised: mean |integer - float| evaluation {quantisation_cp:.2} cp on held-out positions")?;
-    Ok(TrainSummary { net, train_positions: split, heldout_positions: heldout.len(), heldout_loss, best_epoch })
+    let net_file = format::write(&net);
+    Ok(TrainSummary { net_file, train_positions: split, heldout_positions: heldout.len(), heldout_loss, best_epoch })
 }

@@ -4,6 +4,7 @@
 use std::process::Command;
 
 use koma::game::Strategy;
+use koma::games::nnue::{FeatureSet, Kernels, Network, Row};
 
 /// Runs koma with `args` (commands, or a subcommand and its options) and returns its
 /// stdout's lines; it must exit with success.
@@ -67,4 +68,25 @@ pub fn random_walk<G: Strategy + Clone>(
             pos = child;
         }
     }
+}
+
+/// A net `H` wide for `features` of pseudo-random weights (every row differs), for the
+/// accumulator tests.
+pub fn random_net<const H: usize>(features: FeatureSet, seed: u64) -> &'static Network<H> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut row = |spread: i16| Row(std::array::from_fn(|_| rng.i16(-spread..=spread)));
+    let weights = (0..features.inputs).map(|_| row(300)).collect();
+    let (bias, out_weights) = (row(100), [row(400), row(400)]);
+    let psqt = (0..features.inputs).map(|f| (f as i32 * 7919) % 20011 - 10005).collect();
+    let net = Network {
+        feature_set: features,
+        weights,
+        bias,
+        out_weights,
+        out_bias: 1234,
+        psqt,
+        scale: 400,
+        kernels: Kernels::best(),
+    };
+    Box::leak(Box::new(net))
 }

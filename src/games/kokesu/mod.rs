@@ -38,8 +38,9 @@ use crate::game::{
     Appearance, ChessNotation, Color, Game, MoveError, Notation, Outcome, PieceStyle, Scope, SfenError, Strategy,
     Switch, SwitchKind, CORRECTION_KEYS,
 };
-use crate::games::nnue::{self as net, Accumulator};
+use crate::games::nnue as net;
 use board::*;
+use nnue::Accumulator;
 
 /// Switch `KokesuPromotion`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -155,7 +156,7 @@ impl Kokesu {
     /// The network's evaluation. Kept out of line: inlined into `evaluate`, it changed how
     /// the search's code around the classic evaluation was inlined (1.3% more instructions).
     #[inline(never)]
-    fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
+    fn evaluate_nnue(&self, net: &'static nnue::Network) -> i32 {
         let score = nnue::with_accumulator(net, self.ply, &self.board, |acc| net.evaluate(acc, self.side));
         score.clamp(-eval::MAX_EVAL, eval::MAX_EVAL)
     }

@@ -10,19 +10,37 @@
 use super::board::*;
 use super::{Kokesu, KokesuRules};
 use crate::game::Game;
-use crate::games::nnue::stack::{self, Cells};
+use crate::games::nnue::stack::{self, Cells, Local};
 use crate::games::nnue::trainable::Trainable;
-use crate::games::nnue::{Accumulator, FeatureSet, NetSource, Network};
+use crate::games::nnue::{self as net, FeatureSet, NetSource};
 
-pub use crate::games::nnue::stack::{stats, Stats};
-pub use crate::games::nnue::Net;
+pub use crate::games::nnue::stack::Stats;
 
 /// Kokesu's features: for each perspective, own and enemy piece by kind and square.
 pub const FEATURES: FeatureSet = FeatureSet { id: 1, inputs: 768, name: "kokesu-768" };
 
+/// Kokesu's accumulator width (per perspective): its nets' (the built-in one's); a file of
+/// another width is refused.
+pub const WIDTH: usize = 128;
+
+/// Kokesu's nets, their accumulators and a net in use: of [`WIDTH`].
+pub type Network = net::Network<WIDTH>;
+pub type Accumulator = net::Accumulator<WIDTH>;
+pub type Net = net::Net<WIDTH>;
+
 /// Kokesu's nets, for `KokesuEval` and `KokesuNetFile`: the one built into the binary
 /// (`nnue.bin` beside this file) or a file's.
-pub static NETS: NetSource = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/kokesu/nnue.bin");
+pub static NETS: NetSource<WIDTH> = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/kokesu/nnue.bin");
+
+thread_local! {
+    /// This thread's accumulators of Kokesu positions, by ply (`crate::games::nnue::stack`).
+    static STACK: Local<WIDTH> = const { Local::new(None) };
+}
+
+/// How this thread's accumulators of Kokesu positions were made so far.
+pub fn stats() -> Stats {
+    stack::stats(&STACK)
+}
 
 /// The index of the feature "piece `piece` (`color * 6 + kind`) on `sq`" from the view of
 /// `perspective` (0 sente, 1 gote): format.rs's `kokesu-768`.
@@ -46,20 +64,21 @@ impl Cells for Squares {
 /// The accumulators of a position from scratch: the reference the incremental ones must
 /// equal.
 pub fn refreshed(net: &Network, board: &[u8; 64]) -> Accumulator {
-    stack::refreshed::<Squares>(net, board)
+    stack::refreshed::<Squares, WIDTH>(net, board)
 }
 
 /// Calls `f` with the accumulators of the position at `ply` with these squares under `net`
 /// (`crate::games::nnue::stack::with_accumulator`).
 #[inline]
 pub fn with_accumulator<T>(net: &Network, ply: u32, board: &[u8; 64], f: impl FnOnce(&Accumulator) -> T) -> T {
-    stack::with_accumulator::<Squares, T>(net, ply, board, f)
+    stack::with_accumulator::<Squares, WIDTH, T>(&STACK, net, ply, board, f)
 }
 
 /// Kokesu's training (`koma nnue-data`, `koma nnue-train`): cells are the squares, data
 /// records version 1 (32 bytes).
 impl Trainable for Kokesu {
     const FEATURES: FeatureSet = FEATURES;
+    const WIDTH: usize = WIDTH;
     const DATA_VERSION: u32 = 1;
     type Cells = Squares;
 

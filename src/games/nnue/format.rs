@@ -7,7 +7,7 @@
 //! | 8 | 4 | format version: 2 |
 //! | 12 | 4 | feature set id (below) |
 //! | 16 | 4 | inputs per perspective (the feature set's count) |
-//! | 20 | 4 | accumulator width per perspective ([`HIDDEN`](super::HIDDEN), 128) |
+//! | 20 | 4 | accumulator width per perspective: the game's (`WIDTH` beside its `FEATURES`; Kokesu 128, 66 shogi 128) |
 //! | 24 | 4 | outputs: 1 |
 //! | 28 | 4 | QA, the accumulator's scale: 255 |
 //! | 32 | 4 | QB, the output weights' scale: 512 (64 rounded the output to 16 cp on average) |
@@ -31,14 +31,18 @@
 //! perspective turned round: `35 - square`), then 2 x 8 x 12 hand-count features `1008 +
 //! (own hand ? 0 : 96) + (kind - 1) * 12 + min(count, 12) - 1` (`koma::games::shogi66::nnue`).
 //!
-//! A file is checked whole before use: magic, version, feature set, every size, the
-//! length and the checksum; the first that is wrong is the error.
+//! A file is checked whole before use: magic, version, feature set, every size (the width
+//! must be the game's: `koma nnue-train --width` writes others, which the game refuses),
+//! the length and the checksum; the first that is wrong is the error.
 
-use super::{FeatureSet, Kernels, NetError, Network, Row, HIDDEN, QA, QB};
+use super::{FeatureSet, Kernels, NetError, Network, Row, QA, QB};
 
 pub const MAGIC: &[u8; 8] = b"KOMANNUE";
 pub const VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 64;
+/// The widest accumulator a file is read with (`koma nnue-train --width`'s widest): a file
+/// of a width other than the game's is read whole and refused by its width, not its size.
+pub const MAX_WIDTH: usize = 512;
 
 /// FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {
@@ -53,18 +57,20 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from(u32_at(b, at)) | (u64::from(u32_at(b, at + 4)) << 32)
 }
 
-/// The payload's length for `inputs` features.
-fn payload_bytes(inputs: usize) -> usize {
-    2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4 * inputs
+/// The payload's length for `inputs` features and accumulators `width` wide.
+fn payload_bytes(inputs: usize, width: usize) -> usize {
+    2 * (inputs * width + width + 2 * width) + 4 + 4 * inputs
 }
 
-/// The exact length of a net file for `features`: a net's size is fixed by its game.
-pub fn file_bytes(features: FeatureSet) -> usize {
-    HEADER_BYTES + payload_bytes(features.inputs)
+/// The exact length of a net file for `features` and `width`: a net's size is fixed by its
+/// game.
+pub fn file_bytes(features: FeatureSet, width: usize) -> usize {
+    HEADER_BYTES + payload_bytes(features.inputs, width)
 }
 
-/// Reads and checks a network file for the game whose features are `features`.
-pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
+/// Reads and checks a network file for the game whose features are `features` and whose
+/// accumulators are `H` wide.
+pub fn parse<const H: usize>(bytes: &[u8], features: FeatureSet) -> Result<Network<H>, NetError> {
     if bytes.len() < HEADER_BYTES {
         return Err(NetError::TooShort { len: bytes.len(), header: HEADER_BYTES });
     }
@@ -88,7 +94,7 @@ pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
         }
     };
     shape("the number of inputs", 16, features.inputs as u64)?;
-    shape("the accumulator width", 20, HIDDEN as u64)?;
+    shape("the accumulator width", 20, H as u64)?;
     shape("the number of outputs", 24, 1)?;
     shape("QA", 28, QA as u64)?;
     shape("QB", 32, QB as u64)?;
@@ -96,7 +102,7 @@ pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
     if scale == 0 {
         return Err(NetError::Shape { what: "the output scale", found: 0, expected: 400 });
     }
-    let payload = payload_bytes(features.inputs);
+    let payload = payload_bytes(features.inputs, H);
     let stated = u64_at(bytes, 40);
     if stated != payload as u64 {
         return Err(NetError::Shape { what: "the payload length", found: stated, expected: payload as u64 });
@@ -129,8 +135,8 @@ pub fn parse(bytes: &[u8], features: FeatureSet) -> Result<Network, NetError> {
 }
 
 /// The file of a network (what [`parse`] reads back).
-pub fn write(net: &Network) -> Vec<u8> {
-    let mut body = Vec::with_capacity(payload_bytes(net.weights.len()));
+pub fn write<const H: usize>(net: &Network<H>) -> Vec<u8> {
+    let mut body = Vec::with_capacity(payload_bytes(net.weights.len(), H));
     let rows = net.weights.iter().chain([&net.bias]).chain(&net.out_weights);
     for r in rows {
         for v in r.0 {
@@ -143,8 +149,7 @@ pub fn write(net: &Network) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
     out.extend_from_slice(MAGIC);
-    for v in [VERSION, net.feature_set.id, net.weights.len() as u32, HIDDEN as u32, 1, QA as u32, QB as u32, net.scale]
-    {
+    for v in [VERSION, net.feature_set.id, net.weights.len() as u32, H as u32, 1, QA as u32, QB as u32, net.scale] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
@@ -161,16 +166,17 @@ mod tests {
 
     const SET: FeatureSet = FeatureSet { id: 9, inputs: 5, name: "test" };
 
-    fn small() -> Network {
+    /// A net of width `H`, every feature row different.
+    fn small<const H: usize>() -> Network<H> {
         let mut weights = vec![Row::ZERO; SET.inputs];
         for (f, r) in weights.iter_mut().enumerate() {
             for (i, v) in r.0.iter_mut().enumerate() {
-                *v = (f as i16 * 31 + i as i16 * 7) % 97 - 40;
+                *v = ((f * 31 + i * 7) % 97) as i16 - 40;
             }
         }
         let mut out = Row::ZERO;
         out.0[3] = -12;
-        let bias = Row([5; HIDDEN]);
+        let bias = Row([5; H]);
         Network {
             feature_set: SET,
             weights,
@@ -185,21 +191,37 @@ mod tests {
 
     #[test]
     fn write_then_parse_gives_the_same_network() {
-        let net = small();
+        let net = small::<128>();
         let bytes = write(&net);
-        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(SET.inputs));
+        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(SET.inputs, 128));
         assert_eq!(parse(&bytes, SET), Ok(net));
+    }
+
+    /// A wider net: its header names its width, it reads back the same at that width and
+    /// is refused at another, the width in the message.
+    #[test]
+    fn a_256_wide_net_reads_back_at_its_width_only() {
+        let net = small::<256>();
+        let bytes = write(&net);
+        assert_eq!(bytes.len(), file_bytes(SET, 256));
+        assert_eq!(u32_at(&bytes, 20), 256);
+        assert_eq!(parse::<256>(&bytes, SET), Ok(net));
+        let refused = parse::<128>(&bytes, SET).unwrap_err();
+        assert_eq!(refused, NetError::Shape { what: "the accumulator width", found: 256, expected: 128 });
+        assert_eq!(refused.to_string(), "the accumulator width is 256 in the header; this koma needs 128");
+        let narrow = write(&small::<128>());
+        assert!(matches!(parse::<256>(&narrow, SET), Err(NetError::Shape { found: 128, expected: 256, .. })));
     }
 
     #[test]
     fn every_wrong_field_is_its_own_error() {
-        let good = write(&small());
+        let good = write(&small::<128>());
         let with = |at: usize, v: u32| {
             let mut b = good.clone();
             b[at..at + 4].copy_from_slice(&v.to_le_bytes());
-            parse(&b, SET)
+            parse::<128>(&b, SET)
         };
-        assert_eq!(parse(&good[..10], SET), Err(NetError::TooShort { len: 10, header: 64 }));
+        assert_eq!(parse::<128>(&good[..10], SET), Err(NetError::TooShort { len: 10, header: 64 }));
         assert_eq!(with(0, 0x4e4e_4f4b), Err(NetError::Magic));
         assert_eq!(with(8, 1), Err(NetError::Version { found: 1, expected: 2 }));
         assert_eq!(with(12, 1), Err(NetError::FeatureSet { found: 1, expected: 9, name: "test" }));
@@ -207,18 +229,23 @@ mod tests {
         assert!(matches!(with(20, 256), Err(NetError::Shape { what: "the accumulator width", .. })));
         assert!(matches!(with(28, 127), Err(NetError::Shape { what: "QA", .. })));
         let expected = good.len();
-        assert_eq!(parse(&good[..expected - 1], SET), Err(NetError::Size { found: expected - 1, expected }));
+        assert_eq!(parse::<128>(&good[..expected - 1], SET), Err(NetError::Size { found: expected - 1, expected }));
         let mut longer = good.clone();
         longer.push(0);
-        assert_eq!(parse(&longer, SET), Err(NetError::Size { found: expected + 1, expected }));
+        assert_eq!(parse::<128>(&longer, SET), Err(NetError::Size { found: expected + 1, expected }));
         let mut damaged = good.clone();
         damaged[HEADER_BYTES + 3] ^= 1;
-        assert!(matches!(parse(&damaged, SET), Err(NetError::Checksum { .. })));
+        assert!(matches!(parse::<128>(&damaged, SET), Err(NetError::Checksum { .. })));
     }
 
     #[test]
     fn updates_equal_a_refresh_and_the_output_is_scaled() {
-        let net = small();
+        updates_equal_a_refresh_and_the_output_is_scaled_at::<128>();
+        updates_equal_a_refresh_and_the_output_is_scaled_at::<256>();
+    }
+
+    fn updates_equal_a_refresh_and_the_output_is_scaled_at<const H: usize>() {
+        let net = small::<H>();
         let (mut acc, mut fresh) = (Row::ZERO, Row::ZERO);
         net.refresh(&mut acc, [0, 2]);
         net.update(&mut acc, 3, 0, None);

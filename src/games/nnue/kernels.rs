@@ -3,8 +3,10 @@
 //! portable one in plain Rust and, on x86_64 CPUs with AVX2 (detected at run time), one
 //! in AVX2 intrinsics. Both do the same integer arithmetic (16-bit lanes that wrap, 32-bit
 //! sums that wrap), so they give the same numbers bit for bit (`tests::simd_equals_portable`).
+//! Each is generic over the accumulator's width `H`, a multiple of [`LANES`] (checked at
+//! compile time): a width's loops have a fixed count, as the one width had before.
 
-use super::{Row, HIDDEN, QA};
+use super::{Row, LANES, QA};
 
 /// Which implementation of the kernels a network uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +28,8 @@ impl Kernels {
 
     /// `acc += add[0] + add[1] + ... - sub[0] - ...`, lane by lane, wrapping.
     #[inline]
-    pub fn update(self, acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+    pub fn update<const H: usize>(self, acc: &mut Row<H>, add: &[&Row<H>], sub: &[&Row<H>]) {
+        const { assert!(H.is_multiple_of(LANES)) };
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` is only chosen when the CPU reports AVX2 (`best`, `available`).
@@ -38,7 +41,8 @@ impl Kernels {
     /// `dst = src + add[0] + ... - sub[0] - ...`, lane by lane, wrapping: [`Kernels::update`]
     /// of a copy, in one pass.
     #[inline]
-    pub fn update_into(self, dst: &mut Row, src: &Row, add: &[&Row], sub: &[&Row]) {
+    pub fn update_into<const H: usize>(self, dst: &mut Row<H>, src: &Row<H>, add: &[&Row<H>], sub: &[&Row<H>]) {
+        const { assert!(H.is_multiple_of(LANES)) };
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `update`; `dst` and `src` are distinct rows.
@@ -53,7 +57,8 @@ impl Kernels {
     /// `sum_i clamp(us[i], 0, QA) * w_us[i] + clamp(them[i], 0, QA) * w_them[i]`, in wrapping
     /// 32-bit arithmetic.
     #[inline]
-    pub fn output(self, us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub fn output<const H: usize>(self, us: &Row<H>, them: &Row<H>, w_us: &Row<H>, w_them: &Row<H>) -> i32 {
+        const { assert!(H.is_multiple_of(LANES)) };
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `update`.
@@ -75,7 +80,7 @@ mod portable {
     use super::*;
 
     #[inline]
-    pub(super) fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+    pub(super) fn update<const H: usize>(acc: &mut Row<H>, add: &[&Row<H>], sub: &[&Row<H>]) {
         for r in add {
             for (a, &w) in acc.0.iter_mut().zip(&r.0) {
                 *a = a.wrapping_add(w);
@@ -89,12 +94,12 @@ mod portable {
     }
 
     #[inline]
-    fn half(acc: &Row, w: &Row) -> i32 {
+    fn half<const H: usize>(acc: &Row<H>, w: &Row<H>) -> i32 {
         acc.0.iter().zip(&w.0).fold(0i32, |s, (&a, &w)| s.wrapping_add(i32::from(a.clamp(0, QA)) * i32::from(w)))
     }
 
     #[inline]
-    pub(super) fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(super) fn output<const H: usize>(us: &Row<H>, them: &Row<H>, w_us: &Row<H>, w_them: &Row<H>) -> i32 {
         half(us, w_us).wrapping_add(half(them, w_them))
     }
 }
@@ -104,24 +109,21 @@ mod avx2 {
     use super::*;
     use std::arch::x86_64::*;
 
-    const LANES: usize = 16;
-    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
-
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn update(acc: &mut Row, add: &[&Row], sub: &[&Row]) {
+    pub(super) unsafe fn update<const H: usize>(acc: &mut Row<H>, add: &[&Row<H>], sub: &[&Row<H>]) {
         let at = acc.0.as_mut_ptr();
         update_raw(at, at, add, sub)
     }
 
-    /// `dst = src + add - sub` over `HIDDEN` lanes; `dst` may be `src`.
+    /// `dst = src + add - sub` over `H` lanes; `dst` may be `src`.
     ///
     /// # Safety
-    /// The CPU must have AVX2; `dst` and `src` point to `HIDDEN` values each.
+    /// The CPU must have AVX2; `dst` and `src` point to `H` values each.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn update_raw(dst: *mut i16, src: *const i16, add: &[&Row], sub: &[&Row]) {
-        for i in (0..HIDDEN).step_by(LANES) {
+    pub(super) unsafe fn update_raw<const H: usize>(dst: *mut i16, src: *const i16, add: &[&Row<H>], sub: &[&Row<H>]) {
+        for i in (0..H).step_by(LANES) {
             // Unaligned loads and stores: `Row` is aligned, but they cost the same.
             let at = dst.add(i) as *mut __m256i;
             let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
@@ -136,9 +138,9 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    unsafe fn half(acc: &Row, w: &Row, mut sum: __m256i) -> __m256i {
+    unsafe fn half<const H: usize>(acc: &Row<H>, w: &Row<H>, mut sum: __m256i) -> __m256i {
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA));
-        for i in (0..HIDDEN).step_by(LANES) {
+        for i in (0..H).step_by(LANES) {
             let a = _mm256_loadu_si256(acc.0.as_ptr().add(i) as *const __m256i);
             let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             let w = _mm256_loadu_si256(w.0.as_ptr().add(i) as *const __m256i);
@@ -152,7 +154,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn output(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(super) unsafe fn output<const H: usize>(us: &Row<H>, them: &Row<H>, w_us: &Row<H>, w_them: &Row<H>) -> i32 {
         let sum = half(them, w_them, half(us, w_us, _mm256_setzero_si256()));
         let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
@@ -165,8 +167,8 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    fn random_row(seed: &mut u64, range: i16) -> Row {
-        let mut r = Row([0; HIDDEN]);
+    fn random_row<const H: usize>(seed: &mut u64, range: i16) -> Row<H> {
+        let mut r = Row::ZERO;
         for v in r.0.iter_mut() {
             *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             *v = ((*seed >> 33) % (2 * range as u64 + 1)) as i16 - range;
@@ -174,16 +176,13 @@ mod tests {
         r
     }
 
-    /// Random rows, extreme values and overflow included: the same numbers both ways.
-    #[test]
-    fn simd_equals_portable() {
-        if !Kernels::Avx2.available() {
-            return;
-        }
+    /// Random rows of width `H`, extreme values and overflow included: the same numbers
+    /// both ways.
+    fn simd_equals_portable_at<const H: usize>() {
         let mut seed = 7;
         for range in [3, 300, 20_000, i16::MAX] {
             for _ in 0..200 {
-                let rows: Vec<Row> = (0..6).map(|_| random_row(&mut seed, range)).collect();
+                let rows: Vec<Row<H>> = (0..6).map(|_| random_row(&mut seed, range)).collect();
                 let (mut a, mut b) = (rows[0].clone(), rows[0].clone());
                 Kernels::Portable.update(&mut a, &[&rows[1], &rows[2]], &[&rows[3]]);
                 Kernels::Avx2.update(&mut b, &[&rows[1], &rows[2]], &[&rows[3]]);
@@ -196,5 +195,18 @@ mod tests {
                 assert_eq!(p, Kernels::Avx2.output(&a, &rows[4], &rows[5], &rows[1]));
             }
         }
+    }
+
+    /// The widths a game may have (the trainer's `--width`): 128 (the built-in nets'),
+    /// 256 and 512.
+    #[test]
+    fn simd_equals_portable() {
+        if !Kernels::Avx2.available() {
+            eprintln!("no AVX2 on this CPU: only the portable kernels run");
+            return;
+        }
+        simd_equals_portable_at::<128>();
+        simd_equals_portable_at::<256>();
+        simd_equals_portable_at::<512>();
     }
 }

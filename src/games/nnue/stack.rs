@@ -9,8 +9,12 @@
 //! cells they belong to, and made from the closest cells there (the parent's, or the last
 //! position searched at the same ply) by the rows of the cells that differ, or from
 //! scratch. The result depends only on the net and the cells.
+//!
+//! The stack has the accumulators' width `H`, so each game keeps its own: a thread-local
+//! [`Local`] beside its features, passed to [`with_accumulator`].
 
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
 use super::{Accumulator, Network};
 
@@ -31,17 +35,21 @@ const MAX_CHANGED: u32 = 12;
 
 /// One slot of the stack: the accumulators of `cells` under the net at address `net` (0:
 /// nothing yet).
-struct Slot {
+struct Slot<const H: usize> {
     net: usize,
     cells: [u8; 64],
-    acc: Accumulator,
+    acc: Accumulator<H>,
 }
 
 /// A thread's accumulators, by ply, and how they were made.
-struct Stack {
-    slots: Vec<Slot>,
+pub struct Stack<const H: usize> {
+    slots: Vec<Slot<H>>,
     stats: Stats,
 }
+
+/// A game's stack of accumulators `H` wide in one thread (made on first use): a game
+/// declares it `thread_local!` beside its features, `const { Local::new(None) }`.
+pub type Local<const H: usize> = RefCell<Option<Stack<H>>>;
 
 /// How the accumulators a thread used were made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,11 +63,7 @@ pub struct Stats {
     pub refreshed: u64,
 }
 
-thread_local! {
-    static STACK: RefCell<Option<Stack>> = const { RefCell::new(None) };
-}
-
-fn refresh<C: Cells>(net: &Network, cells: &[u8; 64], acc: &mut Accumulator) {
+fn refresh<C: Cells, const H: usize>(net: &Network<H>, cells: &[u8; 64], acc: &mut Accumulator<H>) {
     for (perspective, (row, psqt)) in acc.0.iter_mut().zip(&mut acc.1).enumerate() {
         let features = || cells.iter().enumerate().filter_map(move |(c, &v)| C::feature(perspective, c, v));
         net.refresh(row, features());
@@ -69,9 +73,9 @@ fn refresh<C: Cells>(net: &Network, cells: &[u8; 64], acc: &mut Accumulator) {
 
 /// The accumulators of a position from scratch: the reference the incremental ones must
 /// equal.
-pub fn refreshed<C: Cells>(net: &Network, cells: &[u8; 64]) -> Accumulator {
+pub fn refreshed<C: Cells, const H: usize>(net: &Network<H>, cells: &[u8; 64]) -> Accumulator<H> {
     let mut acc = Accumulator::ZERO;
-    refresh::<C>(net, cells, &mut acc);
+    refresh::<C, H>(net, cells, &mut acc);
     acc
 }
 
@@ -95,10 +99,10 @@ fn changed(a: &[u8; 64], b: &[u8; 64]) -> u64 {
 
 /// The accumulators of `to` made from `src`, those of `from`, where the cells differ in
 /// `mask` (at most [`MAX_CHANGED`] cells): into `dst`, or in place when `src` is `None`.
-fn apply_changes<C: Cells>(
-    net: &Network,
-    dst: &mut Accumulator,
-    src: Option<&Accumulator>,
+fn apply_changes<C: Cells, const H: usize>(
+    net: &Network<H>,
+    dst: &mut Accumulator<H>,
+    src: Option<&Accumulator<H>>,
     from: &[u8; 64],
     to: &[u8; 64],
     mask: u64,
@@ -132,27 +136,28 @@ fn apply_changes<C: Cells>(
 }
 
 /// Calls `f` with the accumulators of the position at `ply` with these cells under `net`:
-/// the ones in this thread's stack if its slot for the ply holds these cells; else made
+/// the ones in this thread's `stack` if its slot for the ply holds these cells; else made
 /// from the closest cells of the slots for this ply and the one before (in a search: the
 /// last position searched at this ply, and the parent) by the rows of the cells that
 /// differ; else from scratch. They stay in the slot for the position's children and
 /// siblings.
 #[inline]
-pub fn with_accumulator<C: Cells, T>(
-    net: &Network,
+pub fn with_accumulator<C: Cells, const H: usize, T>(
+    stack: &'static LocalKey<Local<H>>,
+    net: &Network<H>,
     ply: u32,
     cells: &[u8; 64],
-    f: impl FnOnce(&Accumulator) -> T,
+    f: impl FnOnce(&Accumulator<H>) -> T,
 ) -> T {
-    STACK.with_borrow_mut(|stack| {
+    stack.with_borrow_mut(|stack| {
         let stack = stack.get_or_insert_with(|| Stack {
             slots: (0..STACK_PLIES).map(|_| Slot { net: 0, cells: [0; 64], acc: Accumulator::ZERO }).collect(),
             stats: Stats::default(),
         });
-        let address = net as *const Network as usize;
+        let address = net as *const Network<H> as usize;
         let at = ply as usize % STACK_PLIES;
         let before = (at + STACK_PLIES - 1) % STACK_PLIES;
-        let diff = |s: &Slot| if s.net == address { changed(&s.cells, cells) } else { !0 };
+        let diff = |s: &Slot<H>| if s.net == address { changed(&s.cells, cells) } else { !0 };
         let here = diff(&stack.slots[at]);
         if here == 0 {
             stack.stats.reused += 1;
@@ -162,18 +167,18 @@ pub fn with_accumulator<C: Cells, T>(
         // this close is taken without looking at the parent.
         let parent = if here.count_ones() <= 2 { !0 } else { diff(&stack.slots[before]) };
         if here.count_ones().min(parent.count_ones()) > MAX_CHANGED {
-            refresh::<C>(net, cells, &mut stack.slots[at].acc);
+            refresh::<C, H>(net, cells, &mut stack.slots[at].acc);
             stack.stats.refreshed += 1;
         } else if here.count_ones() <= parent.count_ones() {
             let slot = &mut stack.slots[at];
             let old = slot.cells;
-            apply_changes::<C>(net, &mut slot.acc, None, &old, cells, here);
+            apply_changes::<C, H>(net, &mut slot.acc, None, &old, cells, here);
             stack.stats.updated += 1;
         } else {
             // Split borrows of the two slots.
             let (low, high) = stack.slots.split_at_mut(at.max(before));
             let (slot, from) = if at > before { (&mut high[0], &low[before]) } else { (&mut low[at], &high[0]) };
-            apply_changes::<C>(net, &mut slot.acc, Some(&from.acc), &from.cells, cells, parent);
+            apply_changes::<C, H>(net, &mut slot.acc, Some(&from.acc), &from.cells, cells, parent);
             stack.stats.updated += 1;
         }
         let slot = &mut stack.slots[at];
@@ -182,9 +187,9 @@ pub fn with_accumulator<C: Cells, T>(
     })
 }
 
-/// How this thread's accumulators were made so far.
-pub fn stats() -> Stats {
-    STACK.with_borrow(|s| s.as_ref().map_or(Stats::default(), |s| s.stats))
+/// How this thread's accumulators in `stack` were made so far.
+pub fn stats<const H: usize>(stack: &'static LocalKey<Local<H>>) -> Stats {
+    stack.with_borrow(|s| s.as_ref().map_or(Stats::default(), |s| s.stats))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! What `koma nnue-data` and `koma nnue-train` need of a game to make its network: the
-//! game's cells (what a training record stores), its feature set, the mirror image, the
+//! game's cells (what a training record stores), its feature set and width, the mirror image, the
 //! values the piece-square path starts from, and a position back from a record for the
 //! classic evaluation's baseline. The trainer and the data generator are generic over it;
 //! a game with a net implements it beside its features (`games::<game>::nnue`).
@@ -12,6 +12,9 @@ use crate::game::Strategy;
 pub trait Trainable: Strategy {
     /// The feature set its nets use (a data file names it too).
     const FEATURES: FeatureSet;
+    /// Its nets' accumulator width (per perspective, a multiple of 16): the engine refuses
+    /// a file of another; `koma nnue-train` writes a net this wide unless `--width` says.
+    const WIDTH: usize;
     /// The data format its records are written in (`koma::train::records`): 1 packs
     /// Kokesu's squares into 32 bytes, 2 keeps the 64 cells whole.
     const DATA_VERSION: u32;

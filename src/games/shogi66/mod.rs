@@ -34,10 +34,11 @@ use crate::game::{
     Appearance, BookChoice, ChessNotation, Color, Game, MoveError, Notation, Scope, SfenError, Strategy, Switch,
     SwitchKind,
 };
-use crate::games::nnue::{self as net, Net};
+use crate::games::nnue as net;
 pub use board::Move;
 use board::*;
 use movegen::Gen;
+use nnue::Net;
 
 /// 66 shogi has no rules switches; what it holds are the evaluation switches
 /// (`Shogi66Eval`, `Shogi66NetFile`). The default scores positions of play by the net
@@ -85,7 +86,7 @@ impl Shogi66 {
     /// The network's evaluation. Kept out of line, as Kokesu's: the classic evaluation's
     /// code around it stays as it was.
     #[inline(never)]
-    fn evaluate_nnue(&self, net: &'static crate::games::nnue::Network) -> i32 {
+    fn evaluate_nnue(&self, net: &'static nnue::Network) -> i32 {
         nnue::evaluate(net, &self.pos).clamp(-15000, 15000)
     }
 

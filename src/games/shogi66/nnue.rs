@@ -14,16 +14,35 @@
 
 use super::board::*;
 use super::{sfen, Shogi66};
-use crate::games::nnue::stack::{self, Cells};
+use crate::games::nnue::stack::{self, Cells, Local, Stats};
 use crate::games::nnue::trainable::Trainable;
-use crate::games::nnue::{Accumulator, FeatureSet, NetSource, Network};
+use crate::games::nnue::{self as net, FeatureSet, NetSource};
 
 /// 66 shogi's features.
 pub const FEATURES: FeatureSet = FeatureSet { id: 2, inputs: 1200, name: "shogi66-1200" };
 
+/// 66 shogi's accumulator width (per perspective): its nets' (the built-in one's); a file
+/// of another width is refused.
+pub const WIDTH: usize = 128;
+
+/// 66 shogi's nets, their accumulators and a net in use: of [`WIDTH`].
+pub type Network = net::Network<WIDTH>;
+pub type Accumulator = net::Accumulator<WIDTH>;
+pub type Net = net::Net<WIDTH>;
+
 /// 66 shogi's nets, for `Shogi66Eval` and `Shogi66NetFile`: the one built into the
 /// binary (`nnue.bin` beside this file; how it was made in docs/NNUE.md) or a file's.
-pub static NETS: NetSource = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/shogi66/nnue.bin");
+pub static NETS: NetSource<WIDTH> = NetSource::new(FEATURES, include_bytes!("nnue.bin"), "src/games/shogi66/nnue.bin");
+
+thread_local! {
+    /// This thread's accumulators of 66 shogi positions, by ply (`crate::games::nnue::stack`).
+    static STACK: Local<WIDTH> = const { Local::new(None) };
+}
+
+/// How this thread's accumulators of 66 shogi positions were made so far.
+pub fn stats() -> Stats {
+    stack::stats(&STACK)
+}
 
 /// The first hand cell.
 const HAND_CELL: usize = SQUARES;
@@ -67,7 +86,7 @@ pub fn cells_of(pos: &Position) -> [u8; 64] {
 /// The accumulators of a position's cells from scratch: the reference the incremental
 /// ones must equal.
 pub fn refreshed(net: &Network, cells: &[u8; 64]) -> Accumulator {
-    stack::refreshed::<Cells66>(net, cells)
+    stack::refreshed::<Cells66, WIDTH>(net, cells)
 }
 
 impl Shogi66 {
@@ -75,18 +94,23 @@ impl Shogi66 {
     /// evaluation gets them (from this thread's stack, the parent's, or from scratch).
     pub fn accumulator(&self) -> Option<Accumulator> {
         let net = self.net?.0;
-        Some(stack::with_accumulator::<Cells66, _>(net, self.pos.ply, &cells_of(&self.pos), |acc| acc.clone()))
+        Some(stack::with_accumulator::<Cells66, WIDTH, _>(&STACK, net, self.pos.ply, &cells_of(&self.pos), |acc| {
+            acc.clone()
+        }))
     }
 }
 
 /// The net's evaluation of a position (of play), side to move's view.
 #[inline]
 pub fn evaluate(net: &Network, pos: &Position) -> i32 {
-    stack::with_accumulator::<Cells66, i32>(net, pos.ply, &cells_of(pos), |acc| net.evaluate(acc, pos.stm))
+    stack::with_accumulator::<Cells66, WIDTH, i32>(&STACK, net, pos.ply, &cells_of(pos), |acc| {
+        net.evaluate(acc, pos.stm)
+    })
 }
 
 impl Trainable for Shogi66 {
     const FEATURES: FeatureSet = FEATURES;
+    const WIDTH: usize = WIDTH;
     const DATA_VERSION: u32 = 2;
     type Cells = Cells66;
 
