@@ -9,10 +9,21 @@ use std::process::Command;
 use crate::common::nnue::{errors, koma_lines, koma_succeeds};
 
 use koma::game::{Game, Strategy};
-use koma::games::kokesu::nnue::{refreshed, stats, Squares, FEATURES, NETS};
+use koma::games::kokesu::nnue::{refreshed, stats, Squares, FEATURES, NETS, WIDTH};
 use koma::games::kokesu::{Kokesu, KokesuRules};
 use koma::games::nnue::stack::{self, Local};
 use koma::games::nnue::{format, Kernels};
+
+/// A width the trainer writes and Kokesu does not read (its own is [`WIDTH`]).
+const OTHER: usize = if WIDTH == 128 { 256 } else { 128 };
+
+/// A width wider than Kokesu's, which no game of this build uses.
+const WIDER: usize = 512;
+
+/// The one error a net of the `OTHER` width gets.
+fn refused_width() -> String {
+    format!("the accumulator width is {OTHER} in the header; this koma needs {WIDTH}")
+}
 
 fn rules(eval: &str) -> KokesuRules {
     let mut r = KokesuRules::default();
@@ -82,16 +93,16 @@ fn simd_and_portable_kernels_give_the_same_evaluations() {
 }
 
 thread_local! {
-    /// The accumulators of a 256-wide net, as a game of that width keeps them.
-    static WIDE: Local<256> = const { Local::new(None) };
+    /// The accumulators of a net wider than Kokesu's, as a game of that width keeps them.
+    static WIDE: Local<WIDER> = const { Local::new(None) };
 }
 
-/// A net 256 wide (random weights): the accumulators the stack keeps, taken as a search
+/// A net 512 wide (random weights): the accumulators the stack keeps, taken as a search
 /// takes them (the parent's, then the child's), equal ones made from scratch, and the AVX2
 /// and portable kernels give the same accumulators and evaluations.
 #[test]
-fn a_256_wide_net_keeps_its_accumulators_and_its_kernels_agree() {
-    let net = crate::common::nnue::random_net::<256>(FEATURES, 31);
+fn a_512_wide_net_keeps_its_accumulators_and_its_kernels_agree() {
+    let net = crate::common::nnue::random_net::<WIDER>(FEATURES, 31);
     let (mut portable, mut simd) = (net.clone(), net.clone());
     portable.kernels = Kernels::Portable;
     simd.kernels = if Kernels::Avx2.available() { Kernels::Avx2 } else { Kernels::Portable };
@@ -99,16 +110,16 @@ fn a_256_wide_net_keeps_its_accumulators_and_its_kernels_agree() {
     let (mut ply, mut checked) = (0u32, 0);
     random_walk(4, 20, &rules("classic"), |parent, child, look| {
         let take = |pos: &Kokesu, ply| {
-            stack::with_accumulator::<Squares, 256, _>(&WIDE, net, ply, pos.squares(), |a| a.clone())
+            stack::with_accumulator::<Squares, WIDER, _>(&WIDE, net, ply, pos.squares(), |a| a.clone())
         };
         if look {
-            assert_eq!(take(parent, ply), stack::refreshed::<Squares, 256>(net, parent.squares()));
+            assert_eq!(take(parent, ply), stack::refreshed::<Squares, WIDER>(net, parent.squares()));
         }
         let acc = take(child, ply + 1);
-        assert_eq!(acc, stack::refreshed::<Squares, 256>(net, child.squares()), "{}", child.to_sfen());
+        assert_eq!(acc, stack::refreshed::<Squares, WIDER>(net, child.squares()), "{}", child.to_sfen());
         let (a, b) = (
-            stack::refreshed::<Squares, 256>(&portable, child.squares()),
-            stack::refreshed::<Squares, 256>(&simd, child.squares()),
+            stack::refreshed::<Squares, WIDER>(&portable, child.squares()),
+            stack::refreshed::<Squares, WIDER>(&simd, child.squares()),
         );
         assert_eq!(a, b);
         for side in 0..2 {
@@ -156,14 +167,15 @@ fn bad_net_files_are_refused_with_one_error_and_the_evaluation_stays() {
     let mut wrong_magic = good.clone();
     wrong_magic[0] = b'X';
     let mut wrong_width = good.clone();
-    wrong_width[20..24].copy_from_slice(&256u32.to_le_bytes());
-    // A whole net of another width (as `koma nnue-train --width 256` writes): refused by
+    wrong_width[20..24].copy_from_slice(&(OTHER as u32).to_le_bytes());
+    // A whole net of another width (as `koma nnue-train --width OTHER` writes): refused by
     // its width, not its size.
-    let wide = format::write(crate::common::nnue::random_net::<256>(FEATURES, 32));
+    let wide = format::write(crate::common::nnue::random_net::<OTHER>(FEATURES, 32));
+    let refused = refused_width();
     let cases: [(&str, &[u8], &str); 5] = [
         ("magic", &wrong_magic, "not a koma network"),
-        ("width", &wrong_width, "the accumulator width is 256 in the header; this koma needs 128"),
-        ("wide", &wide, "the accumulator width is 256 in the header; this koma needs 128"),
+        ("width", &wrong_width, &refused),
+        ("wide", &wide, &refused),
         ("short", &good[..good.len() - 10], "bytes; its header makes it"),
         ("empty", b"", "shorter than the 64-byte header"),
     ];
@@ -252,7 +264,7 @@ fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     let said = run(&["nnue-train", "--epochs", "2", "--batch", "64", "--out", n, d, d]);
     assert!(said.contains("duplicates left out") && said.contains("epoch 2: train loss"), "{said}");
     let bytes = std::fs::read(&net).unwrap();
-    format::parse::<{ koma::games::kokesu::nnue::WIDTH }>(&bytes, FEATURES).expect("a loadable net");
+    format::parse::<WIDTH>(&bytes, FEATURES).expect("a loadable net");
     let set_file = format!("setoption name KokesuNetFile value {n}");
     let lines = koma_lines(&[
         "setoption name USI_Variant value kokesu",
@@ -263,15 +275,16 @@ fn data_and_training_commands_run_end_to_end_and_make_a_loadable_net() {
     ]);
     assert!(errors(&lines).is_empty(), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
-    // `--width 256`: a net of that width, written, which Kokesu (128 wide) refuses by its
-    // width; a width the trainer does not have is refused by the option.
-    let wide = format!("{n}.256");
-    run(&["nnue-train", "--epochs", "2", "--batch", "64", "--width", "256", "--out", &wide, d, d]);
-    format::parse::<256>(&std::fs::read(&wide).unwrap(), FEATURES).expect("a 256-wide net");
+    // `--width OTHER`: a net of that width, written, which Kokesu (WIDTH wide) refuses by
+    // its width; a width the trainer does not have is refused by the option.
+    let wide = format!("{n}.{OTHER}");
+    let other = OTHER.to_string();
+    run(&["nnue-train", "--epochs", "2", "--batch", "64", "--width", &other, "--out", &wide, d, d]);
+    format::parse::<OTHER>(&std::fs::read(&wide).unwrap(), FEATURES).expect("a net of the other width");
     let set_file = format!("setoption name KokesuNetFile value {wide}");
     let lines = koma_lines(&["setoption name USI_Variant value kokesu", &set_file, "quit"]);
-    let refused = "the accumulator width is 256 in the header; this koma needs 128";
-    assert!(matches!(&errors(&lines)[..], [e] if e.contains(refused)), "{lines:?}");
+    let refused = refused_width();
+    assert!(matches!(&errors(&lines)[..], [e] if e.contains(&refused)), "{lines:?}");
     let said = Command::new(assert_cmd::cargo::cargo_bin("koma"))
         .args(["nnue-train", "--width", "200", "--out", &wide, d])
         .output()

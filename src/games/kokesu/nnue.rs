@@ -21,7 +21,7 @@ pub const FEATURES: FeatureSet = FeatureSet { id: 1, inputs: 768, name: "kokesu-
 
 /// Kokesu's accumulator width (per perspective): its nets' (the built-in one's); a file of
 /// another width is refused.
-pub const WIDTH: usize = 128;
+pub const WIDTH: usize = 256;
 
 /// Kokesu's nets, their accumulators and a net in use: of [`WIDTH`].
 pub type Network = net::Network<WIDTH>;
